@@ -1,0 +1,71 @@
+import { EnvReader } from './env.js';
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+export interface StoreConfig {
+  mongodbUri: string;
+  database: string;
+  /** Read models live in versioned collections so that a rebuild can fill a new version beside the live one. */
+  readModelVersion: number;
+}
+
+export interface ProjectorConfig {
+  logLevel: LogLevel;
+  store: StoreConfig;
+  kafkaBrokers: string[];
+  topic: string;
+  topicPartitions: number;
+  consumerGroup: string;
+}
+
+export interface QueryConfig {
+  logLevel: LogLevel;
+  store: StoreConfig;
+  host: string;
+  port: number;
+  publicBaseUrl: string;
+  redisUrl?: string;
+  requestsPerMinute: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+function readStore(r: EnvReader): StoreConfig {
+  return {
+    mongodbUri: r.url('MONGODB_URI', ['mongodb', 'mongodb+srv']),
+    database: r.string('MONGODB_DATABASE', 'ossn'),
+    readModelVersion: r.integer('READ_MODEL_VERSION', 1, { min: 1, max: 9999 }),
+  };
+}
+
+export function readProjectorConfig(env: Env = process.env): ProjectorConfig {
+  const r = new EnvReader(env);
+  const store = readStore(r);
+  const config: ProjectorConfig = {
+    logLevel: r.oneOf('LOG_LEVEL', logLevels, 'info'),
+    store,
+    kafkaBrokers: r.brokers('KAFKA_BROKERS'),
+    topic: r.string('OSSN_TOPIC', 'erp.order-events.v1'),
+    topicPartitions: r.integer('OSSN_TOPIC_PARTITIONS', 6, { min: 1, max: 10_000 }),
+    consumerGroup: r.string('OSSN_CONSUMER_GROUP', `ossn-projector-v${store.readModelVersion}`),
+  };
+  r.done();
+  return config;
+}
+
+export function readQueryConfig(env: Env = process.env): QueryConfig {
+  const r = new EnvReader(env);
+  const port = r.integer('PORT', 8080, { min: 0, max: 65_535 });
+  const config: QueryConfig = {
+    logLevel: r.oneOf('LOG_LEVEL', logLevels, 'info'),
+    store: readStore(r),
+    host: r.string('HOST', '127.0.0.1'),
+    port,
+    publicBaseUrl: r.url('PUBLIC_BASE_URL', ['http', 'https'], `http://localhost:${port}`).replace(/\/+$/, ''),
+    redisUrl: r.optionalUrl('REDIS_URL', ['redis', 'rediss']),
+    requestsPerMinute: r.integer('RATE_LIMIT_PER_MINUTE', 300, { min: 1, max: 1_000_000 }),
+  };
+  r.done();
+  return config;
+}

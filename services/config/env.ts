@@ -1,0 +1,103 @@
+// Configuration is read from the environment once, at start. Every bad value is reported,
+// each with one clear line, before anything connects.
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Collects problems while reading variables, so that all of them are reported at once. */
+export class EnvReader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  private raw(name: string): string | undefined {
+    const value = this.env[name]?.trim();
+    return value === '' ? undefined : value;
+  }
+
+  string(name: string, fallback?: string): string {
+    const value = this.raw(name) ?? fallback;
+    if (value === undefined) {
+      this.problems.push(`${name} is required`);
+      return '';
+    }
+    return value;
+  }
+
+  optionalString(name: string): string | undefined {
+    return this.raw(name);
+  }
+
+  integer(name: string, fallback: number, { min, max }: { min: number; max: number }): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const parsed = Number(value);
+    if (!/^-?\d+$/.test(value) || parsed < min || parsed > max) {
+      this.problems.push(`${name} must be an integer from ${min} to ${max}, got "${value}"`);
+      return fallback;
+    }
+    return parsed;
+  }
+
+  url(name: string, protocols: string[], fallback?: string): string {
+    const value = this.raw(name) ?? fallback;
+    if (value === undefined) {
+      this.problems.push(`${name} is required (${protocols.join(' or ')} URL)`);
+      return '';
+    }
+    return this.checkUrl(name, value, protocols);
+  }
+
+  optionalUrl(name: string, protocols: string[]): string | undefined {
+    const value = this.raw(name);
+    return value === undefined ? undefined : this.checkUrl(name, value, protocols);
+  }
+
+  private checkUrl(name: string, value: string, protocols: string[]): string {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      this.problems.push(`${name} is not a URL`);
+      return value;
+    }
+    if (!protocols.includes(url.protocol.replace(/:$/, ''))) {
+      this.problems.push(`${name} must be a ${protocols.join(' or ')} URL, got ${url.protocol}`);
+    }
+    return value;
+  }
+
+  brokers(name: string): string[] {
+    const value = this.raw(name);
+    if (value === undefined) {
+      this.problems.push(`${name} is required (comma-separated host:port list)`);
+      return [];
+    }
+    const brokers = value.split(',').map((b) => b.trim()).filter(Boolean);
+    const bad = brokers.filter((b) => !/^[\w.-]+:\d{1,5}$/.test(b) && !/^\[[\da-fA-F:]+\]:\d{1,5}$/.test(b));
+    if (brokers.length === 0 || bad.length > 0) {
+      this.problems.push(`${name} must be a comma-separated host:port list, bad entries: ${bad.join(', ') || '(none given)'}`);
+    }
+    return brokers;
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    if (!(allowed as readonly string[]).includes(value)) {
+      this.problems.push(`${name} must be one of ${allowed.join(', ')}, got "${value}"`);
+      return fallback;
+    }
+    return value as T;
+  }
+
+  /** Throws a ConfigError listing every problem found so far. */
+  done(): void {
+    if (this.problems.length > 0) throw new ConfigError(this.problems);
+  }
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { CachingAuthenticator } from './authenticator.js';
+import type { CredentialDocument } from './credential-store.js';
+import { hashPassword, verifyPassword } from './password-hash.js';
+
+// The store here is an in-memory stand-in for the credential lookup; the MongoDB store itself is
+// covered by the integration tests.
+function storeWith(docs: CredentialDocument[]) {
+  const byId = new Map(docs.map((d) => [d._id, d]));
+  let lookups = 0;
+  return {
+    lookups: () => lookups,
+    find: async (id: string) => {
+      lookups++;
+      return byId.get(id) ?? null;
+    },
+    byId,
+  };
+}
+
+async function credential(id: string, password: string, extra: Partial<CredentialDocument> = {}): Promise<CredentialDocument> {
+  return { _id: id, passwordHash: await hashPassword(password), scopes: ['order_status'], clientIds: ['C1'], active: true, createdAt: new Date(), ...extra };
+}
+
+describe('password hashing', () => {
+  it('verifies the right password and refuses a wrong one, with a fresh salt each time', async () => {
+    const a = await hashPassword('correct horse');
+    const b = await hashPassword('correct horse');
+    expect(a).not.toBe(b);
+    expect(a.startsWith('scrypt$32768$8$1$')).toBe(true);
+    expect(await verifyPassword('correct horse', a)).toBe(true);
+    expect(await verifyPassword('correct hors', a)).toBe(false);
+    expect(await verifyPassword('x', 'plain-text')).toBe(false);
+  });
+});
+
+describe('CachingAuthenticator', () => {
+  it('answers the same undefined for an unknown id, a wrong password and an inactive credential', async () => {
+    const store = storeWith([await credential('alice', 'pw-a'), await credential('bob', 'pw-b', { active: false })]);
+    const auth = new CachingAuthenticator(store);
+    expect(await auth.verify('nobody', 'pw-a')).toBeUndefined();
+    expect(await auth.verify('alice', 'wrong')).toBeUndefined();
+    expect(await auth.verify('bob', 'pw-b')).toBeUndefined();
+    expect(await auth.verify('alice', 'pw-a')).toEqual({ id: 'alice', scopes: ['order_status'], clientIds: ['C1'] });
+  });
+
+  it('serves a verified credential from the cache until the TTL, and never a wrong password from it', async () => {
+    let now = 1_000;
+    const store = storeWith([await credential('alice', 'pw-a')]);
+    const auth = new CachingAuthenticator(store, { ttlMs: 100, now: () => now });
+    await auth.verify('alice', 'pw-a');
+    await auth.verify('alice', 'pw-a');
+    expect(store.lookups()).toBe(1);
+    expect(await auth.verify('alice', 'not-it')).toBeUndefined();
+
+    store.byId.get('alice')!.active = false;
+    now += 101;
+    expect(await auth.verify('alice', 'pw-a')).toBeUndefined();
+  });
+});

@@ -1,0 +1,57 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Authenticator, Credential } from '../query/ports.js';
+import type { CredentialStore } from './credential-store.js';
+import { decoyHash, verifyPassword } from './password-hash.js';
+
+export interface CachingAuthenticatorOptions {
+  /** How long a verified credential is trusted without asking the store again; a disable takes effect within it. */
+  ttlMs?: number;
+  maxEntries?: number;
+  now?: () => number;
+}
+
+interface CacheEntry {
+  digest: Buffer;
+  credential: Credential;
+  expiresAt: number;
+}
+
+/**
+ * Verifies id and password against the stored scrypt hash. A successful verification is cached
+ * briefly as a keyed digest (never the password), so a partner polling all day costs one scrypt per
+ * TTL, not one per request. Failures are never cached: each wrong guess pays the full scrypt.
+ */
+export class CachingAuthenticator implements Authenticator {
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly key = randomBytes(32);
+  private readonly ttlMs: number;
+  private readonly maxEntries: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly store: Pick<CredentialStore, 'find'>,
+    options: CachingAuthenticatorOptions = {},
+  ) {
+    this.ttlMs = options.ttlMs ?? 30_000;
+    this.maxEntries = options.maxEntries ?? 10_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  async verify(id: string, password: string): Promise<Credential | undefined> {
+    const digest = createHmac('sha256', this.key).update(id).update('\0').update(password).digest();
+    const cached = this.cache.get(id);
+    if (cached && cached.expiresAt > this.now() && timingSafeEqual(cached.digest, digest)) return cached.credential;
+
+    const stored = await this.store.find(id);
+    if (!stored) {
+      await verifyPassword(password, await decoyHash);
+      return undefined;
+    }
+    if (!(await verifyPassword(password, stored.passwordHash)) || !stored.active) return undefined;
+
+    const credential: Credential = { id: stored._id, scopes: stored.scopes, clientIds: stored.clientIds };
+    if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value as string);
+    this.cache.set(id, { digest, credential, expiresAt: this.now() + this.ttlMs });
+    return credential;
+  }
+}

@@ -1,0 +1,68 @@
+import type { Kafka } from 'kafkajs';
+import type { Logger } from '../logging/logger.js';
+import type { SourceMessage } from './messages.js';
+
+export interface BatchContext {
+  /** Keeps group membership alive while a batch waits on an outage. */
+  heartbeat(): Promise<void>;
+  /** True once the consumer is stopping or the batch was reassigned; the batch must then be abandoned. */
+  isStopping(): boolean;
+}
+
+export type BatchHandler = (messages: SourceMessage[], context: BatchContext) => Promise<void>;
+
+/** Thrown by a handler that gave up a batch because the consumer is stopping; its offsets stay uncommitted. */
+export class BatchAbandoned extends Error {
+  constructor() {
+    super('batch abandoned: consumer stopping');
+    this.name = 'BatchAbandoned';
+  }
+}
+
+export interface BatchConsumer {
+  /** Stops after the batch in progress; its offsets are committed only if it completed. */
+  stop(): Promise<void>;
+}
+
+export interface ConsumeOptions {
+  groupId: string;
+  topic: string;
+  logger: Logger;
+  partitionsConsumedConcurrently?: number;
+}
+
+/**
+ * Feeds whole batches (one partition each) to the handler and commits a batch's offsets only
+ * after the handler has returned: at-least-once delivery, made exactly-once in effect by the
+ * read models' sequence guard.
+ */
+export async function consumeBatches(kafka: Kafka, options: ConsumeOptions, handler: BatchHandler): Promise<BatchConsumer> {
+  const consumer = kafka.consumer({ groupId: options.groupId, sessionTimeout: 30_000, heartbeatInterval: 3_000 });
+  await consumer.connect();
+  await consumer.subscribe({ topic: options.topic, fromBeginning: true });
+  await consumer.run({
+    autoCommit: false,
+    eachBatchAutoResolve: false,
+    partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 3,
+    eachBatch: async ({ batch, heartbeat, isRunning, isStale }) => {
+      if (batch.messages.length === 0 || !isRunning() || isStale()) return;
+      const messages: SourceMessage[] = batch.messages.map((m) => ({
+        topic: batch.topic,
+        partition: batch.partition,
+        offset: m.offset,
+        key: m.key,
+        value: m.value,
+        timestamp: m.timestamp,
+      }));
+      try {
+        await handler(messages, { heartbeat, isStopping: () => !isRunning() || isStale() });
+      } catch (error) {
+        if (error instanceof BatchAbandoned) return;
+        throw error;
+      }
+      const next = (BigInt(batch.lastOffset()) + 1n).toString();
+      await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: next }]);
+    },
+  });
+  return { stop: () => consumer.disconnect() };
+}

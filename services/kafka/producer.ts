@@ -1,0 +1,20 @@
+import type { Kafka, Producer } from 'kafkajs';
+import type { OutgoingMessage } from './messages.js';
+
+export interface MessageSink {
+  send(topic: string, messages: OutgoingMessage[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A producer that waits for all in-sync replicas, so a sent message is not lost. */
+export async function connectSink(kafka: Kafka): Promise<MessageSink> {
+  const producer: Producer = kafka.producer({ allowAutoTopicCreation: false });
+  await producer.connect();
+  return {
+    async send(topic, messages) {
+      if (messages.length === 0) return;
+      await producer.send({ topic, acks: -1, messages });
+    },
+    close: () => producer.disconnect(),
+  };
+}

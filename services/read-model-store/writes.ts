@@ -1,0 +1,127 @@
+import { MongoServerError, type AnyBulkWriteOperation, type Collection, type Document, type Filter, type UpdateFilter } from 'mongodb';
+import type { OrderStatusState, ShipmentsState } from '../../projections/state.js';
+import {
+  documentId,
+  type OrderStatusDocument,
+  type ReadModelCollections,
+  type ShipmentsDocument,
+} from './documents.js';
+
+/** A read model's state for one sales order before and after a batch; before is absent for a new one. */
+export interface StateChange<S> {
+  before?: S;
+  after: S;
+}
+
+export interface BatchEffects {
+  orderStatus: StateChange<OrderStatusState>[];
+  shipments: StateChange<ShipmentsState>[];
+}
+
+export interface LoadedStates {
+  orderStatus: Map<string, OrderStatusState>;
+  shipments: Map<string, ShipmentsState>;
+}
+
+/** Another writer changed a document between our read and our write; reload and fold again. */
+export class WriteConflictError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WriteConflictError';
+  }
+}
+
+const statusOptionalFields = ['purchaseOrderNumber', 'expectedShipDate', 'expectedDeliveryDate', 'responseRequired'] as const;
+const shipmentsOptionalFields = ['purchaseOrderNumber'] as const;
+
+export async function loadStates(collections: ReadModelCollections, keys: string[]): Promise<LoadedStates> {
+  const filter = { _id: { $in: keys } };
+  const [statuses, shipments] = await Promise.all([
+    collections.orderStatus.find(filter, { projection: { _id: 0, changedAt: 0 } }).toArray(),
+    collections.shipments.find(filter, { projection: { _id: 0, shipmentDates: 0 } }).toArray(),
+  ]);
+  return {
+    orderStatus: new Map(statuses.map((s) => [documentId(s.clientId, s.salesOrderNumber), s as OrderStatusState])),
+    shipments: new Map(shipments.map((s) => [documentId(s.clientId, s.salesOrderNumber), s as ShipmentsState])),
+  };
+}
+
+/**
+ * The sequence guard in the write filter: an existing document is replaced only while it still
+ * holds the sequence we read; a new one is inserted only while none holds that sequence or more.
+ * When the filter misses, the upsert collides on _id and the whole batch is retried from a fresh read,
+ * so an event at or below the stored sequence never changes anything.
+ */
+function guardedUpsert<T extends { _id: string; sequence: number }>(
+  key: string,
+  change: StateChange<{ sequence: number }>,
+  optionalFields: readonly string[],
+  set: Document,
+  stamp: Document,
+): AnyBulkWriteOperation<T> {
+  const unset = Object.fromEntries(optionalFields.filter((f) => set[f] === undefined).map((f) => [f, '']));
+  const update: Document = { $set: set, ...stamp };
+  if (Object.keys(unset).length > 0) update.$unset = unset;
+  const filter = change.before
+    ? { _id: key, sequence: change.before.sequence }
+    : { _id: key, sequence: { $lt: change.after.sequence } };
+  return { updateOne: { filter: filter as Filter<T>, update: update as UpdateFilter<T>, upsert: true } };
+}
+
+async function runGuarded<T extends Document>(collection: Collection<T>, ops: AnyBulkWriteOperation<T>[]) {
+  if (ops.length === 0) return;
+  try {
+    // Ordered: FerretDB 1.x stops at the first failing update anyway, and the retry reloads everything.
+    const result = await collection.bulkWrite(ops, { ordered: true });
+    if (result.matchedCount + result.upsertedCount !== ops.length) {
+      throw new WriteConflictError(`${collection.collectionName}: ${ops.length - result.matchedCount - result.upsertedCount} guarded writes missed`);
+    }
+  } catch (error) {
+    if (error instanceof MongoServerError && error.code === 11000) {
+      throw new WriteConflictError(`${collection.collectionName}: a document changed under the projector`);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Writes a batch's effects. With `previous` (the live version while a rebuild fills a new one),
+ * a status whose sequence the previous version already showed keeps that version's change time.
+ */
+export async function writeEffects(
+  collections: ReadModelCollections,
+  effects: BatchEffects,
+  previous?: ReadModelCollections,
+): Promise<void> {
+  const carried = previous ? await changeTimesOf(previous, effects.orderStatus) : new Map<string, { sequence: number; changedAt: Date }>();
+
+  const statusOps = effects.orderStatus.map((change) => {
+    const key = documentId(change.after.clientId, change.after.salesOrderNumber);
+    const shown = carried.get(key);
+    const alreadyShown = shown !== undefined && change.after.sequence <= shown.sequence;
+    const set: Document = alreadyShown ? { ...change.after, changedAt: shown.changedAt } : { ...change.after };
+    const stamp = alreadyShown ? {} : { $currentDate: { changedAt: true } };
+    return guardedUpsert<OrderStatusDocument>(key, change, statusOptionalFields, set, stamp);
+  });
+
+  const shipmentOps = effects.shipments.map((change) => {
+    const key = documentId(change.after.clientId, change.after.salesOrderNumber);
+    const set: Document = {
+      ...change.after,
+      shipmentDates: change.after.locations.flatMap((l) => l.packages.map((p) => p.shipmentDate)),
+    };
+    return guardedUpsert<ShipmentsDocument>(key, change, shipmentsOptionalFields, set, {});
+  });
+
+  await Promise.all([runGuarded(collections.orderStatus, statusOps), runGuarded(collections.shipments, shipmentOps)]);
+}
+
+async function changeTimesOf(previous: ReadModelCollections, changes: StateChange<OrderStatusState>[]) {
+  const keys = changes.map((c) => documentId(c.after.clientId, c.after.salesOrderNumber));
+  const docs = await previous.orderStatus
+    .find({ _id: { $in: keys } }, { projection: { sequence: 1, changedAt: 1 } })
+    .toArray();
+  return new Map(docs.map((d: Pick<OrderStatusDocument, '_id' | 'sequence' | 'changedAt'>) => [d._id, { sequence: d.sequence, changedAt: d.changedAt }]));
+}
+
+export type { OrderStatusDocument, ShipmentsDocument };

@@ -2,7 +2,10 @@
 // (pure functions, see order-status.ts and shipments.ts); the MongoDB store persists them as
 // documents with a few bookkeeping fields of its own (change time, rebuild version).
 
-export type StatusId = 10 | 11 | 20 | 30 | 40 | 41 | 42 | 43 | 44 | 60 | 70 | 75 | 80 | 99;
+import type { StatusId } from '../contracts/status-types.js';
+
+// StatusId comes from the contract's statusID table, so the two cannot disagree.
+export type { StatusId };
 
 export interface OrderStatusState {
   clientId: string;

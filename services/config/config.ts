@@ -1,3 +1,4 @@
+import { defaultTopic } from '../../contracts/transport.js';
 import { EnvReader } from './env.js';
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -17,6 +18,8 @@ export interface ProjectorConfig {
   topic: string;
   topicPartitions: number;
   consumerGroup: string;
+  /** While rebuilding READ_MODEL_VERSION, the live version whose change times are carried over. */
+  previousReadModelVersion?: number;
 }
 
 export interface QueryConfig {
@@ -46,10 +49,16 @@ export function readProjectorConfig(env: Env = process.env): ProjectorConfig {
     logLevel: r.oneOf('LOG_LEVEL', logLevels, 'info'),
     store,
     kafkaBrokers: r.brokers('KAFKA_BROKERS'),
-    topic: r.string('OSSN_TOPIC', 'erp.order-events.v1'),
+    topic: r.string('OSSN_TOPIC', defaultTopic),
     topicPartitions: r.integer('OSSN_TOPIC_PARTITIONS', 6, { min: 1, max: 10_000 }),
     consumerGroup: r.string('OSSN_CONSUMER_GROUP', `ossn-projector-v${store.readModelVersion}`),
+    previousReadModelVersion: r.optionalString('PREVIOUS_READ_MODEL_VERSION')
+      ? r.integer('PREVIOUS_READ_MODEL_VERSION', 0, { min: 1, max: 9999 })
+      : undefined,
   };
+  if (config.previousReadModelVersion === store.readModelVersion) {
+    r.problems.push('PREVIOUS_READ_MODEL_VERSION must differ from READ_MODEL_VERSION');
+  }
   r.done();
   return config;
 }
@@ -65,6 +74,31 @@ export function readQueryConfig(env: Env = process.env): QueryConfig {
     publicBaseUrl: r.url('PUBLIC_BASE_URL', ['http', 'https'], `http://localhost:${port}`).replace(/\/+$/, ''),
     redisUrl: r.optionalUrl('REDIS_URL', ['redis', 'rediss']),
     requestsPerMinute: r.integer('RATE_LIMIT_PER_MINUTE', 300, { min: 1, max: 1_000_000 }),
+  };
+  r.done();
+  return config;
+}
+
+export interface PublishConfig {
+  logLevel: LogLevel;
+  kafkaBrokers: string[];
+  topic: string;
+}
+
+/** For commands that only touch the read-model database (credential management). */
+export function readStoreConfig(env: Env = process.env): StoreConfig {
+  const r = new EnvReader(env);
+  const store = readStore(r);
+  r.done();
+  return store;
+}
+
+export function readPublishConfig(env: Env = process.env): PublishConfig {
+  const r = new EnvReader(env);
+  const config: PublishConfig = {
+    logLevel: r.oneOf('LOG_LEVEL', logLevels, 'info'),
+    kafkaBrokers: r.brokers('KAFKA_BROKERS'),
+    topic: r.string('OSSN_TOPIC', defaultTopic),
   };
   r.done();
   return config;

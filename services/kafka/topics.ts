@@ -1,6 +1,5 @@
 import type { Kafka } from 'kafkajs';
-
-export const deadLetterTopicOf = (topic: string): string => `${topic}.dlq`;
+import { deadLetterTopic } from '../../contracts/transport.js';
 
 /**
  * Creates the event topic and its dead-letter topic when missing. Retention is unlimited:
@@ -11,7 +10,7 @@ export async function ensureTopics(kafka: Kafka, topic: string, partitions: numb
   await admin.connect();
   try {
     const existing = new Set(await admin.listTopics());
-    const missing = [topic, deadLetterTopicOf(topic)].filter((t) => !existing.has(t));
+    const missing = [topic, deadLetterTopic(topic)].filter((t) => !existing.has(t));
     if (missing.length === 0) return;
     await admin.createTopics({
       waitForLeaders: true,

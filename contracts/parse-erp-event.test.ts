@@ -1,0 +1,238 @@
+import { describe, expect, it } from 'vitest';
+import { erpEventJsonSchema, erpEventTypes } from './erp-event-schema.js';
+import { parseErpEvent } from './parse-erp-event.js';
+import { locationRecorded, packageShipped, packageVoided, sampleEvent, shipmentCompleted, statusChanged } from './sample-events.js';
+
+const valid = {
+  SalesOrderStatusChanged: sampleEvent('SalesOrderStatusChanged', 1, {
+    purchaseOrderNumber: 'PO-1',
+    statusId: 42,
+    expectedShipDate: '2025-05-10T00:00:00-05:00',
+    expectedDeliveryDate: '2025-05-14T00:00:00Z',
+    responseRequired: true,
+  }),
+  ShipmentLocationRecorded: locationRecorded(2, 1, { shipmentDestinationType: 'Residential' }),
+  PackageShipped: packageShipped(3, 1, 1, {
+    carrier: 'UPS',
+    shipmentMethod: 'Ground',
+    shippingAccount: 'A1B2C3',
+    shipmentTerms: 'Third Party',
+    dimUOM: 'Inches',
+    length: 12,
+    width: 10,
+    height: 8.5,
+    weightUOM: 'Pounds',
+    weight: 14.2,
+    items: [{ supplierProductId: 'PC61', supplierPartId: 'PC61-NAVY-L', distributorProductId: 'D-1', distributorPartId: 'D-1-L', purchaseOrderLineNumber: '1', quantity: 24 }],
+  }),
+  PackageVoided: packageVoided(4, 1, 1),
+  ShipmentCompleted: shipmentCompleted(5),
+};
+
+/** `base` as JSON with `change` applied to a parsed copy. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tests break events in ways no type allows
+function variant(base: object, change: (event: Record<string, any>) => void): string {
+  const event = JSON.parse(JSON.stringify(base));
+  change(event);
+  return JSON.stringify(event);
+}
+
+const errorsOf = (raw: string | Buffer) => {
+  const result = parseErpEvent(raw);
+  if (result.ok) throw new Error('expected a failure');
+  return result;
+};
+
+describe('parseErpEvent: valid events', () => {
+  it.each(Object.entries(valid))('reads a %s from a string and from a Buffer', (_, event) => {
+    expect(parseErpEvent(JSON.stringify(event))).toEqual({ ok: true, event });
+    expect(parseErpEvent(Buffer.from(JSON.stringify(event)))).toEqual({ ok: true, event });
+  });
+
+  it('covers every event type', () => {
+    expect(Object.keys(valid).sort()).toEqual([...erpEventTypes].sort());
+  });
+
+  it('reads the optional-only payloads at their smallest', () => {
+    expect(parseErpEvent(JSON.stringify(statusChanged(1, { statusId: 10 }))).ok).toBe(true);
+    expect(parseErpEvent(JSON.stringify(shipmentCompleted(1, 3))).ok).toBe(true);
+    expect(parseErpEvent(JSON.stringify(packageShipped(1, 1, 1, { shipmentDate: '2025-05-02T15:30:00+00:00' }))).ok).toBe(true);
+  });
+});
+
+describe('parseErpEvent: kinds of failure', () => {
+  it('says when a message is not JSON', () => {
+    const result = errorsOf('{"type": "PackageVoided",');
+    expect(result.kind).toBe('not-json');
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]).toMatch(/^not JSON: /);
+  });
+
+  it('says when a message is not UTF-8', () => {
+    expect(errorsOf(Buffer.from([0x7b, 0xff, 0x7d]))).toEqual({ ok: false, kind: 'not-json', errors: ['not JSON: the message is not valid UTF-8'] });
+  });
+
+  it('names an unknown type, and any envelope problem besides', () => {
+    const result = errorsOf(variant(valid.PackageVoided, (e) => {
+      e.type = 'PackageLost';
+      e.sequence = 0;
+    }));
+    expect(result.kind).toBe('unknown-type');
+    expect(result.errors).toEqual([
+      '/type: unknown event type "PackageLost", known: SalesOrderStatusChanged, ShipmentLocationRecorded, PackageShipped, PackageVoided, ShipmentCompleted',
+      '/sequence: must be at least 1',
+    ]);
+  });
+
+  it('names an unknown schema version and judges nothing else', () => {
+    const result = errorsOf(variant(valid.PackageVoided, (e) => {
+      e.schemaVersion = 2;
+      e.data = { anything: 'goes in v2' };
+    }));
+    expect(result).toEqual({ ok: false, kind: 'unknown-schema-version', errors: ['/schemaVersion: unknown schema version 2, this reader knows 1'] });
+  });
+
+  it('counts a schemaVersion that is not an integer as a schema violation', () => {
+    const result = errorsOf(variant(valid.PackageVoided, (e) => (e.schemaVersion = '1')));
+    expect(result).toEqual({ ok: false, kind: 'schema', errors: ['/schemaVersion: must be 1, got "1"'] });
+  });
+
+  it('wants an object at the root', () => {
+    expect(errorsOf('[]')).toEqual({ ok: false, kind: 'schema', errors: ['/: must be an object (an event envelope)'] });
+    expect(errorsOf('null').errors).toEqual(['/: must be an object (an event envelope)']);
+  });
+
+  it('reports a missing type as missing, with the rest of the envelope', () => {
+    const result = errorsOf(JSON.stringify({ eventId: 'x', data: {} }));
+    expect(result.kind).toBe('schema');
+    expect(result.errors).toEqual([
+      '/type: is required',
+      '/schemaVersion: is required',
+      '/clientId: is required',
+      '/salesOrderNumber: is required',
+      '/sequence: is required',
+      '/occurredAt: is required',
+      '/eventId: must be a UUID',
+    ]);
+  });
+});
+
+describe('parseErpEvent: schema violations', () => {
+  it('reports every problem with its JSON path', () => {
+    const result = errorsOf(variant(valid.ShipmentLocationRecorded, (e) => {
+      e.clientId = '';
+      e.occurredAt = '2025-05-01T10:00:00';
+      e.extra = true;
+      e.data.shipTo.region = 'Colorado';
+      delete e.data.shipTo.city;
+      e.data.shipFrom.postalCode = '75006-12345';
+      e.data.shipFrom.fax = '555';
+      e.data.shipmentDestinationType = 'Warehouse';
+    }));
+    expect(result.kind).toBe('schema');
+    expect(result.errors).toEqual([
+      '/extra: is not an allowed property',
+      '/clientId: must be at least 1 character',
+      '/occurredAt: must be an RFC 3339 date-time with offset, e.g. 2024-05-01T14:30:00Z',
+      '/data/shipFrom/fax: is not an allowed property',
+      '/data/shipFrom/postalCode: must be at most 10 characters',
+      '/data/shipTo/city: is required',
+      '/data/shipTo/region: must be at most 2 characters',
+      '/data/shipmentDestinationType: must be one of Commercial, Residential, None, got "Warehouse"',
+    ]);
+  });
+
+  it('checks the envelope', () => {
+    const result = errorsOf(variant(valid.PackageVoided, (e) => {
+      e.eventId = 'not-a-uuid';
+      e.salesOrderNumber = 'S'.repeat(65);
+      e.sequence = 1.5;
+      delete e.data;
+    }));
+    expect(result.errors).toEqual([
+      '/data: is required',
+      '/eventId: must be a UUID',
+      '/salesOrderNumber: must be at most 64 characters',
+      '/sequence: must be an integer',
+    ]);
+  });
+
+  it('checks a status change', () => {
+    const result = errorsOf(variant(valid.SalesOrderStatusChanged, (e) => {
+      e.data.statusId = 50;
+      e.data.purchaseOrderNumber = 'P'.repeat(65);
+      e.data.expectedShipDate = '2025-02-30T00:00:00Z';
+      e.data.responseRequired = 'yes';
+    }));
+    expect(result.errors).toEqual([
+      '/data/purchaseOrderNumber: must be at most 64 characters',
+      '/data/statusId: must be one of 10, 11, 20, 30, 40, 41, 42, 43, 44, 60, 70, 75, 80, 99, got 50',
+      '/data/expectedShipDate: must be an RFC 3339 date-time with offset, e.g. 2024-05-01T14:30:00Z',
+      '/data/responseRequired: must be true or false',
+    ]);
+  });
+
+  it('checks a package', () => {
+    const result = errorsOf(variant(valid.PackageShipped, (e) => {
+      e.data.packageId = 0;
+      e.data.trackingNumber = 'T'.repeat(129);
+      e.data.shipmentDate = '2025-05-02T10:30:00-05:00';
+      e.data.dimUOM = 'Yards';
+      e.data.weightUOM = 'Stone';
+      e.data.weight = '14';
+      e.data.items[0].quantity = '24';
+      e.data.items[0].colour = 'navy';
+      e.data.items[1] = 'PC61';
+    }));
+    expect(result.errors).toEqual([
+      '/data/packageId: must be at least 1',
+      '/data/trackingNumber: must be at most 128 characters',
+      '/data/shipmentDate: must be in UTC (offset Z or +00:00)',
+      '/data/dimUOM: must be one of Inches, Feet, mm, cm, Meters, got "Yards"',
+      '/data/weightUOM: must be one of Ounces, Pounds, Grams, KG, got "Stone"',
+      '/data/weight: must be a number',
+      '/data/items/0/colour: is not an allowed property',
+      '/data/items/0/quantity: must be a number',
+      '/data/items/1: must be an object',
+    ]);
+  });
+
+  it('checks the location and package numbers of the smaller events', () => {
+    expect(errorsOf(variant(valid.PackageVoided, (e) => (e.data = { locationId: -1 }))).errors).toEqual([
+      '/data/packageId: is required',
+      '/data/locationId: must be at least 1',
+    ]);
+    expect(errorsOf(variant(valid.ShipmentCompleted, (e) => (e.data = { locationId: 2, all: true }))).errors).toEqual([
+      '/data/all: is not an allowed property',
+    ]);
+    expect(errorsOf(variant(valid.ShipmentCompleted, (e) => (e.data = []))).errors).toEqual(['/data: must be an object']);
+  });
+
+  it('refuses sequences too large to compare exactly', () => {
+    expect(errorsOf(variant(valid.PackageVoided, (e) => (e.sequence = 2 ** 53))).errors).toEqual([
+      '/sequence: must be at most 9007199254740991',
+    ]);
+  });
+});
+
+describe('erpEventJsonSchema', () => {
+  const objects = (node: unknown): Record<string, unknown>[] => {
+    if (typeof node !== 'object' || node === null) return [];
+    const here = (node as { type?: unknown }).type === 'object' ? [node as Record<string, unknown>] : [];
+    return [...here, ...Object.values(node).flatMap(objects)];
+  };
+
+  it('is plain JSON Schema with one branch per event type', () => {
+    expect(JSON.parse(JSON.stringify(erpEventJsonSchema))).toEqual(erpEventJsonSchema);
+    expect(erpEventJsonSchema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    const branches = erpEventJsonSchema.anyOf as { properties: { type: { const: string } } }[];
+    expect(branches.map((b) => b.properties.type.const)).toEqual(erpEventTypes);
+  });
+
+  it('allows no property beyond those listed, anywhere', () => {
+    const all = objects(erpEventJsonSchema);
+    // 5 envelopes, 5 payloads, shipFrom, shipTo and the package item.
+    expect(all).toHaveLength(13);
+    expect(all.filter((o) => o.additionalProperties !== false)).toEqual([]);
+  });
+});

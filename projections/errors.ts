@@ -1,0 +1,16 @@
+/**
+ * The event is valid by the contract but cannot apply to the read model (e.g. it names a location
+ * that was never recorded). The projector sends it to the dead-letter topic with `reason`.
+ */
+export class EventRejectedError extends Error {
+  override readonly name = 'EventRejectedError';
+
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+/** The `never` check of an exhaustive switch over event types. */
+export function unhandledEvent(event: never): never {
+  throw new Error(`unhandled event type ${String((event as { type?: unknown }).type)}`);
+}

@@ -1,0 +1,38 @@
+import { eventKey, type ErpEvent } from '../contracts/erp-events.js';
+import { EventRejectedError } from './errors.js';
+import { evolveOrderStatus } from './order-status.js';
+import { evolveShipments } from './shipments.js';
+import type { OrderStatusState, ShipmentsState } from './state.js';
+
+export interface FoldResult {
+  /** Keyed by `<clientId>:<salesOrderNumber>`. */
+  orderStatus: Map<string, OrderStatusState>;
+  shipments: Map<string, ShipmentsState>;
+  rejected: { event: ErpEvent; reason: string }[];
+}
+
+/**
+ * The read models that a stream of events should produce, computed in memory: the reference the
+ * integration tests compare the MongoDB read models against. As in the projector, an event that
+ * one read model rejects applies to neither. The projector folds each batch with it, starting from
+ * the states stored for the batch's sales orders (`initial`, left unchanged).
+ */
+export function foldEvents(
+  events: Iterable<ErpEvent>,
+  initial: Pick<FoldResult, 'orderStatus' | 'shipments'> = { orderStatus: new Map(), shipments: new Map() },
+): FoldResult {
+  const result: FoldResult = { orderStatus: new Map(initial.orderStatus), shipments: new Map(initial.shipments), rejected: [] };
+  for (const event of events) {
+    const key = eventKey(event.clientId, event.salesOrderNumber);
+    try {
+      const status = evolveOrderStatus(result.orderStatus.get(key), event);
+      const shipments = evolveShipments(result.shipments.get(key), event);
+      if (status) result.orderStatus.set(key, status);
+      if (shipments) result.shipments.set(key, shipments);
+    } catch (error) {
+      if (!(error instanceof EventRejectedError)) throw error;
+      result.rejected.push({ event, reason: error.reason });
+    }
+  }
+  return result;
+}

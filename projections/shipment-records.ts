@@ -1,0 +1,49 @@
+import type { Address, ErpEventOf, PackageItem } from '../contracts/erp-events.js';
+import { compact } from './compact.js';
+import type { AddressState, PackageItemState, PackageState } from './state.js';
+
+// Event payloads copied into state records field by field: the state never shares objects with
+// the event, and carries no property beyond those of its type.
+
+export function toAddress(a: Address): AddressState {
+  return compact({
+    address1: a.address1,
+    address2: a.address2,
+    address3: a.address3,
+    address4: a.address4,
+    city: a.city,
+    region: a.region,
+    postalCode: a.postalCode,
+    country: a.country,
+  });
+}
+
+function toItem(i: PackageItem): PackageItemState {
+  return compact({
+    supplierProductId: i.supplierProductId,
+    supplierPartId: i.supplierPartId,
+    distributorProductId: i.distributorProductId,
+    distributorPartId: i.distributorPartId,
+    purchaseOrderLineNumber: i.purchaseOrderLineNumber,
+    quantity: i.quantity,
+  });
+}
+
+export function toPackage(data: ErpEventOf<'PackageShipped'>['data']): PackageState {
+  return compact({
+    packageId: data.packageId,
+    trackingNumber: data.trackingNumber,
+    shipmentDate: new Date(data.shipmentDate),
+    carrier: data.carrier,
+    shipmentMethod: data.shipmentMethod,
+    shippingAccount: data.shippingAccount,
+    shipmentTerms: data.shipmentTerms,
+    dimUOM: data.dimUOM,
+    length: data.length,
+    width: data.width,
+    height: data.height,
+    weightUOM: data.weightUOM,
+    weight: data.weight,
+    items: data.items?.map(toItem),
+  });
+}

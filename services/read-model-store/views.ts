@@ -1,0 +1,44 @@
+import { statusName } from '../../contracts/status-types.js';
+import type { LocationState, PackageState, ShipmentsState } from '../../projections/state.js';
+import type { OrderStatusDetailView, PackageView, SalesOrderShipmentView, ShipmentLocationView } from '../query/views.js';
+import type { OrderStatusDocument } from './documents.js';
+
+/** Read-model documents as the lookups answer them. Absent optional fields stay absent. */
+export function toOrderStatusDetail(doc: Omit<OrderStatusDocument, '_id' | 'sequence' | 'open'>): OrderStatusDetailView {
+  return {
+    factoryOrderNumber: doc.salesOrderNumber,
+    statusID: doc.statusId,
+    statusName: statusName(doc.statusId),
+    expectedShipDate: doc.expectedShipDate,
+    expectedDeliveryDate: doc.expectedDeliveryDate,
+    responseRequired: doc.responseRequired,
+    validTimestamp: doc.validTimestamp,
+  };
+}
+
+function toPackage({ packageId, ...rest }: PackageState): PackageView {
+  return { id: packageId, ...rest };
+}
+
+function toLocation(location: LocationState): ShipmentLocationView {
+  return {
+    id: location.locationId,
+    complete: location.complete,
+    shipFromAddress: location.shipFrom,
+    shipToAddress: location.shipTo,
+    shipmentDestinationType: location.shipmentDestinationType,
+    packages: location.packages.map(toPackage),
+  };
+}
+
+export function toSalesOrderShipment(so: ShipmentsState): SalesOrderShipmentView {
+  return { salesOrderNumber: so.salesOrderNumber, complete: so.complete, locations: so.locations.map(toLocation) };
+}
+
+/** Shipment queryType 3: only packages shipped at or after `since`, and only the locations that keep one. */
+export function withPackagesShippedSince<S extends ShipmentsState>(so: S, since: Date): S {
+  const locations = so.locations
+    .map((l) => ({ ...l, packages: l.packages.filter((p) => p.shipmentDate.getTime() >= since.getTime()) }))
+    .filter((l) => l.packages.length > 0);
+  return { ...so, locations };
+}

@@ -1,0 +1,82 @@
+import type { MongoClient } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OrderStatusState } from '../../projections/state.js';
+import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
+import { connectMongo } from './connect.js';
+import { ensureIndexes, readModelCollections } from './documents.js';
+import { loadStates, WriteConflictError, writeEffects } from './writes.js';
+
+const env = testEnvironment();
+let mongo: MongoClient;
+
+beforeAll(async () => {
+  mongo = await connectMongo(env.mongodbUri, 'writes-test');
+});
+afterAll(async () => {
+  await mongo?.close();
+});
+
+const status = (sequence: number, statusId: OrderStatusState['statusId'], extra: Partial<OrderStatusState> = {}): OrderStatusState => ({
+  clientId: 'C1',
+  salesOrderNumber: 'SO-1',
+  sequence,
+  statusId,
+  open: statusId !== 80 && statusId !== 99,
+  validTimestamp: new Date('2026-11-01T10:00:00Z'),
+  ...extra,
+});
+
+const fresh = () => readModelCollections(mongo.db(uniqueNames('writes').database), 1);
+
+describe('read-model writes against the real server', () => {
+  it('creates the lookup indexes, and creating them again changes nothing', async () => {
+    const collections = fresh();
+    await ensureIndexes(collections);
+    await ensureIndexes(collections);
+    const names = (await collections.orderStatus.indexes()).map((i) => i.name).sort();
+    expect(names).toEqual(['_id_', 'by_change_time', 'by_purchase_order', 'by_sales_order', 'open_by_purchase_order']);
+    expect((await collections.shipments.indexes()).map((i) => i.name).sort()).toEqual(['_id_', 'by_purchase_order', 'by_sales_order', 'by_shipment_date']);
+  });
+
+  it('stamps a server change time, removes fields the new state lacks, and reads back what it wrote', async () => {
+    const collections = fresh();
+    const before = Date.now();
+    const first = status(1, 10, { purchaseOrderNumber: 'PO-1', responseRequired: true });
+    await writeEffects(collections, { orderStatus: [{ after: first }], shipments: [] });
+    const second = status(2, 20, { purchaseOrderNumber: 'PO-1' });
+    await writeEffects(collections, { orderStatus: [{ before: first, after: second }], shipments: [] });
+
+    const stored = await collections.orderStatus.findOne({ _id: 'C1:SO-1' });
+    expect(stored?.responseRequired).toBeUndefined();
+    expect(stored?.statusId).toBe(20);
+    expect(stored?.changedAt.getTime()).toBeGreaterThanOrEqual(before - 1_000);
+    expect((await loadStates(collections, ['C1:SO-1'])).orderStatus.get('C1:SO-1')).toEqual(second);
+  });
+
+  it('refuses a write whose guard no longer holds, leaving the stored state as it was', async () => {
+    const collections = fresh();
+    await writeEffects(collections, { orderStatus: [{ after: status(5, 60) }], shipments: [] });
+    // A stale writer that read sequence 3, or one that thinks the document is new.
+    await expect(writeEffects(collections, { orderStatus: [{ before: status(3, 20), after: status(4, 40) }], shipments: [] })).rejects.toThrow(
+      WriteConflictError,
+    );
+    await expect(writeEffects(collections, { orderStatus: [{ after: status(4, 40) }], shipments: [] })).rejects.toThrow(WriteConflictError);
+    expect((await collections.orderStatus.findOne({ _id: 'C1:SO-1' }))?.statusId).toBe(60);
+  });
+
+  it('keeps the change times a rebuild finds already shown by the live version, and stamps newer states', async () => {
+    const live = fresh();
+    await writeEffects(live, { orderStatus: [{ after: status(3, 20) }], shipments: [] });
+    const shown = (await live.orderStatus.findOne({ _id: 'C1:SO-1' }))!.changedAt;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+
+    const rebuilt = readModelCollections(mongo.db(uniqueNames('rebuild').database), 2);
+    await writeEffects(rebuilt, { orderStatus: [{ after: status(2, 10) }], shipments: [] }, live);
+    expect((await rebuilt.orderStatus.findOne({ _id: 'C1:SO-1' }))!.changedAt).toEqual(shown);
+    await writeEffects(rebuilt, { orderStatus: [{ before: status(2, 10), after: status(3, 20) }], shipments: [] }, live);
+    expect((await rebuilt.orderStatus.findOne({ _id: 'C1:SO-1' }))!.changedAt).toEqual(shown);
+
+    await writeEffects(rebuilt, { orderStatus: [{ before: status(3, 20), after: status(4, 60) }], shipments: [] }, live);
+    expect((await rebuilt.orderStatus.findOne({ _id: 'C1:SO-1' }))!.changedAt.getTime()).toBeGreaterThan(shown.getTime());
+  });
+});

@@ -1,0 +1,10 @@
+// The SOAP side of the query service: register `promoStandardsSoap` with its options.
+export {
+  DEFAULT_BODY_LIMIT,
+  ORDER_STATUS_PATH,
+  SHIPMENT_NOTIFICATION_PATH,
+  promoStandardsSoap,
+  type PromoStandardsSoapOptions,
+} from './plugin.js';
+export { RateLimitedError, SoapClientFault } from './errors.js';
+export type { BeforeOperation, OperationName } from './operations.js';

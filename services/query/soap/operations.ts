@@ -1,0 +1,79 @@
+// The SOAP operations of each endpoint, chosen by the local name of the Body's first element.
+// Order of checks: arguments, credential, rate-limit hook, scope, lookup.
+import type { Authenticator, Credential, OrderLookups, Scope } from '../ports.js';
+import { orderStatusDetailsPayload, orderStatusTypesPayload } from './build-order-status.js';
+import { shipmentNotificationPayload } from './build-shipment-notification.js';
+import { SoapClientFault } from './errors.js';
+import type { XmlElement } from './parse-envelope.js';
+import { readLogin, readShipmentRequest, readStatusDetailsRequest, type Login } from './read-request.js';
+import type { XmlNode } from './xml-tree.js';
+
+export type OperationName = 'getOrderStatusDetails' | 'getOrderStatusTypes' | 'getOrderShipmentNotification';
+
+/** Called once the credential is known, before the scope check and the lookup; may throw RateLimitedError. */
+export type BeforeOperation = (credential: Credential, operation: OperationName) => void | Promise<void>;
+
+export interface OperationContext {
+  lookups: OrderLookups;
+  authenticator: Authenticator;
+  beforeOperation?: BeforeOperation | undefined;
+}
+
+interface Operation {
+  name: OperationName;
+  run(request: XmlElement, context: OperationContext): Promise<XmlNode>;
+}
+
+async function authorize(login: Login, scope: Scope, operation: OperationName, context: OperationContext): Promise<Credential> {
+  const credential = login.id === undefined ? undefined : await context.authenticator.verify(login.id, login.password ?? '');
+  if (!credential) throw new SoapClientFault('Invalid id or password');
+  await context.beforeOperation?.(credential, operation);
+  if (!credential.scopes.includes(scope)) throw new SoapClientFault(`Credential not permitted for scope: ${scope}`);
+  return credential;
+}
+
+const getOrderStatusDetails: Operation = {
+  name: 'getOrderStatusDetails',
+  async run(request, context) {
+    const { login, query } = readStatusDetailsRequest(request);
+    const credential = await authorize(login, 'order_status', this.name, context);
+    const orders = query ? await context.lookups.orderStatus(credential.clientIds, query) : [];
+    return orderStatusDetailsPayload(orders);
+  },
+};
+
+const getOrderStatusTypes: Operation = {
+  name: 'getOrderStatusTypes',
+  async run(request, context) {
+    await authorize(readLogin(request), 'order_status', this.name, context);
+    return orderStatusTypesPayload();
+  },
+};
+
+const getOrderShipmentNotification: Operation = {
+  name: 'getOrderShipmentNotification',
+  async run(request, context) {
+    const { login, query } = readShipmentRequest(request);
+    const credential = await authorize(login, 'osn', this.name, context);
+    const notifications = query ? await context.lookups.shipmentNotifications(credential.clientIds, query) : [];
+    return shipmentNotificationPayload(notifications);
+  },
+};
+
+/** Request element local name -> operation, per endpoint. */
+export type OperationTable = ReadonlyMap<string, Operation>;
+
+export const ORDER_STATUS_OPERATIONS: OperationTable = new Map([
+  ['GetOrderStatusDetailsRequest', getOrderStatusDetails],
+  ['GetOrderStatusTypesRequest', getOrderStatusTypes],
+]);
+
+export const SHIPMENT_NOTIFICATION_OPERATIONS: OperationTable = new Map([
+  ['GetOrderShipmentNotificationRequest', getOrderShipmentNotification],
+]);
+
+export async function runOperation(table: OperationTable, request: XmlElement, context: OperationContext): Promise<XmlNode> {
+  const operation = table.get(request.name);
+  if (!operation) throw new SoapClientFault(`Unsupported operation: ${request.name}`);
+  return operation.run(request, context);
+}

@@ -1,0 +1,116 @@
+// Fastify plugin (encapsulated) serving the PromoStandards OSS 1.0.0 and OSN 1.0.0 SOAP endpoints,
+// their WSDLs and XSDs. Every failure of these routes becomes a SOAP fault in one error handler.
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Authenticator, OrderLookups } from '../ports.js';
+import { renderEnvelope, renderFault, type FaultCode } from './envelope.js';
+import { MALFORMED_REQUEST, RateLimitedError, SoapClientFault } from './errors.js';
+import {
+  ORDER_STATUS_OPERATIONS,
+  runOperation,
+  SHIPMENT_NOTIFICATION_OPERATIONS,
+  type BeforeOperation,
+  type OperationContext,
+  type OperationTable,
+} from './operations.js';
+import { decodeRequestBody, operationElement } from './parse-envelope.js';
+import { loadServedDocuments, type ServedDocuments, type ServiceFiles } from './wsdl.js';
+
+export const ORDER_STATUS_PATH = '/api/promostandards/order-status';
+export const SHIPMENT_NOTIFICATION_PATH = '/api/promostandards/order-shipment-notification';
+/** Requests are a few hundred bytes; anything near this is not a request we serve. */
+export const DEFAULT_BODY_LIMIT = 64 * 1024;
+
+export interface PromoStandardsSoapOptions {
+  /** Public base URL of the deployment; the WSDLs' soap:address is this plus the endpoint path. */
+  publicBaseUrl: string;
+  lookups: OrderLookups;
+  authenticator: Authenticator;
+  /** Hook for rate limiting: runs after authentication; throw RateLimitedError to refuse. */
+  beforeOperation?: BeforeOperation;
+  /** Request body limit in bytes; default 64 KiB. */
+  bodyLimit?: number;
+}
+
+const XML_CONTENT_TYPE = 'text/xml; charset=utf-8';
+
+const SERVICES: ReadonlyArray<{ files: ServiceFiles; operations: OperationTable }> = [
+  { files: { folder: 'oss-1.0.0', wsdlFile: 'OrderStatusService.wsdl', endpointPath: ORDER_STATUS_PATH }, operations: ORDER_STATUS_OPERATIONS },
+  {
+    files: { folder: 'osn-1.0.0', wsdlFile: 'OrderShipmentNotificationService.wsdl', endpointPath: SHIPMENT_NOTIFICATION_PATH },
+    operations: SHIPMENT_NOTIFICATION_OPERATIONS,
+  },
+];
+
+function sendFault(reply: FastifyReply, status: number, code: FaultCode, message: string): FastifyReply {
+  return reply.code(status).type(XML_CONTENT_TYPE).send(renderFault(code, message));
+}
+
+// Fastify's own request errors (body too large, bad content length, unknown media type...).
+function isFastifyRequestError(error: FastifyError): boolean {
+  const status = error.statusCode ?? 500;
+  return typeof error.code === 'string' && error.code.startsWith('FST_') && status >= 400 && status < 500;
+}
+
+function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error instanceof RateLimitedError) {
+    reply.header('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
+    return sendFault(reply, 429, 'soap:Server', 'Rate limit exceeded — retry later');
+  }
+  if (error instanceof SoapClientFault) {
+    request.log.info({ fault: error.message }, 'SOAP client fault');
+    return sendFault(reply, 500, 'soap:Client', error.message);
+  }
+  if (isFastifyRequestError(error)) {
+    request.log.info({ fault: MALFORMED_REQUEST, code: error.code }, 'SOAP request refused');
+    return sendFault(reply, 500, 'soap:Client', MALFORMED_REQUEST);
+  }
+  request.log.error({ err: error }, 'SOAP operation failed');
+  return sendFault(reply, 500, 'soap:Server', 'Internal error');
+}
+
+function wantsWsdl(query: unknown): boolean {
+  return typeof query === 'object' && query !== null && Object.keys(query).some((key) => key.toLowerCase() === 'wsdl');
+}
+
+export const promoStandardsSoap: FastifyPluginAsync<PromoStandardsSoapOptions> = async (app, options) => {
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const context: OperationContext = { lookups: options.lookups, authenticator: options.authenticator, beforeOperation: options.beforeOperation };
+  const served: ServedDocuments[] = await Promise.all(SERVICES.map((s) => loadServedDocuments(s.files, options.publicBaseUrl)));
+
+  app.setErrorHandler(handleError);
+
+  // Whatever the declared type, the body is read as bytes and parsed as XML here; only these
+  // routes live in this context. SOAP 1.2's application/soap+xml is read too (answers stay 1.1).
+  app.removeAllContentTypeParsers();
+  const parseXmlBody = (request: FastifyRequest, body: Buffer, done: (err: Error | null, body?: string) => void): void => {
+    try {
+      done(null, decodeRequestBody(body, request.headers['content-type']));
+    } catch (error) {
+      done(error as Error);
+    }
+  };
+  app.addContentTypeParser(['text/xml', 'application/soap+xml', 'application/xml'], { parseAs: 'buffer', bodyLimit }, parseXmlBody);
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, parseXmlBody);
+
+  SERVICES.forEach(({ files, operations }, index) => {
+    const documents = served[index] as ServedDocuments;
+    const path = files.endpointPath;
+
+    app.post(path, { bodyLimit }, async (request, reply) => {
+      if (typeof request.body !== 'string') throw new SoapClientFault(MALFORMED_REQUEST);
+      const payload = await runOperation(operations, operationElement(request.body), context);
+      return reply.type(XML_CONTENT_TYPE).send(renderEnvelope(payload));
+    });
+
+    app.get(path, async (request, reply) => {
+      if (!wantsWsdl(request.query)) return reply.callNotFound();
+      return reply.type(XML_CONTENT_TYPE).send(documents.wsdl);
+    });
+
+    app.get<{ Params: { file: string } }>(`${path}/:file`, async (request, reply) => {
+      const schema = documents.schemas.get(request.params.file);
+      if (schema === undefined) return reply.callNotFound();
+      return reply.type(XML_CONTENT_TYPE).send(schema);
+    });
+  });
+};

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { escapeText, formatDecimal } from './xml-text.js';
+import { parseXsdDateTime } from './xsd-datetime.js';
+
+describe('formatDecimal', () => {
+  it.each([
+    [0, '0'],
+    [-0, '0'],
+    [42, '42'],
+    [-3.25, '-3.25'],
+    [0.0000001, '0.0000001'],
+    [1.5e-7, '0.00000015'],
+    [-2.5e-8, '-0.000000025'],
+    [1e21, '1000000000000000000000'],
+    [1.234e22, '12340000000000000000000'],
+    [123456.789, '123456.789'],
+    [Number.MAX_SAFE_INTEGER, '9007199254740991'],
+  ])('%s -> %s', (value, text) => {
+    expect(formatDecimal(value)).toBe(text);
+  });
+
+  it('refuses what xsd:decimal cannot say', () => {
+    expect(() => formatDecimal(Number.NaN)).toThrow();
+    expect(() => formatDecimal(Infinity)).toThrow();
+  });
+});
+
+describe('escapeText', () => {
+  it('escapes markup and keeps quotes', () => {
+    expect(escapeText(`a&b<c>d"e'f`)).toBe(`a&amp;b&lt;c&gt;d"e'f`);
+  });
+
+  it('keeps a CR through XML line-end normalisation', () => {
+    expect(escapeText('a\r\nb')).toBe('a&#13;\nb');
+  });
+
+  it('replaces characters XML cannot carry', () => {
+    expect(escapeText('a\u0000b\u001Fc\uFFFEd\uD800e')).toBe('a\uFFFDb\uFFFDc\uFFFDd\uFFFDe');
+    expect(escapeText('tab\tnl\n 😀')).toBe('tab\tnl\n 😀');
+  });
+});
+
+describe('parseXsdDateTime', () => {
+  it.each([
+    ['2025-02-01T10:00:00Z', '2025-02-01T10:00:00.000Z'],
+    ['2025-02-01T10:00:00', '2025-02-01T10:00:00.000Z'],
+    ['2025-02-01T10:00:00.1234+02:00', '2025-02-01T08:00:00.123Z'],
+    ['2025-02-01T00:30:00-05:30', '2025-02-01T06:00:00.000Z'],
+    ['2024-02-29T23:59:59Z', '2024-02-29T23:59:59.000Z'],
+    ['2025-12-31T24:00:00Z', '2026-01-01T00:00:00.000Z'],
+    ['0001-01-01T00:00:00Z', '0001-01-01T00:00:00.000Z'],
+  ])('%s', (text, iso) => {
+    expect(parseXsdDateTime(text)?.toISOString()).toBe(iso);
+  });
+
+  it.each([
+    '2025-02-29T00:00:00Z',
+    '2025-13-01T00:00:00Z',
+    '2025-01-01T24:00:01Z',
+    '2025-01-01T10:60:00Z',
+    '2025-01-01T10:00:60Z',
+    '2025-01-01T10:00:00+15:00',
+    '0000-01-01T00:00:00Z',
+    '02025-01-01T00:00:00Z',
+    '2025-01-01',
+    '2025-01-01T10:00Z',
+    ' 2025-01-01T10:00:00Z',
+    '1738400000',
+  ])('refuses %s', (text) => {
+    expect(parseXsdDateTime(text)).toBeUndefined();
+  });
+});

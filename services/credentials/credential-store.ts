@@ -51,6 +51,15 @@ export class CredentialStore {
     }
   }
 
+  /** Creates the credential, or gives an existing one this password, scopes and clients, active. */
+  async upsert(input: { id: string; passwordHash: string; scopes: Scope[]; clientIds: string[] }): Promise<void> {
+    await this.collection.updateOne(
+      { _id: input.id },
+      { $set: { passwordHash: input.passwordHash, scopes: input.scopes, clientIds: input.clientIds, active: true }, $setOnInsert: { createdAt: new Date() } },
+      { upsert: true },
+    );
+  }
+
   async list(): Promise<CredentialSummary[]> {
     const docs = await this.collection.find({}, { projection: { passwordHash: 0 } }).sort({ _id: 1 }).toArray();
     return docs.map(({ _id, scopes, clientIds, active, createdAt }) => ({ id: _id, scopes, clientIds, active, createdAt }));

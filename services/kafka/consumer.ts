@@ -44,7 +44,7 @@ export async function consumeBatches(kafka: Kafka, options: ConsumeOptions, hand
     autoCommit: false,
     eachBatchAutoResolve: false,
     partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 3,
-    eachBatch: async ({ batch, heartbeat, isRunning, isStale }) => {
+    eachBatch: async ({ batch, heartbeat, isRunning, isStale, resolveOffset }) => {
       if (batch.messages.length === 0 || !isRunning() || isStale()) return;
       const messages: SourceMessage[] = batch.messages.map((m) => ({
         topic: batch.topic,
@@ -60,6 +60,8 @@ export async function consumeBatches(kafka: Kafka, options: ConsumeOptions, hand
         if (error instanceof BatchAbandoned) return;
         throw error;
       }
+      // Resolving moves the fetch position on; committing makes it survive a restart.
+      resolveOffset(batch.lastOffset());
       const next = (BigInt(batch.lastOffset()) + 1n).toString();
       await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: next }]);
     },

@@ -1,4 +1,4 @@
-import type { Kafka, Producer } from 'kafkajs';
+import { Partitioners, type Kafka, type Producer } from 'kafkajs';
 import type { OutgoingMessage } from './messages.js';
 
 export interface MessageSink {
@@ -8,7 +8,7 @@ export interface MessageSink {
 
 /** A producer that waits for all in-sync replicas, so a sent message is not lost. */
 export async function connectSink(kafka: Kafka): Promise<MessageSink> {
-  const producer: Producer = kafka.producer({ allowAutoTopicCreation: false });
+  const producer: Producer = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
   await producer.connect();
   return {
     async send(topic, messages) {

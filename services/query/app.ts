@@ -16,7 +16,7 @@ export interface AppDependencies {
 
 /** The query service as a Fastify instance; routes arrive as encapsulated plugins. */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
-  const app = Fastify({ loggerInstance: deps.logger as FastifyBaseLogger, disableRequestLogging: false, trustProxy: true });
+  const app = Fastify({ loggerInstance: deps.logger as FastifyBaseLogger, trustProxy: true });
   await app.register(healthRoutes, { check: deps.healthCheck });
   await app.register(promoStandardsSoap, {
     publicBaseUrl: deps.publicBaseUrl,

@@ -1,0 +1,39 @@
+import type { Kafka } from 'kafkajs';
+
+/** How many messages of the topic the consumer group has not committed yet, over all partitions. */
+export async function groupLag(kafka: Kafka, groupId: string, topic: string): Promise<bigint> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const ends = new Map((await admin.fetchTopicOffsets(topic)).map((p) => [p.partition, BigInt(p.high)]));
+    const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+    const done = new Map((committed?.partitions ?? []).map((p) => [p.partition, p.offset === '-1' ? 0n : BigInt(p.offset)]));
+    let lag = 0n;
+    for (const [partition, end] of ends) lag += end - (done.get(partition) ?? 0n);
+    return lag;
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** Waits until the group has committed every message the topic held when the wait began (or later ones). */
+export async function waitUntilCaughtUp(kafka: Kafka, groupId: string, topic: string, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const lag = await groupLag(kafka, groupId, topic);
+    if (lag <= 0n) return;
+    if (Date.now() > deadline) throw new Error(`consumer group ${groupId} is still ${lag} messages behind on ${topic}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Total number of messages ever written to the topic (retention is unlimited). */
+export async function topicSize(kafka: Kafka, topic: string): Promise<bigint> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    return (await admin.fetchTopicOffsets(topic)).reduce((sum, p) => sum + BigInt(p.high) - BigInt(p.low), 0n);
+  } finally {
+    await admin.disconnect();
+  }
+}

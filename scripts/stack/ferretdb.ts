@@ -1,0 +1,93 @@
+import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { MongoClient } from 'mongodb';
+import { shown, type StackConfig } from './config.js';
+import { StackError } from './errors.js';
+import type { Server, ServerContext } from './server.js';
+import { grepLog, run, which } from './tools.js';
+
+/** True when the server answers a MongoDB `ping`. */
+async function mongoAnswers(uri: string): Promise<boolean> {
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 1_000, connectTimeoutMS: 1_000 });
+  try {
+    const reply = await client.db('admin').command({ ping: 1 });
+    return reply.ok === 1;
+  } catch {
+    return false;
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
+function mtime(path: string): number {
+  return existsSync(path) ? statSync(path).mtimeMs : 0;
+}
+
+/** Builds our FerretDB command with Go when the binary is missing or older than its sources. */
+async function build(ctx: ServerContext, moduleDir: string, binary: string): Promise<void> {
+  const sources = ['main.go', 'go.mod', 'go.sum'].map((file) => mtime(resolve(moduleDir, file)));
+  if (mtime(binary) >= Math.max(...sources)) return;
+
+  const go = which('go');
+  if (!go) throw new StackError('ferretdb: go is not on the PATH: FerretDB is built from source with Go 1.24 or newer');
+  const { config } = ctx;
+  const logFile = resolve(config.logsDir, 'go-build.log');
+  const goCache = resolve(config.cacheDir, 'go');
+  mkdirSync(resolve(config.cacheDir, 'bin'), { recursive: true });
+  const fresh = !existsSync(binary);
+  ctx.log(
+    fresh
+      ? `ferretdb: building FerretDB 1.24.2 with Go into ${shown(binary)} (first run only: downloads modules and compiles, a few minutes)`
+      : `ferretdb: rebuilding ${shown(binary)} (its sources changed)`,
+  );
+  const started = Date.now();
+  // Built beside the target and renamed, so an interrupted build never leaves a binary that looks current.
+  const partial = `${binary}.partial`;
+  const { code } = await run(go, ['build', '-o', partial, '.'], {
+    cwd: moduleDir,
+    env: {
+      ...process.env,
+      GOMODCACHE: resolve(goCache, 'mod'),
+      GOCACHE: resolve(goCache, 'build'),
+      // The go.mod's toolchain must not be downloaded: only the module proxy is reachable.
+      GOTOOLCHAIN: 'local',
+      CGO_ENABLED: '0',
+      // No VCS stamping: it needs git and a clean view of the work tree, and the binary does not use it.
+      GOFLAGS: '-mod=mod -buildvcs=false',
+    },
+    logFile,
+    signal: ctx.signal,
+    progress: (seconds) => ctx.log(`ferretdb: still building (${seconds} s)`),
+  });
+  if (code !== 0) {
+    const lines = grepLog(logFile, /\S/).filter((line) => !line.startsWith('$ ') && !line.startsWith('go: downloading'));
+    const reason = lines.at(-1)?.trim().slice(0, 240) ?? `exit code ${code}`;
+    throw new StackError(`ferretdb: go build failed: ${reason}; full output in ${shown(logFile)}`);
+  }
+  renameSync(partial, binary);
+  ctx.log(`ferretdb: built in ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
+export function ferretdbServer(config: StackConfig): Server {
+  const moduleDir = resolve(config.repoRoot, 'scripts/stack/ferretdb');
+  const binary = resolve(config.cacheDir, 'bin/ferretdb');
+  const address = `127.0.0.1:${config.ports.ferretdb}`;
+  const uri = `mongodb://${address}/`;
+
+  return {
+    name: 'ferretdb',
+    ports: [{ port: config.ports.ferretdb, variable: 'OSSN_STACK_FERRETDB_PORT' }],
+    address: uri,
+    startTimeoutMs: 30_000,
+    stopGraceMs: 10_000,
+    prepare: (ctx) => build(ctx, moduleDir, binary),
+    async launch() {
+      return {
+        command: binary,
+        args: ['-listen', address, '-sqlite-dir', resolve(config.stackDir, 'ferretdb/data')],
+        cwd: config.stackDir,
+      };
+    },
+    answers: () => mongoAnswers(uri),
+  };
+}

@@ -1,0 +1,88 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { resolve } from 'node:path';
+import { shown, type StackConfig } from './config.js';
+import { StackError } from './errors.js';
+import type { Server, ServerContext } from './server.js';
+import { grepLog, run, which } from './tools.js';
+
+/** True when a `PING` on a raw connection gets `+PONG`. */
+function redisAnswers(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host, port });
+    let reply = '';
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1_000, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (chunk) => {
+      reply += chunk.toString('latin1');
+      if (reply.includes('\r\n')) done(reply.startsWith('+PONG'));
+    });
+  });
+}
+
+function findRedisServer(): string | undefined {
+  // Debian installs it in /usr/bin; a PATH without it should not trigger a reinstall.
+  return which('redis-server') ?? (existsSync('/usr/bin/redis-server') ? '/usr/bin/redis-server' : undefined);
+}
+
+/** Installs Debian's redis-server when it is missing (we run as root on our machines). */
+async function install(ctx: ServerContext): Promise<string> {
+  const found = findRedisServer();
+  if (found) return found;
+  const aptGet = which('apt-get');
+  if (!aptGet || process.getuid?.() !== 0) {
+    throw new StackError('redis: redis-server is not installed, and only root can install it here: run apt-get install redis-server');
+  }
+  const logFile = resolve(ctx.config.logsDir, 'apt.log');
+  // No abort signal: killing dpkg halfway would leave the system's packages broken.
+  const options = {
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    logFile,
+    progress: (seconds: number) => ctx.log(`redis: still installing (${seconds} s)`),
+  };
+  // Waits for a dpkg lock held by another install instead of failing at once.
+  const lock = ['-o', 'DPkg::Lock::Timeout=300'];
+  ctx.log('redis: redis-server is not installed; installing it with apt-get (first run only)');
+  const failed = (step: string) => {
+    const why = grepLog(logFile, /^E: /).at(-1);
+    return new StackError(`redis: apt-get ${step} failed${why ? ` (${why})` : ''}; see ${shown(logFile)}`);
+  };
+  if ((await run(aptGet, [...lock, 'update'], options)).code !== 0) throw failed('update');
+  const add = await run(aptGet, [...lock, 'install', '-y', '--no-install-recommends', 'redis-server'], options);
+  const installed = findRedisServer();
+  if (add.code !== 0 || !installed) throw failed('install redis-server');
+  ctx.log('redis: redis-server installed');
+  return installed;
+}
+
+export function redisServer(config: StackConfig): Server {
+  const port = config.ports.redis;
+  let command = 'redis-server';
+  return {
+    name: 'redis',
+    ports: [{ port, variable: 'OSSN_STACK_REDIS_PORT' }],
+    address: `redis://127.0.0.1:${port}`,
+    startTimeoutMs: 15_000,
+    stopGraceMs: 10_000,
+    async prepare(ctx) {
+      command = await install(ctx);
+    },
+    async launch() {
+      const dir = resolve(config.stackDir, 'redis');
+      mkdirSync(dir, { recursive: true });
+      // No configuration file: the system's /etc/redis/redis.conf (daemonize, its own port, dir and
+      // persistence) must not apply. A cache for tests and local runs needs no persistence.
+      return {
+        command,
+        args: ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--daemonize', 'no', '--save', '', '--appendonly', 'no', '--logfile', ''],
+        cwd: dir,
+      };
+    },
+    answers: () => redisAnswers('127.0.0.1', port),
+  };
+}

@@ -1,0 +1,232 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { readStackConfig, shown, type StackConfig } from './config.js';
+import { isAbort, StackError } from './errors.js';
+import { ferretdbServer } from './ferretdb.js';
+import { kafkaServer } from './kafka.js';
+import { withLock } from './lock.js';
+import { isPortFree, portHolder } from './ports.js';
+import { groupMembers, isRunning, spawnDetached, stopGroup } from './process.js';
+import { redisServer } from './redis.js';
+import type { Server, ServerContext, ServerName } from './server.js';
+import { grepLog } from './tools.js';
+import { readState, writeState, type ServerRecord, type StackState } from './state.js';
+import { waitFor } from './wait.js';
+
+/** The addresses of the running stack, named as the services read them from the environment. */
+export interface StackEnv {
+  KAFKA_BROKERS: string;
+  MONGODB_URI: string;
+  REDIS_URL: string;
+}
+
+export interface StackOptions {
+  /** Progress lines for a person; by default written to stderr as `stack: <line>`. */
+  log?: (line: string) => void;
+  /** Aborting stops what this call has started and rejects. */
+  signal?: AbortSignal;
+  /** Where OSSN_STACK_* settings are read from; process.env by default. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface ServerStatus {
+  name: ServerName;
+  address: string;
+  /** The recorded process, when it still runs. */
+  pid?: number;
+  answers: boolean;
+}
+
+const defaultLog = (line: string) => process.stderr.write(`stack: ${line}\n`);
+
+function createServers(config: StackConfig): Server[] {
+  return [kafkaServer(config), ferretdbServer(config), redisServer(config)];
+}
+
+function stackEnv(config: StackConfig): StackEnv {
+  return {
+    KAFKA_BROKERS: `127.0.0.1:${config.ports.kafka}`,
+    MONGODB_URI: `mongodb://127.0.0.1:${config.ports.ferretdb}/`,
+    REDIS_URL: `redis://127.0.0.1:${config.ports.redis}`,
+  };
+}
+
+const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+
+/** A running server may be busy for a moment (a GC pause, say): ask a few times before giving up on it. */
+async function answersSoon(server: Server): Promise<boolean> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (await server.answers()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return false;
+}
+
+/** Stops a recorded server's whole process group, unless its pid now belongs to another process. */
+async function stopRecorded(server: Server, record: ServerRecord): Promise<boolean> {
+  const pidReused = existsSync(`/proc/${record.pid}`) && !isRunning(record);
+  if (pidReused || groupMembers(record.pid).length === 0) return false;
+  const left = await stopGroup(record.pid, server.stopGraceMs);
+  if (left.length > 0) throw new StackError(`${server.name}: pids ${left.join(', ')} would not stop even after SIGKILL`);
+  return true;
+}
+
+interface Tracker {
+  started(name: ServerName, record: ServerRecord): void;
+  forgotten(name: ServerName): void;
+}
+
+/** Leaves one server running and answering: keeps a healthy one, (re)starts a dead or silent one. */
+async function ensureServer(server: Server, ctx: ServerContext, existing: ServerRecord | undefined, tracker: Tracker) {
+  const { config, log, signal } = ctx;
+  const { name } = server;
+  const ports = server.ports.map((p) => p.port);
+  const logFile = resolve(config.logsDir, `${name}.log`);
+
+  if (existing && isRunning(existing)) {
+    const samePorts = existing.ports.join() === ports.join();
+    if (samePorts && (await answersSoon(server))) return;
+    log(
+      samePorts
+        ? `${name}: pid ${existing.pid} runs but does not answer; restarting it`
+        : `${name}: runs on port ${existing.ports.join('/')} but ${ports.join('/')} is configured; restarting it`,
+    );
+    await stopRecorded(server, existing);
+    tracker.forgotten(name);
+  } else if (existing) {
+    log(`${name}: pid ${existing.pid} is no longer running; starting it again (its log is kept as ${shown(logFile.replace(/\.log$/, '.previous.log'))})`);
+    tracker.forgotten(name);
+  }
+
+  await server.prepare(ctx);
+  for (const { port, variable } of server.ports) {
+    if (!(await isPortFree(port))) {
+      throw new StackError(
+        `${name}: port ${port} is taken by ${portHolder(port) ?? 'another process'}; stop that or choose another port with ${variable}`,
+      );
+    }
+  }
+  const spec = await server.launch(ctx);
+  signal.throwIfAborted();
+
+  const since = Date.now();
+  const child = await spawnDetached(spec, logFile);
+  tracker.started(name, { pid: child.pid, startTime: child.startTime, ports });
+  await waitFor(() => server.answers(), {
+    timeoutMs: server.startTimeoutMs,
+    intervalMs: 250,
+    signal,
+    failFast: () => {
+      if (!child.exit && isRunning(child)) return undefined;
+      const how = child.exit?.signal ? `by signal ${child.exit.signal}` : `with code ${child.exit?.code ?? '?'}`;
+      const why = grepLog(logFile, /exception|error|fatal|panic|can't|cannot/i).at(-1)?.trim().slice(0, 200);
+      return `${name} exited ${how} while starting${why ? ` (${why})` : ''}; see ${shown(logFile)}`;
+    },
+    timeoutMessage: `${name} did not answer on ${server.address} within ${server.startTimeoutMs / 1000} s; see ${shown(logFile)}`,
+  });
+  log(`${name}: ready on ${server.address} (pid ${child.pid}, ${seconds(since)})`);
+}
+
+/**
+ * Starts the local Kafka, FerretDB and Redis (in parallel), or finds them running, and returns
+ * their addresses, also written to `.stack/env`. Servers that already run and answer are left as
+ * they are; a dead or silent one is restarted. On failure, whatever this call started is stopped
+ * again and the error says, in one line per failure, what went wrong and where its log is.
+ */
+export async function ensureStack(options: StackOptions = {}): Promise<StackEnv> {
+  const config = readStackConfig(options.env);
+  const log = options.log ?? defaultLog;
+  mkdirSync(config.logsDir, { recursive: true });
+
+  return withLock(config.lockFile, log, options.signal, async () => {
+    const state: StackState = readState(config.stateFile);
+    const startedNow = new Map<ServerName, ServerRecord>();
+    const tracker: Tracker = {
+      started(name, record) {
+        startedNow.set(name, record);
+        state[name] = record;
+        writeState(config.stateFile, state);
+      },
+      forgotten(name) {
+        delete state[name];
+        writeState(config.stateFile, state);
+      },
+    };
+    // The first failure cancels the other servers' work: no point waiting minutes for a build.
+    const cancel = new AbortController();
+    const onAbort = () => cancel.abort(options.signal?.reason);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.signal?.aborted) onAbort();
+
+    const servers = createServers(config);
+    const results = await Promise.allSettled(
+      servers.map((server) =>
+        ensureServer(server, { config, log, signal: cancel.signal }, state[server.name], tracker).catch((error: unknown) => {
+          cancel.abort(error);
+          throw error;
+        }),
+      ),
+    );
+    options.signal?.removeEventListener('abort', onAbort);
+
+    const failures = [...new Set(results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : [])))];
+    if (failures.length > 0) {
+      await Promise.all(
+        servers
+          .filter((server) => startedNow.has(server.name))
+          .map(async (server) => {
+            if (await stopRecorded(server, startedNow.get(server.name) as ServerRecord)) {
+              log(`${server.name}: stopped again, as the start failed`);
+            }
+            tracker.forgotten(server.name);
+          }),
+      );
+      if (options.signal?.aborted) throw new StackError('interrupted; stopped what this run had started');
+      const messages = failures.filter((error) => !isAbort(error)).map((error) => (error instanceof Error ? error.message : String(error)));
+      throw new StackError(messages.join('\n'));
+    }
+
+    const env = stackEnv(config);
+    const text = Object.entries(env).map(([key, value]) => `${key}=${value}\n`).join('');
+    if (!existsSync(config.envFile) || readFileSync(config.envFile, 'utf8') !== text) writeFileSync(config.envFile, text);
+    return env;
+  });
+}
+
+/** Stops every recorded server (SIGTERM, then SIGKILL), checks that none remains, and forgets them. */
+export async function stopStack(options: StackOptions = {}): Promise<void> {
+  const config = readStackConfig(options.env);
+  const log = options.log ?? defaultLog;
+  if (!existsSync(config.stackDir)) {
+    log('nothing was started by the stack');
+    return;
+  }
+  await withLock(config.lockFile, log, options.signal, async () => {
+    const state = readState(config.stateFile);
+    if (Object.keys(state).length === 0) log('nothing was started by the stack');
+    await Promise.all(
+      createServers(config).map(async (server) => {
+        const record = state[server.name];
+        if (!record) return;
+        const stopped = await stopRecorded(server, record);
+        log(stopped ? `${server.name}: stopped (pid ${record.pid})` : `${server.name}: was not running`);
+        delete state[server.name];
+        writeState(config.stateFile, state);
+      }),
+    );
+    rmSync(config.envFile, { force: true });
+  });
+}
+
+/** Each server, its recorded process if that still runs, and whether it answers. */
+export async function stackStatus(options: Pick<StackOptions, 'env'> = {}): Promise<ServerStatus[]> {
+  const config = readStackConfig(options.env);
+  const state = readState(config.stateFile);
+  return Promise.all(
+    createServers(config).map(async (server) => {
+      const record = state[server.name];
+      const pid = record && isRunning(record) ? record.pid : undefined;
+      return { name: server.name, address: server.address, pid, answers: await server.answers() };
+    }),
+  );
+}

@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import { accessSync, constants, createWriteStream, readFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+/** The full path of an executable on the PATH, if any. */
+export function which(command: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, command);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not in this directory
+    }
+  }
+  return undefined;
+}
+
+export interface RunOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** stdout and stderr are appended here, so a failure can be read in full afterwards. */
+  logFile: string;
+  signal?: AbortSignal;
+  /** Called every 20 s with the seconds elapsed: long first-run steps say they are alive. */
+  progress?: (seconds: number) => void;
+}
+
+export interface RunResult {
+  /** The exit code; -1 when a signal ended the tool. */
+  code: number;
+  /** What the tool wrote to stdout (also in the log file). */
+  stdout: string;
+}
+
+/** Runs a tool to completion. */
+export function run(command: string, args: string[], options: RunOptions): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const log = createWriteStream(options.logFile, { flags: 'a' });
+    log.write(`\n$ ${command} ${args.join(' ')}\n`);
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stdout.pipe(log, { end: false });
+    child.stderr.pipe(log, { end: false });
+    const started = Date.now();
+    const ticker = options.progress
+      ? setInterval(() => options.progress?.(Math.round((Date.now() - started) / 1000)), 20_000)
+      : undefined;
+    const onAbort = () => child.kill('SIGTERM');
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    let finished = false;
+    const finish = (error: Error | undefined, code: number) => {
+      if (finished) return;
+      finished = true;
+      clearInterval(ticker);
+      options.signal?.removeEventListener('abort', onAbort);
+      log.end(() => {
+        if (options.signal?.aborted) reject(options.signal.reason);
+        else if (error) reject(error);
+        else resolve({ code, stdout });
+      });
+    };
+    child.once('error', (error) => finish(error, -1));
+    child.once('close', (code) => finish(undefined, code ?? -1));
+  });
+}
+
+/** Lines of a log file that match, to quote the telling one in a one-line error. */
+export function grepLog(logFile: string, pattern: RegExp): string[] {
+  try {
+    return readFileSync(logFile, 'utf8')
+      .split('\n')
+      .filter((line) => pattern.test(line));
+  } catch {
+    return [];
+  }
+}

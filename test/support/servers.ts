@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import type { StackEnv } from '../../scripts/stack/stack.js';
+
+/** Where test/global-setup.ts found its servers. */
+export type ServerSource = 'environment' | 'docker' | 'local-stack';
+
+/** What test/global-setup.ts provides to every integration test file. */
+export interface ProvidedServers extends StackEnv {
+  source: ServerSource;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    servers: ProvidedServers;
+  }
+}
+
+export interface Servers {
+  kafkaBrokers: string[];
+  mongodbUri: string;
+  redisUrl: string;
+  /** The same addresses as environment variables, for code that reads its configuration from there. */
+  env: StackEnv;
+  source: ServerSource;
+}
+
+/** The Kafka, MongoDB-protocol and Redis servers of this test run. */
+export function servers(): Servers {
+  const { source, ...env } = inject('servers');
+  return {
+    kafkaBrokers: env.KAFKA_BROKERS.split(',').map((broker) => broker.trim()),
+    mongodbUri: env.MONGODB_URI,
+    redisUrl: env.REDIS_URL,
+    env,
+    source,
+  };
+}
+
+/** The name the service tests import `servers` by. */
+export const testEnvironment = servers;
+
+export interface UniqueNames {
+  /** Random, shared by the names below: a test's leftovers can be found by it. */
+  suffix: string;
+  /** A MongoDB database of the caller's own. */
+  database: string;
+  /** A Kafka topic of the caller's own. */
+  topic: string;
+  /** A Kafka consumer group of the caller's own. */
+  group: string;
+}
+
+const slug = (text: string, separator: string) =>
+  text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .join(separator);
+
+/**
+ * Names no other test (nor an earlier run) uses, so that test files run in parallel against the
+ * same servers without seeing each other's data. Call it again for a second set.
+ */
+export function uniqueNames(prefix: string): UniqueNames {
+  const suffix = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  const base = `test.${slug(prefix, '-')}.${suffix}`;
+  return {
+    suffix,
+    // [a-z0-9_] and under 64 characters: a name both MongoDB and FerretDB accept.
+    database: `t_${slug(prefix, '_').slice(0, 40)}_${suffix}`,
+    topic: base,
+    group: `${base}.group`,
+  };
+}

@@ -1,8 +1,10 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from '../logging/logger.js';
 import { healthRoutes } from './health/health-routes.js';
+import { InvalidCredentialsError, LoggableUrlLogController, partnerJsonApi, withLoggableRequests } from './json/index.js';
 import type { Authenticator, OrderLookups } from './ports.js';
-import { promoStandardsSoap, type BeforeOperation } from './soap/index.js';
+import { guardLogins, type RequestLimits } from './rate-limit/index.js';
+import { promoStandardsSoap, SoapClientFault, type BeforeOperation } from './soap/index.js';
 
 export interface AppDependencies {
   logger: Logger;
@@ -10,19 +12,49 @@ export interface AppDependencies {
   lookups: OrderLookups;
   authenticator: Authenticator;
   healthCheck(): Promise<void>;
-  /** Runs before each authenticated operation, e.g. the rate limit. */
+  /** Requests per credential and failed logins per address, across SOAP and JSON; closed with the app. */
+  limits?: RequestLimits;
+  /** Runs before each authenticated SOAP operation, after the limits. */
   beforeOperation?: BeforeOperation;
+}
+
+// The SOAP operations' fault text for an unknown id/password pair (operations.ts).
+const SOAP_INVALID_LOGIN = 'Invalid id or password';
+
+function isLoginFailure(error: Error): boolean {
+  return error instanceof InvalidCredentialsError || (error instanceof SoapClientFault && error.message === SOAP_INVALID_LOGIN);
 }
 
 /** The query service as a Fastify instance; routes arrive as encapsulated plugins. */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
-  const app = Fastify({ loggerInstance: deps.logger as FastifyBaseLogger, trustProxy: true });
+  const app = Fastify({
+    // No log line may show a password sent in a URL query (see json/url-password.ts).
+    loggerInstance: withLoggableRequests(deps.logger) as FastifyBaseLogger,
+    logController: new LoggableUrlLogController(),
+    trustProxy: true,
+  });
+  const { limits } = deps;
+  if (limits) app.addHook('onClose', () => limits.close());
+
   await app.register(healthRoutes, { check: deps.healthCheck });
-  await app.register(promoStandardsSoap, {
-    publicBaseUrl: deps.publicBaseUrl,
-    lookups: deps.lookups,
-    authenticator: deps.authenticator,
-    beforeOperation: deps.beforeOperation,
+  // The partner endpoints, SOAP and JSON, share one rate limit and one failed-login limit.
+  await app.register(async (partners) => {
+    if (limits) guardLogins(partners, limits, isLoginFailure);
+    await partners.register(promoStandardsSoap, {
+      publicBaseUrl: deps.publicBaseUrl,
+      lookups: deps.lookups,
+      authenticator: deps.authenticator,
+      beforeOperation: async (credential, operation) => {
+        await limits?.admit(credential);
+        await deps.beforeOperation?.(credential, operation);
+      },
+    });
+    await partners.register(partnerJsonApi, {
+      publicBaseUrl: deps.publicBaseUrl,
+      lookups: deps.lookups,
+      authenticator: deps.authenticator,
+      beforeLookup: limits ? (credential) => limits.admit(credential) : undefined,
+    });
   });
   return app;
 }

@@ -7,10 +7,5 @@ export class SoapClientFault extends Error {
 
 export const MALFORMED_REQUEST = 'Malformed SOAP request';
 
-/** Thrown by the rate-limit hook: soap:Server fault, HTTP 429, Retry-After in whole seconds. */
-export class RateLimitedError extends Error {
-  override readonly name = 'RateLimitedError';
-  constructor(readonly retryAfterSeconds: number) {
-    super('Rate limit exceeded');
-  }
-}
+// Moved beside the rate limit, which the JSON endpoints share; re-exported for the SOAP code.
+export { RateLimitedError } from '../rate-limit/errors.js';

@@ -1,0 +1,43 @@
+// HTTP Basic credentials (RFC 7617): id as user name, password as password.
+import type { Authenticator, Credential, Scope } from '../ports.js';
+import { BadRequestError, InvalidCredentialsError, MAX_FIELD_LENGTH, MissingCredentialsError, ScopeForbiddenError, tooLong } from './errors.js';
+
+export interface BasicLogin {
+  id: string;
+  password: string;
+}
+
+/** The login in an Authorization header; undefined when none is sent; 'malformed' when it cannot be read. */
+export function readBasicAuth(header: string | undefined): BasicLogin | 'malformed' | undefined {
+  const match = header === undefined ? null : /^basic(?:\s+(.*))?$/is.exec(header.trim());
+  if (!match) return undefined;
+  const token = (match[1] ?? '').trim();
+  if (token === '') return undefined;
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(token)) return 'malformed';
+  const decoded = Buffer.from(token, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return 'malformed';
+  return { id: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+export interface AuthorizeOptions {
+  authenticator: Authenticator;
+  /** After authentication, before the scope check (as on the SOAP side): the rate limit. */
+  beforeLookup?: ((credential: Credential) => void | Promise<void>) | undefined;
+}
+
+/** Same order of checks as the SOAP operations: credential, rate limit, scope. */
+export async function authorize(header: string | undefined, scope: Scope, options: AuthorizeOptions): Promise<Credential> {
+  const login = readBasicAuth(header);
+  if (login === undefined) throw new MissingCredentialsError();
+  if (login === 'malformed') throw new InvalidCredentialsError();
+  // Counted in characters (code points), as the SOAP side and XSD maxLength count them.
+  for (const field of ['id', 'password'] as const) {
+    if ([...login[field]].length > MAX_FIELD_LENGTH) throw new BadRequestError(tooLong(field, 'Credential field'));
+  }
+  const credential = await options.authenticator.verify(login.id, login.password);
+  if (!credential) throw new InvalidCredentialsError();
+  await options.beforeLookup?.(credential);
+  if (!credential.scopes.includes(scope)) throw new ScopeForbiddenError(scope);
+  return credential;
+}

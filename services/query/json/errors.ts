@@ -1,0 +1,101 @@
+// The JSON error table of service.md plus the 400s of queries.md, mapped in one error handler:
+// every failure of the JSON routes, Fastify's own validation errors included, becomes {"error": …}.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { RateLimitedError } from '../rate-limit/errors.js';
+
+export const BASIC_REALM = 'Basic realm="ossn"';
+export const MISSING_CREDENTIALS = 'Missing credentials — use HTTP Basic auth (id:password)';
+export const INVALID_CREDENTIALS = 'Invalid id or password';
+export const MAX_FIELD_LENGTH = 64;
+
+/** An answer other than 200 with this status and error text. */
+export class JsonHttpError extends Error {
+  override readonly name: string = 'JsonHttpError';
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export class BadRequestError extends JsonHttpError {
+  constructor(message: string) {
+    super(400, message);
+  }
+}
+
+export class MissingCredentialsError extends JsonHttpError {
+  constructor() {
+    super(401, MISSING_CREDENTIALS, { 'www-authenticate': BASIC_REALM });
+  }
+}
+
+/** Counted as a failed login by the address limit. */
+export class InvalidCredentialsError extends JsonHttpError {
+  override readonly name = 'InvalidCredentialsError';
+  constructor() {
+    super(401, INVALID_CREDENTIALS, { 'www-authenticate': BASIC_REALM });
+  }
+}
+
+export class ScopeForbiddenError extends JsonHttpError {
+  constructor(scope: string) {
+    super(403, `Credential not permitted for scope: ${scope}`);
+  }
+}
+
+export const tooLong = (field: string, where: string) => `${where} too long: ${field} (at most ${MAX_FIELD_LENGTH} characters)`;
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** The first schema violation as a sentence naming the query parameter. */
+export function describeValidation(errors: readonly AjvError[]): string {
+  const first = errors[0];
+  if (!first) return 'Invalid query parameters';
+  if (first.keyword === 'required') return `Missing query parameter: ${String(first.params['missingProperty'])}`;
+  const field = first.instancePath.replace(/^\//, '').split('/')[0] || 'query';
+  switch (first.keyword) {
+    case 'maxLength':
+      return tooLong(field, 'Query parameter');
+    case 'format':
+      return `Invalid query parameter: ${field} (not an ISO 8601 date-time with time zone)`;
+    case 'type':
+      return first.params['type'] === 'integer'
+        ? `Invalid query parameter: ${field} (not an integer)`
+        : `Invalid query parameter: ${field} (must be a single ${String(first.params['type'])})`;
+    default:
+      return `Invalid query parameter: ${field} (${first.message ?? first.keyword})`;
+  }
+}
+
+// Fastify's own request errors (bad content length, unsupported media type…).
+function isFastifyClientError(error: FastifyError): boolean {
+  const status = error.statusCode ?? 500;
+  return typeof error.code === 'string' && error.code.startsWith('FST_') && status >= 400 && status < 500;
+}
+
+export function handleJsonError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error instanceof RateLimitedError) {
+    return reply.code(429).header('retry-after', String(error.retryAfterSeconds)).send({ error: 'Rate limit exceeded' });
+  }
+  if (error instanceof JsonHttpError) {
+    if (error.statusCode !== 400) request.log.info({ status: error.statusCode, error: error.message }, 'JSON request refused');
+    return reply.code(error.statusCode).headers(error.headers).send({ error: error.message });
+  }
+  if (error.validation) {
+    return reply.code(400).send({ error: describeValidation(error.validation as AjvError[]) });
+  }
+  if (isFastifyClientError(error)) {
+    return reply.code(error.statusCode ?? 400).send({ error: error.message });
+  }
+  // Details go to the log only: an answer must not reveal internals.
+  request.log.error({ err: error }, 'JSON request failed');
+  return reply.code(500).send({ error: 'Internal error' });
+}

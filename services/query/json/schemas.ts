@@ -1,0 +1,142 @@
+// JSON Schemas of the two routes: they validate the query string, serialize the answers (only the
+// properties listed here are written, so views carrying more lose it) and make the OpenAPI
+// description. Bodies exactly as service.md lists them; dates are Date objects written as ISO 8601.
+import { MAX_FIELD_LENGTH } from './errors.js';
+
+const text = { type: 'string' } as const;
+const dateTime = { type: 'string', format: 'date-time' } as const;
+const object = (properties: Record<string, unknown>, required: string[]) =>
+  ({ type: 'object', properties, required, additionalProperties: false }) as const;
+
+const referenceNumber = {
+  type: 'string',
+  maxLength: MAX_FIELD_LENGTH,
+  description: 'Purchase order number (queryType 1) or sales order number (queryType 2); required for those',
+} as const;
+
+export interface StatusQuerystring {
+  queryType: number;
+  referenceNumber?: string;
+  statusTimeStamp?: string;
+}
+
+export interface ShipmentsQuerystring {
+  queryType: number;
+  referenceNumber?: string;
+  shipmentDateTimeStamp?: string;
+}
+
+// Unknown parameters are ignored (no additionalProperties: false); `password` is refused before.
+export const statusQuerystring = {
+  type: 'object',
+  properties: {
+    queryType: {
+      type: 'integer',
+      description: '1 = purchase order number, 2 = sales order number, 3 = changed since statusTimeStamp, 4 = all open orders; other values return an empty list',
+    },
+    referenceNumber,
+    statusTimeStamp: { ...dateTime, description: 'Required for queryType 3: orders whose status changed after this time' },
+  },
+  required: ['queryType'],
+} as const;
+
+export const shipmentsQuerystring = {
+  type: 'object',
+  properties: {
+    queryType: {
+      type: 'integer',
+      description: '1 = purchase order number, 2 = sales order number, 3 = shipped since shipmentDateTimeStamp; other values return an empty list',
+    },
+    referenceNumber,
+    shipmentDateTimeStamp: { ...dateTime, description: 'Required for queryType 3: packages shipped at or after this time' },
+  },
+  required: ['queryType'],
+} as const;
+
+const statusDetail = object(
+  {
+    factoryOrderNumber: text,
+    statusID: { type: 'integer' },
+    statusName: text,
+    expectedShipDate: dateTime,
+    expectedDeliveryDate: dateTime,
+    responseRequired: { type: 'boolean' },
+    validTimestamp: dateTime,
+  },
+  ['factoryOrderNumber', 'statusID', 'validTimestamp'],
+);
+
+export const orderStatusBody = object(
+  {
+    orders: {
+      type: 'array',
+      items: object({ purchaseOrderNumber: text, details: { type: 'array', items: statusDetail } }, ['purchaseOrderNumber', 'details']),
+    },
+  },
+  ['orders'],
+);
+
+// No address3/address4 in JSON.
+const address = object(
+  { address1: text, address2: text, city: text, region: text, postalCode: text, country: text },
+  ['address1', 'city', 'region', 'postalCode'],
+);
+
+const shipmentPackage = object(
+  {
+    id: { type: 'integer', description: 'Package number within the location' },
+    trackingNumber: text,
+    shipmentDate: dateTime,
+    carrier: text,
+    shipmentMethod: text,
+    weight: { type: 'number' },
+    weightUOM: text,
+  },
+  ['trackingNumber'],
+);
+
+const location = object(
+  {
+    id: { type: 'integer', description: 'Location number within the sales order' },
+    complete: { type: 'boolean' },
+    shipFromAddress: address,
+    shipToAddress: address,
+    packages: { type: 'array', items: shipmentPackage },
+  },
+  ['id', 'complete', 'shipFromAddress', 'shipToAddress', 'packages'],
+);
+
+const salesOrder = object(
+  { salesOrderNumber: text, complete: { type: 'boolean' }, locations: { type: 'array', items: location } },
+  ['salesOrderNumber', 'complete', 'locations'],
+);
+
+export const shipmentsBody = object(
+  {
+    shipments: {
+      type: 'array',
+      items: object(
+        { purchaseOrderNumber: text, complete: { type: 'boolean' }, salesOrders: { type: 'array', items: salesOrder } },
+        ['purchaseOrderNumber', 'complete', 'salesOrders'],
+      ),
+    },
+  },
+  ['shipments'],
+);
+
+const errorBody = (description: string, headers?: Record<string, unknown>) => ({
+  ...object({ error: text }, ['error']),
+  description,
+  ...(headers ? { headers } : {}),
+});
+
+const wwwAuthenticate = { 'WWW-Authenticate': { type: 'string', description: 'Basic realm="ossn"' } };
+const retryAfter = { 'Retry-After': { type: 'integer', description: 'Seconds until a request will be accepted again' } };
+
+export const errorResponses = {
+  400: errorBody('A query parameter is missing, malformed or too long, or a password was put in the URL; the text names it'),
+  401: errorBody('Missing credentials — use HTTP Basic auth (id:password), or Invalid id or password', wwwAuthenticate),
+  403: errorBody('Credential not permitted for scope: <scope>'),
+  429: errorBody('Rate limit exceeded (per credential, or failed logins per address)', retryAfter),
+  500: errorBody('Internal error; retry later'),
+};

@@ -1,0 +1,121 @@
+// The limits wired into the app (in-process counting): one count per credential across SOAP and
+// JSON, and failed logins per source address, with the answers each protocol gives.
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.js';
+import { basic } from '../json/testing.js';
+import { ACCOUNTS, FakeAuthenticator, FakeLookups, faultOf, ORDER_STATUS_URL, post, shipmentRequest, SHIPMENT_URL, statusDetailsRequest } from '../soap/testing.js';
+import { createRequestLimits, type RequestLimitOptions } from './request-limits.js';
+
+const apps: FastifyInstance[] = [];
+afterEach(async () => {
+  await Promise.all(apps.splice(0).map((a) => a.close()));
+});
+
+async function appWith(options: Omit<RequestLimitOptions, 'requestsPerMinute'> & { requestsPerMinute?: number }) {
+  const app = await buildApp({
+    logger: pino({ level: 'silent' }),
+    publicBaseUrl: 'http://x',
+    lookups: new FakeLookups(),
+    authenticator: new FakeAuthenticator(ACCOUNTS),
+    healthCheck: async () => {},
+    limits: createRequestLimits({ requestsPerMinute: 300, ...options }),
+  });
+  apps.push(app);
+  return app;
+}
+
+const json = (app: FastifyInstance, authorization: string, remoteAddress = '10.0.0.1') =>
+  app.inject({ url: '/api/partners/v1/orders/status?queryType=4', headers: { authorization }, remoteAddress });
+const soap = (app: FastifyInstance, fields: Record<string, string> = {}, remoteAddress = '10.0.0.1') =>
+  app.inject({ method: 'POST', url: SHIPMENT_URL, payload: shipmentRequest(fields), headers: { 'content-type': 'text/xml' }, remoteAddress });
+
+describe('requests per credential', () => {
+  it('are counted across SOAP and JSON; above the limit both answer 429 with Retry-After', async () => {
+    const app = await appWith({ requestsPerMinute: 4 });
+    const codes = [(await json(app, basic('both', 'secret'))).statusCode, (await soap(app)).statusCode];
+    codes.push((await json(app, basic('both', 'secret'))).statusCode, (await soap(app)).statusCode);
+    expect(codes).toEqual([200, 200, 200, 200]);
+
+    const refusedJson = await json(app, basic('both', 'secret'));
+    expect(refusedJson.statusCode).toBe(429);
+    expect(refusedJson.json()).toEqual({ error: 'Rate limit exceeded' });
+    const seconds = Number(refusedJson.headers['retry-after']);
+    expect(Number.isInteger(seconds) && seconds > 55 && seconds <= 61).toBe(true);
+
+    const refusedSoap = await soap(app);
+    expect(refusedSoap.statusCode).toBe(429);
+    expect(faultOf(refusedSoap.body)).toEqual({ code: 'soap:Server', message: 'Rate limit exceeded — retry later' });
+    expect(Number(refusedSoap.headers['retry-after'])).toBeGreaterThan(55);
+
+    // Another credential has its own count.
+    expect((await json(app, basic('statusOnly', 'secret'))).statusCode).toBe(200);
+  });
+
+  it('count only authenticated requests: bad arguments and failed logins are not charged', async () => {
+    const app = await appWith({ requestsPerMinute: 1 });
+    await app.inject({ url: '/api/partners/v1/orders/status?queryType=1', headers: { authorization: basic('both', 'secret') } });
+    await post(app, ORDER_STATUS_URL, statusDetailsRequest({ queryType: 'x' }));
+    await json(app, basic('both', 'wrong'));
+    expect((await json(app, basic('both', 'secret'))).statusCode).toBe(200);
+    expect((await json(app, basic('both', 'secret'))).statusCode).toBe(429);
+  });
+
+  it('tell when a request will be accepted again, and accept it then', async () => {
+    const app = await appWith({ requestsPerMinute: 1, windowMs: 1_500 });
+    expect((await json(app, basic('both', 'secret'))).statusCode).toBe(200);
+    const refused = await json(app, basic('both', 'secret'));
+    expect(refused.statusCode).toBe(429);
+    const seconds = Number(refused.headers['retry-after']);
+    expect([1, 2]).toContain(seconds);
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    expect((await json(app, basic('both', 'secret'))).statusCode).toBe(200);
+  });
+});
+
+describe('failed logins per address', () => {
+  it('block the address, correct credentials included, for both protocols; other addresses are not affected', async () => {
+    const app = await appWith({ loginFailuresPerMinute: 3 });
+    expect((await json(app, basic('both', 'guess-1'))).statusCode).toBe(401);
+    expect(faultOf((await soap(app, { password: 'guess-2' })).body)?.message).toBe('Invalid id or password');
+    expect((await json(app, basic('nobody', 'guess-3'))).statusCode).toBe(401);
+
+    const blocked = await json(app, basic('both', 'secret'));
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json()).toEqual({ error: 'Rate limit exceeded' });
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(55);
+    const blockedSoap = await soap(app);
+    expect(blockedSoap.statusCode).toBe(429);
+    expect(faultOf(blockedSoap.body)?.code).toBe('soap:Server');
+
+    expect((await json(app, basic('both', 'secret'), '10.0.0.2')).statusCode).toBe(200);
+    expect((await soap(app, {}, '10.0.0.2')).statusCode).toBe(200);
+    // Requests without credentials (WSDL, OpenAPI) are still served to the blocked address.
+    expect((await app.inject({ url: `${SHIPMENT_URL}?wsdl`, remoteAddress: '10.0.0.1' })).statusCode).toBe(200);
+    expect((await app.inject({ url: '/api/partners/v1/openapi.json', remoteAddress: '10.0.0.1' })).statusCode).toBe(200);
+  });
+
+  it('do not count requests without credentials or refused for other reasons', async () => {
+    const app = await appWith({ loginFailuresPerMinute: 1 });
+    await app.inject({ url: '/api/partners/v1/orders/status?queryType=4', remoteAddress: '10.0.0.1' });
+    await json(app, basic('osnOnly', 'secret'));
+    await soap(app, { id: 'statusOnly' });
+    expect((await json(app, basic('both', 'secret'))).statusCode).toBe(200);
+  });
+});
+
+it('the app closes its limits', async () => {
+  const limits = createRequestLimits({ requestsPerMinute: 1 });
+  let closed = false;
+  const app = await buildApp({
+    logger: pino({ level: 'silent' }),
+    publicBaseUrl: 'http://x',
+    lookups: new FakeLookups(),
+    authenticator: new FakeAuthenticator(ACCOUNTS),
+    healthCheck: async () => {},
+    limits: { ...limits, close: async () => ((closed = true), limits.close()) },
+  });
+  await app.close();
+  expect(closed).toBe(true);
+});

@@ -1,0 +1,151 @@
+// The limits counted in a real Redis: 300 per credential and minute across SOAP and JSON, one
+// count shared by two app instances, and failed logins per address shared the same way.
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { afterAll, afterEach, expect, it } from 'vitest';
+import { servers, uniqueNames } from '../../../test/support/servers.js';
+import { buildApp } from '../app.js';
+import { basic } from '../json/testing.js';
+import { ACCOUNTS, FakeAuthenticator, FakeLookups, faultOf, shipmentRequest, SHIPMENT_URL } from '../soap/testing.js';
+import { createRequestLimits, type RequestLimitOptions } from './request-limits.js';
+import { redisClientOptions } from './redis.js';
+
+const { redisUrl } = servers();
+const apps: FastifyInstance[] = [];
+afterEach(async () => {
+  await Promise.all(apps.splice(0).map((a) => a.close()));
+});
+
+const redis = new Redis(redisClientOptions(redisUrl));
+afterAll(() => redis.quit());
+
+/** An app instance counting in Redis under `keyPrefix`; instances given the same prefix share counts. */
+async function instance(keyPrefix: string, options: Partial<RequestLimitOptions> = {}): Promise<FastifyInstance> {
+  const app = await buildApp({
+    logger: pino({ level: 'silent' }),
+    publicBaseUrl: 'http://x',
+    lookups: new FakeLookups(),
+    authenticator: new FakeAuthenticator(ACCOUNTS),
+    healthCheck: async () => {},
+    limits: createRequestLimits({ requestsPerMinute: 300, redisUrl, keyPrefix, ...options }),
+  });
+  apps.push(app);
+  return app;
+}
+
+const prefix = () => `test-${uniqueNames('rate-limit').suffix}`;
+
+function json(app: FastifyInstance, authorization = basic('both', 'secret'), remoteAddress = '10.1.0.1') {
+  return app.inject({ url: '/api/partners/v1/orders/status?queryType=4', headers: { authorization }, remoteAddress });
+}
+
+function soap(app: FastifyInstance, fields: Record<string, string> = {}, remoteAddress = '10.1.0.1') {
+  return app.inject({ method: 'POST', url: SHIPMENT_URL, payload: shipmentRequest(fields), headers: { 'content-type': 'text/xml' }, remoteAddress });
+}
+
+/** `count` requests, SOAP and JSON alternating, over the given instances in turn, 20 at a time. */
+async function mixed(apps: FastifyInstance[], count: number): Promise<LightMyRequestResponse[]> {
+  const answers: LightMyRequestResponse[] = [];
+  for (let start = 0; start < count; start += 20) {
+    const batch = Array.from({ length: Math.min(20, count - start) }, (_, i) => {
+      const n = start + i;
+      const app = apps[n % apps.length]!;
+      return Math.floor(n / apps.length) % 2 === 0 ? json(app) : soap(app);
+    });
+    answers.push(...(await Promise.all(batch)));
+  }
+  return answers;
+}
+
+function expectRefusedWithin(res: LightMyRequestResponse, startedAt: number, windowMs = 60_000) {
+  expect(res.statusCode).toBe(429);
+  // Whole seconds until the window that opened with the first request ends.
+  const seconds = Number(res.headers['retry-after']);
+  expect(Number.isInteger(seconds)).toBe(true);
+  const left = startedAt + windowMs - Date.now();
+  expect(seconds).toBeGreaterThanOrEqual(Math.floor(left / 1000));
+  expect(seconds).toBeLessThanOrEqual(Math.ceil((left + 1_000) / 1000));
+}
+
+it('serves 300 requests of a credential within a minute over SOAP and JSON, and refuses the 301st at once', async () => {
+  const app = await instance(prefix());
+  const startedAt = Date.now();
+  const answers = await mixed([app], 300);
+  expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(300);
+
+  const refusedJson = await json(app);
+  expectRefusedWithin(refusedJson, startedAt);
+  expect(refusedJson.json()).toEqual({ error: 'Rate limit exceeded' });
+  const refusedSoap = await soap(app);
+  expectRefusedWithin(refusedSoap, startedAt);
+  expect(faultOf(refusedSoap.body)).toEqual({ code: 'soap:Server', message: 'Rate limit exceeded — retry later' });
+});
+
+it('counts one limit for two instances sharing Redis: the 301st request overall is refused', async () => {
+  const keyPrefix = prefix();
+  const [a, b] = [await instance(keyPrefix), await instance(keyPrefix)];
+  const startedAt = Date.now();
+  const answers = await mixed([a!, b!], 300);
+  expect(answers.filter((r) => r.statusCode === 200)).toHaveLength(300);
+  expectRefusedWithin(await json(b!), startedAt);
+  expectRefusedWithin(await soap(a!), startedAt);
+  // Another credential still has its own 300.
+  expect((await json(a!, basic('statusOnly', 'secret'))).statusCode).toBe(200);
+  // And an instance counting under another prefix (another deployment) does not share.
+  expect((await json(await instance(prefix()))).statusCode).toBe(200);
+});
+
+it('answers Retry-After from the shared window, and accepts again when it has passed', async () => {
+  const keyPrefix = prefix();
+  const [a, b] = [await instance(keyPrefix, { requestsPerMinute: 3, windowMs: 2_000 }), await instance(keyPrefix, { requestsPerMinute: 3, windowMs: 2_000 })];
+  const startedAt = Date.now();
+  expect([(await json(a!)).statusCode, (await soap(b!)).statusCode, (await json(b!)).statusCode]).toEqual([200, 200, 200]);
+  const refused = await soap(a!);
+  expectRefusedWithin(refused, startedAt, 2_000);
+  await new Promise((resolve) => setTimeout(resolve, Number(refused.headers['retry-after']) * 1000));
+  expect((await json(b!)).statusCode).toBe(200);
+  // A new window: the take that refilled it counts, so two more, then refused.
+  expect([(await json(a!)).statusCode, (await soap(a!)).statusCode, (await json(b!)).statusCode]).toEqual([200, 200, 429]);
+});
+
+it('shares failed logins per address between instances', async () => {
+  const keyPrefix = prefix();
+  const [a, b] = [await instance(keyPrefix, { loginFailuresPerMinute: 4 }), await instance(keyPrefix, { loginFailuresPerMinute: 4 })];
+  expect((await json(a!, basic('both', 'guess-1'), '10.9.0.1')).statusCode).toBe(401);
+  expect((await json(b!, basic('both', 'guess-2'), '10.9.0.1')).statusCode).toBe(401);
+  expect(faultOf((await soap(a!, { password: 'guess-3' }, '10.9.0.1')).body)?.message).toBe('Invalid id or password');
+  expect(faultOf((await soap(b!, { password: 'guess-4' }, '10.9.0.1')).body)?.message).toBe('Invalid id or password');
+
+  const blocked = await json(b!, basic('both', 'secret'), '10.9.0.1');
+  expect(blocked.statusCode).toBe(429);
+  expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(55);
+  expect((await soap(a!, {}, '10.9.0.1')).statusCode).toBe(429);
+  expect((await json(a!, basic('both', 'secret'), '10.9.0.2')).statusCode).toBe(200);
+});
+
+it('keeps its counts in bottleneck limiters under the shared prefix, which expire once idle', async () => {
+  const keyPrefix = prefix();
+  const app = await instance(keyPrefix, { windowMs: 1_000 });
+  expect((await json(app)).statusCode).toBe(200);
+  const settings = `b_${keyPrefix}-requests-both_settings`;
+  expect(await redis.hget(settings, 'reservoir')).toBe('299');
+  const ttl = await redis.pttl(settings);
+  expect(ttl).toBeGreaterThan(0);
+  expect(ttl).toBeLessThanOrEqual(2_000);
+});
+
+it('fails a request (500) rather than wait when Redis cannot be reached', async () => {
+  const app = await buildApp({
+    logger: pino({ level: 'silent' }),
+    publicBaseUrl: 'http://x',
+    lookups: new FakeLookups(),
+    authenticator: new FakeAuthenticator(ACCOUNTS),
+    healthCheck: async () => {},
+    limits: createRequestLimits({ requestsPerMinute: 300, redisUrl: 'redis://127.0.0.1:1', storeTimeoutMs: 300 }),
+  });
+  apps.push(app);
+  const res = await json(app);
+  expect(res.statusCode).toBe(500);
+  expect(res.json()).toEqual({ error: 'Internal error' });
+});

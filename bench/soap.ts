@@ -1,0 +1,520 @@
+// What the SOAP layer costs on top of the store, measured in one run and printed (never asserted):
+//
+//  (a) requests/second of SOAP getOrderStatusDetails queryType 1 through the real app over HTTP
+//      (buildApp with MongoOrderLookups and CachingAuthenticator: XML parsing, credential check,
+//      lookup, XML answer), and
+//  (b) requests/second of a bare Fastify route running the same store query
+//      (MongoOrderLookups.orderStatus for the same credential's clients and purchase orders) and
+//      answering raw JSON: the limit. Printed with the ratio a/b (target >= 0.8).
+//      Interleaved rounds (the order alternates), medians reported. The load comes from a worker
+//      thread (keep-alive HTTP/1.1 over loopback, bounded concurrency); the servers share the main
+//      thread. The authenticator cache (keyed per credential) is warmed before measuring and its
+//      TTL outlasts the run, so scrypt runs once per credential, not per request; the number of
+//      credential-store reads during the measured rounds is printed to show it.
+//      Then (a)/(b) once more on a small store, where the store query costs what an indexed
+//      lookup would: it shows the SOAP layer's own cost, which a slow store query hides.
+//  (c) the server time of a 5,000-purchase-order answer: one client with more than 5,000 open
+//      purchase orders, getOrderStatusDetails queryType 4 as SOAP vs the same data as JSON, with
+//      the lookup and the serialization timed apart, plus both over HTTP.
+//
+// Data: demo sales orders (default 50 clients, 100,000 sales orders, plus CLIENT-BIG for (c)),
+// folded by the projections and bulk-inserted as the store's documents into the local stack's
+// MongoDB-protocol server (ensureStack), or MONGODB_URI when set. A database already seeded with
+// the same parameters is reused.
+//
+// Run: npx tsx bench/soap.ts     Quick: BENCH_ORDERS=5000 BENCH_BIG_ORDERS=2000 npx tsx bench/soap.ts
+// Settings (environment): BENCH_CLIENTS, BENCH_ORDERS, BENCH_BIG_ORDERS, BENCH_SMALL_ORDERS (0: skip
+// the small store), BENCH_ROUNDS, BENCH_CONCURRENCY, BENCH_ROUND_SECONDS, BENCH_REQUESTS (fixed
+// requests per round and side), BENCH_BIG_RUNS, BENCH_LINKED_CLIENTS, BENCH_LOG_LEVEL, BENCH_DB (database
+// name; the small store is <name>_small), MONGODB_URI.
+import { randomBytes } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Db } from 'mongodb';
+import { ensureStack } from '../scripts/stack/stack.js';
+import type { LogLevel } from '../services/config/config.js';
+import { CachingAuthenticator } from '../services/credentials/authenticator.js';
+import { CredentialStore, credentialsCollection } from '../services/credentials/credential-store.js';
+import { hashPassword } from '../services/credentials/password-hash.js';
+import { createLogger } from '../services/logging/logger.js';
+import type { StatusQuery } from '../services/query/ports.js';
+import { orderStatusDetailsPayload } from '../services/query/soap/build-order-status.js';
+import { renderEnvelope } from '../services/query/soap/envelope.js';
+import { ORDER_STATUS_PATH } from '../services/query/soap/index.js';
+import { OSS_NS } from '../services/query/soap/namespaces.js';
+import { connectMongo } from '../services/read-model-store/connect.js';
+import type { ReadModelCollections } from '../services/read-model-store/documents.js';
+import { MongoOrderLookups } from '../services/read-model-store/lookups.js';
+import { maxPurchaseOrdersPerAnswer } from '../services/read-model-store/purchase-order-groups.js';
+import { startRealApp, type RealApp } from '../test/clients/real-app.js';
+import { TimedLookups } from './support/timed-lookups.js';
+import { failureCount, LoadGenerator, rate, type LoadRequest, type LoadResult } from './support/load.js';
+import { BIG_CLIENT, clientId, ensureSeeded, type SeedSummary } from './support/seed.js';
+import { median, mib, ms, quantile, timed } from './support/stats.js';
+
+// ---- settings
+
+function integer(name: string, fallback: number, min = 0): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}, got '${raw}'`);
+  return value;
+}
+
+const CLIENTS = integer('BENCH_CLIENTS', 50, 1);
+const ORDERS = integer('BENCH_ORDERS', 100_000, 1);
+// About a quarter of a client's sales orders make an open purchase order: 24,000 give > 5,000.
+const BIG_ORDERS = integer('BENCH_BIG_ORDERS', 24_000);
+const SMALL_ORDERS = integer('BENCH_SMALL_ORDERS', 400);
+const ROUNDS = integer('BENCH_ROUNDS', 5, 1);
+const CONCURRENCY = integer('BENCH_CONCURRENCY', 4, 1);
+const ROUND_SECONDS = integer('BENCH_ROUND_SECONDS', 8, 1);
+const FIXED_REQUESTS = process.env.BENCH_REQUESTS ? integer('BENCH_REQUESTS', 0, 1) : undefined;
+const BIG_RUNS = integer('BENCH_BIG_RUNS', 3, 1);
+const LINKED_CLIENTS = Math.min(integer('BENCH_LINKED_CLIENTS', 2, 1), CLIENTS);
+const DATABASE = process.env.BENCH_DB || 'ossn_bench_soap';
+const LOG_LEVEL = (process.env.BENCH_LOG_LEVEL ?? 'warn') as LogLevel;
+const SEED = 42;
+/** Longer than any run: the authenticator never goes back to scrypt while measuring. */
+const AUTH_CACHE_TTL_MS = 6 * 3_600_000;
+
+const started = Date.now();
+const say = (line: string) => console.log(`[${String(Math.round((Date.now() - started) / 1000)).padStart(4)} s] ${line}`);
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+
+// ---- the two servers
+
+interface Credential {
+  id: string;
+  password: string;
+  clientIds: string[];
+}
+
+interface Stage {
+  real: RealApp;
+  bare: { app: FastifyInstance; url: string };
+  lookups: TimedLookups;
+  /** Server-side time (Fastify's reply.elapsedTime) of each answer since the last reset, per server. */
+  serverMs: { real: number[]; bare: number[] };
+  /** Beside each server time: the duration of the latest lookup call (the request's own when one runs at a time). */
+  lookupMs: { real: number[]; bare: number[] };
+  /** Reads of the credential store by the authenticator: each is one scrypt verification. */
+  credentialReads(): number;
+  close(): Promise<void>;
+}
+
+async function resetCredentials(db: Db, credentials: Credential[]): Promise<void> {
+  const store = new CredentialStore(credentialsCollection(db));
+  await credentialsCollection(db).deleteMany({ _id: { $in: credentials.map((c) => c.id) } });
+  for (const c of credentials) {
+    await store.add({ id: c.id, passwordHash: await hashPassword(c.password), scopes: ['order_status', 'osn'], clientIds: c.clientIds });
+  }
+}
+
+async function startStage(db: Db, collections: ReadModelCollections, credentials: Credential[]): Promise<Stage> {
+  // Both servers run MongoOrderLookups; the wrapper only times its calls.
+  const lookups = new TimedLookups(new MongoOrderLookups(collections));
+  const store = new CredentialStore(credentialsCollection(db));
+  let reads = 0;
+  const authenticator = new CachingAuthenticator(
+    {
+      find: (id: string) => {
+        reads++;
+        return store.find(id);
+      },
+    },
+    { ttlMs: AUTH_CACHE_TTL_MS },
+  );
+  const serverMs = { real: [] as number[], bare: [] as number[] };
+  const lookupMs = { real: [] as number[], bare: [] as number[] };
+
+  const real = await startRealApp(
+    {
+      logger: createLogger('bench-soap', LOG_LEVEL),
+      lookups,
+      authenticator,
+      healthCheck: async () => {
+        await db.command({ ping: 1 });
+      },
+    },
+    {
+      configure: (app) => {
+        app.addHook('onResponse', async (_request, reply) => {
+          serverMs.real.push(reply.elapsedTime);
+          lookupMs.real.push(lookups.lastMs);
+        });
+      },
+    },
+  );
+
+  // The limit: the same lookup for the same credential's clients, answered as JSON, nothing else.
+  const clientsOf = new Map(credentials.map((c) => [c.id, c.clientIds]));
+  const bareApp = Fastify({ loggerInstance: createLogger('bench-bare', LOG_LEVEL) as FastifyBaseLogger });
+  bareApp.addHook('onResponse', async (_request, reply) => {
+    serverMs.bare.push(reply.elapsedTime);
+    lookupMs.bare.push(lookups.lastMs);
+  });
+  bareApp.get<{ Querystring: { as: string; queryType: string; referenceNumber?: string } }>('/bare/order-status', async (request) => {
+    const query: StatusQuery = { queryType: Number(request.query.queryType), referenceNumber: request.query.referenceNumber };
+    return lookups.orderStatus(clientsOf.get(request.query.as) ?? [], query);
+  });
+  const bareUrl = await bareApp.listen({ host: '127.0.0.1', port: 0 });
+
+  return {
+    real,
+    bare: { app: bareApp, url: bareUrl },
+    lookups,
+    serverMs,
+    lookupMs,
+    credentialReads: () => reads,
+    async close() {
+      await real.close();
+      await bareApp.close();
+    },
+  };
+}
+
+// ---- requests
+
+function statusDetailsEnvelope(credential: Credential, queryType: number, referenceNumber?: string): string {
+  const fields: Record<string, string> = {
+    wsVersion: '1.0.0',
+    id: credential.id,
+    password: credential.password,
+    queryType: String(queryType),
+    ...(referenceNumber === undefined ? {} : { referenceNumber }),
+    statusTimeStamp: '2024-01-01T00:00:00Z',
+  };
+  const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const body = Object.entries(fields)
+    .map(([name, value]) => `<ns:${name}>${xml(value)}</ns:${name}>`)
+    .join('');
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body>' +
+    `<ns:GetOrderStatusDetailsRequest xmlns:ns="${OSS_NS}">${body}</ns:GetOrderStatusDetailsRequest></soapenv:Body></soapenv:Envelope>`
+  );
+}
+
+const SOAP_HEADERS = { 'content-type': 'text/xml; charset=utf-8', soapaction: '"getOrderStatusDetails"' };
+
+function soapRequest(credential: Credential, queryType: number, referenceNumber?: string): LoadRequest {
+  return { method: 'POST', path: ORDER_STATUS_PATH, body: statusDetailsEnvelope(credential, queryType, referenceNumber), headers: SOAP_HEADERS };
+}
+
+function bareRequest(credential: Credential, queryType: number, referenceNumber?: string): LoadRequest {
+  const params = new URLSearchParams({ as: credential.id, queryType: String(queryType), ...(referenceNumber === undefined ? {} : { referenceNumber }) });
+  return { method: 'GET', path: `/bare/order-status?${params}` };
+}
+
+/** One request each way, checked by hand before anything is measured. */
+async function checkAnswers(stage: Stage, credential: Credential, po: string): Promise<void> {
+  const soap = await fetch(stage.real.url + ORDER_STATUS_PATH, { method: 'POST', headers: SOAP_HEADERS, body: statusDetailsEnvelope(credential, 1, po) });
+  const xml = await soap.text();
+  if (soap.status !== 200 || !xml.includes(`<purchaseOrderNumber>${po}</purchaseOrderNumber>`)) {
+    throw new Error(`the SOAP answer for ${po} is not as expected (HTTP ${soap.status}): ${xml.slice(0, 300)}`);
+  }
+  const bare = await fetch(stage.bare.url + bareRequest(credential, 1, po).path);
+  const json = (await bare.json()) as Array<{ purchaseOrderNumber: string }>;
+  if (bare.status !== 200 || json[0]?.purchaseOrderNumber !== po) throw new Error(`the bare answer for ${po} is not as expected (HTTP ${bare.status})`);
+}
+
+// ---- (a) and (b)
+
+interface ThroughputFigures {
+  label: string;
+  /** One request at a time: server time minus lookup time, medians. */
+  soapRestMs: number;
+  bareRestMs: number;
+  sequentialRequests: number;
+  soapRps: number;
+  bareRps: number;
+  soapServerMs: number;
+  bareServerMs: number;
+  storeQueryMs: number;
+  requestsPerRound: number;
+  credentialReads: number;
+  failures: number;
+}
+
+function describeRun(result: LoadResult, server: number[]): string {
+  const failures = failureCount(result);
+  return (
+    `${rate(result).toFixed(1).padStart(8)} req/s   latency p50 ${ms(quantile(result.latenciesMs, 0.5)).padStart(10)} p99 ${ms(quantile(result.latenciesMs, 0.99)).padStart(10)}` +
+    `   server median ${ms(median(server)).padStart(10)}${failures > 0 ? `   FAILURES ${JSON.stringify(result.failures)}` : ''}`
+  );
+}
+
+async function throughput(label: string, stage: Stage, loader: LoadGenerator, credential: Credential, purchaseOrders: string[]): Promise<ThroughputFigures> {
+  say(`${label}: ${purchaseOrders.length} purchase orders of ${credential.clientIds.join(', ')} asked in turn, concurrency ${CONCURRENCY}`);
+  await checkAnswers(stage, credential, purchaseOrders[0] as string);
+
+  // The store query alone, one at a time: what both servers wait for.
+  // Up to 5 samples, fewer when each takes seconds (FerretDB scans the collection).
+  const storeTimes: number[] = [];
+  for (const po of purchaseOrders.slice(0, 5)) {
+    storeTimes.push((await timed(() => stage.lookups.orderStatus(credential.clientIds, { queryType: 1, referenceNumber: po }))).ms);
+    if (storeTimes.length >= 2 && storeTimes.reduce((a, b) => a + b, 0) > 10_000) break;
+  }
+  const storeQueryMs = median(storeTimes);
+  say(`  store query alone (MongoOrderLookups.orderStatus, queryType 1, sequential): median ${ms(storeQueryMs)}`);
+
+  const soap = purchaseOrders.map((po) => soapRequest(credential, 1, po));
+  const bare = purchaseOrders.map((po) => bareRequest(credential, 1, po));
+  const sides = [
+    { name: 'SOAP (a)', origin: stage.real.url, requests: soap, server: () => stage.serverMs.real },
+    { name: 'bare (b)', origin: stage.bare.url, requests: bare, server: () => stage.serverMs.bare },
+  ];
+
+  // Warm-up, not counted: JIT, sockets, and the authenticator's cache (one scrypt for this credential).
+  const warmup = Math.max(CONCURRENCY, Math.min(4 * CONCURRENCY, Math.ceil((2 * CONCURRENCY * 1000) / Math.max(storeQueryMs, 1))));
+  const warmRps: number[] = [];
+  for (const side of sides) {
+    const result = await loader.run(side.origin, side.requests, warmup, CONCURRENCY);
+    warmRps.push(rate(result));
+    say(`  warm-up ${side.name}: ${warmup} requests, ${rate(result).toFixed(1)} req/s`);
+  }
+  // About ROUND_SECONDS per side and round at the slower side's warm-up rate, at least one request per lane.
+  const requestsPerRound = FIXED_REQUESTS ?? Math.max(CONCURRENCY, Math.min(20_000, Math.round(Math.min(...warmRps) * ROUND_SECONDS)));
+  const readsBefore = stage.credentialReads();
+
+  const rps: Record<string, number[]> = { 'SOAP (a)': [], 'bare (b)': [] };
+  const server: Record<string, number[]> = { 'SOAP (a)': [], 'bare (b)': [] };
+  let failures = 0;
+  for (let round = 1; round <= ROUNDS; round++) {
+    const order = round % 2 === 1 ? sides : [...sides].reverse();
+    for (const side of order) {
+      side.server().length = 0;
+      const result = await loader.run(side.origin, side.requests, requestsPerRound, CONCURRENCY);
+      failures += failureCount(result);
+      (rps[side.name] as number[]).push(rate(result));
+      (server[side.name] as number[]).push(median(side.server()));
+      say(`  round ${round}/${ROUNDS} ${side.name}: ${requestsPerRound} requests ${describeRun(result, side.server())}`);
+    }
+  }
+  const reads = stage.credentialReads() - readsBefore;
+
+  // One request at a time: each answer's server time split into the lookup and the rest.
+  const sequential = FIXED_REQUESTS ?? Math.max(3, Math.min(200, Math.round(6_000 / Math.max(storeQueryMs, 1))));
+  const rest: Record<string, number[]> = { 'SOAP (a)': [], 'bare (b)': [] };
+  const lookupShare: Record<string, number[]> = { 'SOAP (a)': [], 'bare (b)': [] };
+  const serverShare: Record<string, number[]> = { 'SOAP (a)': [], 'bare (b)': [] };
+  for (let i = 0; i < sequential; i++) {
+    for (const side of sides) {
+      const key = side.name === 'SOAP (a)' ? 'real' : 'bare';
+      stage.serverMs[key].length = 0;
+      stage.lookupMs[key].length = 0;
+      await loader.run(side.origin, [side.requests[i % side.requests.length] as LoadRequest], 1, 1);
+      const server = stage.serverMs[key][0] ?? NaN;
+      const lookup = stage.lookupMs[key][0] ?? NaN;
+      (serverShare[side.name] as number[]).push(server);
+      (lookupShare[side.name] as number[]).push(lookup);
+      (rest[side.name] as number[]).push(server - lookup);
+    }
+  }
+  for (const side of sides) {
+    say(
+      `  one at a time, ${sequential} requests ${side.name}: server median ${ms(median(serverShare[side.name] as number[]), 2)} = lookup ${ms(median(lookupShare[side.name] as number[]), 2)}` +
+        ` + the rest ${ms(median(rest[side.name] as number[]), 2)}`,
+    );
+  }
+
+  return {
+    label,
+    soapRestMs: median(rest['SOAP (a)'] as number[]),
+    bareRestMs: median(rest['bare (b)'] as number[]),
+    sequentialRequests: sequential,
+    soapRps: median(rps['SOAP (a)'] as number[]),
+    bareRps: median(rps['bare (b)'] as number[]),
+    soapServerMs: median(server['SOAP (a)'] as number[]),
+    bareServerMs: median(server['bare (b)'] as number[]),
+    storeQueryMs,
+    requestsPerRound,
+    credentialReads: reads,
+    failures,
+  };
+}
+
+// ---- (c)
+
+interface BigAnswerFigures {
+  purchaseOrders: number;
+  salesOrders: number;
+  lookupMs: number;
+  soapRenderMs: number;
+  soapBytes: number;
+  jsonMs: number;
+  jsonBytes: number;
+  soapHttpMs: number;
+  soapHttpServerMs: number;
+  bareHttpMs: number;
+  bareHttpServerMs: number;
+  /** Server time besides the lookup: parsing, credential, serialization, sending. */
+  soapHttpRestMs: number;
+  bareHttpRestMs: number;
+}
+
+async function bigAnswer(stage: Stage, loader: LoadGenerator, credential: Credential): Promise<BigAnswerFigures> {
+  say(`(c) queryType 4 for ${BIG_CLIENT}: lookup, then SOAP vs JSON serialization, ${BIG_RUNS} runs each after a warm-up`);
+  const query: StatusQuery = { queryType: 4 };
+  const lookupTimes: number[] = [];
+  let views = await stage.lookups.orderStatus(credential.clientIds, query);
+  for (let run = 0; run < BIG_RUNS; run++) {
+    const { ms: t, value } = await timed(() => stage.lookups.orderStatus(credential.clientIds, query));
+    lookupTimes.push(t);
+    views = value;
+  }
+  say(`  lookup: ${views.length} purchase orders, median ${ms(median(lookupTimes))}`);
+
+  const soapTimes: number[] = [];
+  const jsonTimes: number[] = [];
+  let soapBytes = 0;
+  let jsonBytes = 0;
+  for (let run = 0; run <= BIG_RUNS; run++) {
+    const soap = await timed(() => renderEnvelope(orderStatusDetailsPayload(views)));
+    const json = await timed(() => JSON.stringify(views));
+    soapBytes = Buffer.byteLength(soap.value);
+    jsonBytes = Buffer.byteLength(json.value);
+    if (run > 0) {
+      soapTimes.push(soap.ms);
+      jsonTimes.push(json.ms);
+    }
+  }
+  say(`  SOAP render (payload shaping + XML): median ${ms(median(soapTimes))}, ${mib(soapBytes)}; JSON.stringify: median ${ms(median(jsonTimes))}, ${mib(jsonBytes)}`);
+
+  // Over HTTP, one request at a time, alternating: what a polling partner waits for.
+  const soapHttp: number[] = [];
+  const bareHttp: number[] = [];
+  const soapServer: number[] = [];
+  const bareServer: number[] = [];
+  const soapRest: number[] = [];
+  const bareRest: number[] = [];
+  for (let run = 0; run <= BIG_RUNS; run++) {
+    for (const list of [stage.serverMs.real, stage.serverMs.bare, stage.lookupMs.real, stage.lookupMs.bare]) list.length = 0;
+    const soap = await loader.run(stage.real.url, [soapRequest(credential, 4)], 1, 1);
+    const bare = await loader.run(stage.bare.url, [bareRequest(credential, 4)], 1, 1);
+    if (failureCount(soap) + failureCount(bare) > 0) throw new Error(`queryType 4 over HTTP failed: ${JSON.stringify([soap.failures, bare.failures])}`);
+    if (run === 0) continue;
+    soapHttp.push(soap.elapsedMs);
+    bareHttp.push(bare.elapsedMs);
+    soapServer.push(stage.serverMs.real[0] ?? NaN);
+    bareServer.push(stage.serverMs.bare[0] ?? NaN);
+    soapRest.push((stage.serverMs.real[0] ?? NaN) - (stage.lookupMs.real[0] ?? NaN));
+    bareRest.push((stage.serverMs.bare[0] ?? NaN) - (stage.lookupMs.bare[0] ?? NaN));
+  }
+  say(
+    `  over HTTP: SOAP ${ms(median(soapHttp))} (server ${ms(median(soapServer))}, of which besides the lookup ${ms(median(soapRest))}),` +
+      ` JSON ${ms(median(bareHttp))} (server ${ms(median(bareServer))}, besides the lookup ${ms(median(bareRest))})`,
+  );
+  return {
+    purchaseOrders: views.length,
+    salesOrders: views.reduce((n, v) => n + v.details.length, 0),
+    lookupMs: median(lookupTimes),
+    soapRenderMs: median(soapTimes),
+    soapBytes,
+    jsonMs: median(jsonTimes),
+    jsonBytes,
+    soapHttpMs: median(soapHttp),
+    soapHttpServerMs: median(soapServer),
+    bareHttpMs: median(bareHttp),
+    bareHttpServerMs: median(bareServer),
+    soapHttpRestMs: median(soapRest),
+    bareHttpRestMs: median(bareRest),
+  };
+}
+
+// ---- the run
+
+function credentialFor(name: string, clientIds: string[]): Credential {
+  return { id: `bench-${name}`, password: randomBytes(18).toString('base64url'), clientIds };
+}
+
+function purchaseOrdersOf(summary: SeedSummary, clients: string[]): string[] {
+  // Interleaved across the linked clients, so every one is asked for.
+  const lists = clients.map((c) => summary.purchaseOrders[c] ?? []);
+  const out: string[] = [];
+  for (let i = 0; out.length < 400 && lists.some((l) => i < l.length); i++) for (const l of lists) if (i < l.length) out.push(l[i] as string);
+  if (out.length === 0) throw new Error(`no purchase orders for ${clients.join(', ')}`);
+  return out;
+}
+
+function printThroughput(f: ThroughputFigures): void {
+  const ratio = f.soapRps / f.bareRps;
+  console.log(`  ${f.label}`);
+  console.log(`    store query alone (sequential)       ${ms(f.storeQueryMs)}`);
+  console.log(`    (a) SOAP getOrderStatusDetails qt 1  ${f.soapRps.toFixed(1).padStart(8)} req/s   server median ${ms(f.soapServerMs)}`);
+  console.log(`    (b) bare Fastify JSON, same query    ${f.bareRps.toFixed(1).padStart(8)} req/s   server median ${ms(f.bareServerMs)}`);
+  console.log(`    ratio a/b                            ${ratio.toFixed(3).padStart(8)}         (target >= 0.8: ${ratio >= 0.8 ? 'met' : 'NOT met'})`);
+  console.log(
+    `    server time besides the lookup, one request at a time (median of ${f.sequentialRequests}): SOAP ${ms(f.soapRestMs, 2)}, bare ${ms(f.bareRestMs, 2)}` +
+      ` -> the SOAP layer adds ${ms(f.soapRestMs - f.bareRestMs, 2)} per request`,
+  );
+  if (f.storeQueryMs > 5 * Math.max(f.soapRestMs, 0.1)) {
+    console.log('    note: the store query dominates both sides, so their rates are the store\'s; the line above is the SOAP layer\'s own cost');
+  }
+  console.log(`    medians of ${ROUNDS} interleaved rounds x ${f.requestsPerRound} requests per side, concurrency ${CONCURRENCY}; failures ${f.failures}`);
+  console.log(`    credential-store reads (scrypt) during the measured rounds: ${f.credentialReads} (cache warmed in the warm-up, TTL ${AUTH_CACHE_TTL_MS / 3_600_000} h)`);
+}
+
+async function main(): Promise<void> {
+  say(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load average ${load()}`);
+  const uri = process.env.MONGODB_URI || (await ensureStack({ log: (line) => say(`stack: ${line}`) })).MONGODB_URI;
+  say(`store: ${uri.replace(/\/\/[^@/]*@/, '//***@')}`);
+  const mongo = await connectMongo(uri, 'bench-soap');
+  const loader = new LoadGenerator();
+  const stages: Stage[] = [];
+  try {
+    const db = mongo.db(DATABASE);
+    const seeded = await ensureSeeded(db, { clients: CLIENTS, orders: ORDERS, bigOrders: BIG_ORDERS, seed: SEED }, say);
+    say(`data set: ${seeded.summary.statusDocuments} sales orders (${seeded.summary.shipmentDocuments} shipment documents); ${BIG_CLIENT} has ${seeded.summary.bigOpenPurchaseOrders} open purchase orders`);
+    if (BIG_ORDERS > 0 && seeded.summary.bigOpenPurchaseOrders < maxPurchaseOrdersPerAnswer) {
+      say(`  note: fewer than ${maxPurchaseOrdersPerAnswer} open purchase orders for ${BIG_CLIENT}; raise BENCH_BIG_ORDERS for a full-size answer`);
+    }
+    const linked = Array.from({ length: LINKED_CLIENTS }, (_, i) => clientId(i));
+    const partner = credentialFor('partner', linked);
+    const big = credentialFor('big', [BIG_CLIENT]);
+    await resetCredentials(db, [partner, big]);
+    const stage = await startStage(db, seeded.collections, [partner, big]);
+    stages.push(stage);
+    say(`real app on ${stage.real.url} (soap:address = that URL), bare route on ${stage.bare.url}`);
+
+    const figures: ThroughputFigures[] = [];
+    figures.push(await throughput(`full store (${seeded.summary.statusDocuments} sales orders)`, stage, loader, partner, purchaseOrdersOf(seeded.summary, linked)));
+    const bigFigures = BIG_ORDERS > 0 ? await bigAnswer(stage, loader, big) : undefined;
+
+    if (SMALL_ORDERS > 0) {
+      const smallDb = mongo.db(`${DATABASE}_small`);
+      const small = await ensureSeeded(smallDb, { clients: LINKED_CLIENTS, orders: SMALL_ORDERS, bigOrders: 0, seed: SEED }, say);
+      const smallPartner = credentialFor('partner', linked);
+      await resetCredentials(smallDb, [smallPartner]);
+      const smallStage = await startStage(smallDb, small.collections, [smallPartner]);
+      stages.push(smallStage);
+      figures.push(await throughput(`small store (${small.summary.statusDocuments} sales orders)`, smallStage, loader, smallPartner, purchaseOrdersOf(small.summary, linked)));
+    }
+
+    console.log('\n==== bench/soap.ts results ====');
+    console.log(`machine: ${cpus().length} CPUs, load average now ${load()}; store ${uri.startsWith('mongodb://127.0.0.1:27018') ? 'local stack FerretDB (SQLite)' : uri.replace(/\/\/[^@/]*@/, '//***@')}`);
+    console.log('(a)/(b) SOAP vs bare JSON, same store query, over HTTP on loopback:');
+    for (const f of figures) printThroughput(f);
+    if (bigFigures) {
+      const b = bigFigures;
+      console.log(`(c) ${BIG_CLIENT}, getOrderStatusDetails queryType 4: ${b.purchaseOrders} purchase orders, ${b.salesOrders} sales orders (medians of ${BIG_RUNS})`);
+      console.log(`    lookup (MongoOrderLookups.orderStatus)  ${ms(b.lookupMs).padStart(12)}`);
+      console.log(`    SOAP serialization (shape + XML)        ${ms(b.soapRenderMs).padStart(12)}   ${mib(b.soapBytes)}`);
+      console.log(`    JSON serialization (JSON.stringify)     ${ms(b.jsonMs).padStart(12)}   ${mib(b.jsonBytes)}`);
+      console.log(`    SOAP serialization / JSON               ${(b.soapRenderMs / b.jsonMs).toFixed(1).padStart(9)} x`);
+      console.log(`    over HTTP, SOAP: client ${ms(b.soapHttpMs)}, server ${ms(b.soapHttpServerMs)} (besides the lookup ${ms(b.soapHttpRestMs)})`);
+      console.log(`    over HTTP, JSON: client ${ms(b.bareHttpMs)}, server ${ms(b.bareHttpServerMs)} (besides the lookup ${ms(b.bareHttpRestMs)})`);
+    }
+    console.log(`total time ${Math.round((Date.now() - started) / 1000)} s`);
+  } finally {
+    for (const stage of stages) await stage.close();
+    await loader.close();
+    await mongo.close();
+  }
+}
+
+await main();

@@ -1,0 +1,29 @@
+// MongoOrderLookups with a stopwatch: each call's duration is kept as `lastMs`, so that a server
+// hook can tell, per request, the store's share of the server time from the rest (with one
+// request in flight at a time, the latest call is the request's own).
+import { performance } from 'node:perf_hooks';
+import type { OrderLookups, ShipmentQuery, StatusQuery } from '../../services/query/ports.js';
+import type { OrderStatusView, ShipmentNotificationView } from '../../services/query/views.js';
+
+export class TimedLookups implements OrderLookups {
+  lastMs = NaN;
+
+  constructor(private readonly inner: OrderLookups) {}
+
+  private async time<T>(work: () => Promise<T>): Promise<T> {
+    const start = performance.now();
+    try {
+      return await work();
+    } finally {
+      this.lastMs = performance.now() - start;
+    }
+  }
+
+  orderStatus(clientIds: string[], query: StatusQuery): Promise<OrderStatusView[]> {
+    return this.time(() => this.inner.orderStatus(clientIds, query));
+  }
+
+  shipmentNotifications(clientIds: string[], query: ShipmentQuery): Promise<ShipmentNotificationView[]> {
+    return this.time(() => this.inner.shipmentNotifications(clientIds, query));
+  }
+}

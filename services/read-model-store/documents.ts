@@ -1,4 +1,4 @@
-import type { Collection, Db, IndexDescription } from 'mongodb';
+import { MongoServerError, type Collection, type Db, type Document, type IndexDescription } from 'mongodb';
 import type { OrderStatusState, ShipmentsState } from '../../projections/state.js';
 
 /**
@@ -61,9 +61,27 @@ const shipmentsIndexes: IndexDescription[] = [
   { name: 'by_shipment_date', key: { clientId: 1, shipmentDates: 1 } },
 ];
 
+/** Names of the collection's indexes; none when the collection does not exist yet. */
+async function indexNames<T extends Document>(collection: Collection<T>): Promise<Set<string>> {
+  try {
+    return new Set((await collection.indexes()).map((index) => String(index.name)));
+  } catch (error) {
+    if (error instanceof MongoServerError && error.code === 26) return new Set(); // NamespaceNotFound
+    throw error;
+  }
+}
+
+// Only the missing indexes are created: FerretDB 1.24 panics (and drops the connection) when
+// createIndexes names an index that already exists, where MongoDB would do nothing.
+async function createMissingIndexes<T extends Document>(collection: Collection<T>, indexes: IndexDescription[]): Promise<void> {
+  const existing = await indexNames(collection);
+  const missing = indexes.filter((index) => !existing.has(String(index.name)));
+  if (missing.length > 0) await collection.createIndexes(missing);
+}
+
 export async function ensureIndexes(collections: ReadModelCollections): Promise<void> {
   await Promise.all([
-    collections.orderStatus.createIndexes(orderStatusIndexes),
-    collections.shipments.createIndexes(shipmentsIndexes),
+    createMissingIndexes(collections.orderStatus, orderStatusIndexes),
+    createMissingIndexes(collections.shipments, shipmentsIndexes),
   ]);
 }

@@ -24,6 +24,8 @@ export interface BatchConsumer {
   stop(): Promise<void>;
 }
 
+const HEARTBEAT_INTERVAL_MS = 3_000;
+
 export interface ConsumeOptions {
   groupId: string;
   topic: string;
@@ -37,7 +39,7 @@ export interface ConsumeOptions {
  * read models' sequence guard.
  */
 export async function consumeBatches(kafka: Kafka, options: ConsumeOptions, handler: BatchHandler): Promise<BatchConsumer> {
-  const consumer = kafka.consumer({ groupId: options.groupId, sessionTimeout: 30_000, heartbeatInterval: 3_000 });
+  const consumer = kafka.consumer({ groupId: options.groupId, sessionTimeout: 30_000, heartbeatInterval: HEARTBEAT_INTERVAL_MS });
   await consumer.connect();
   await consumer.subscribe({ topic: options.topic, fromBeginning: true });
   await consumer.run({
@@ -54,11 +56,16 @@ export async function consumeBatches(kafka: Kafka, options: ConsumeOptions, hand
         value: m.value,
         timestamp: m.timestamp,
       }));
+      // A batch may take longer than the session timeout (a slow store, a large batch): keep the
+      // membership alive meanwhile, or the group rebalances and the batch's commit is refused.
+      const keepAlive = setInterval(() => heartbeat().catch(() => undefined), HEARTBEAT_INTERVAL_MS);
       try {
         await handler(messages, { heartbeat, isStopping: () => !isRunning() || isStale() });
       } catch (error) {
         if (error instanceof BatchAbandoned) return;
         throw error;
+      } finally {
+        clearInterval(keepAlive);
       }
       // Resolving moves the fetch position on; committing makes it survive a restart.
       resolveOffset(batch.lastOffset());

@@ -47,34 +47,47 @@ export async function loadStates(collections: ReadModelCollections, keys: string
 }
 
 /**
- * The sequence guard in the write filter: an existing document is replaced only while it still
- * holds the sequence we read; a new one is inserted only while none holds that sequence or more.
- * When the filter misses, the upsert collides on _id and the whole batch is retried from a fresh read,
- * so an event at or below the stored sequence never changes anything.
+ * The sequence guard in the write filter. An existing document is replaced only while it still
+ * holds the sequence we read. A new one is inserted only while none exists: the filter names the
+ * _id alone and every field sits in $setOnInsert, so when another writer got there first nothing
+ * of ours is applied (at most the change time moves on, which shows a poller the order once more)
+ * and the missing upsert fails the batch. A failed guard means the whole batch is retried from a
+ * fresh read, so an event at or below the stored sequence never changes anything.
+ *
+ * The _id-only filter of inserts also matters for speed: FerretDB 1.24 (SQLite) looks a document
+ * up by index only for a filter of exactly one _id; any other filter scans the collection.
  */
-function guardedUpsert<T extends { _id: string; sequence: number }>(
+function guardedWrite<T extends { _id: string; sequence: number }>(
   key: string,
   change: StateChange<{ sequence: number }>,
   optionalFields: readonly string[],
   set: Document,
   stamp: Document,
 ): AnyBulkWriteOperation<T> {
+  if (!change.before) {
+    const update = { $setOnInsert: set, ...stamp } as UpdateFilter<T>;
+    return { updateOne: { filter: { _id: key } as Filter<T>, update, upsert: true } };
+  }
   const unset = Object.fromEntries(optionalFields.filter((f) => set[f] === undefined).map((f) => [f, '']));
   const update: Document = { $set: set, ...stamp };
   if (Object.keys(unset).length > 0) update.$unset = unset;
-  const filter = change.before
-    ? { _id: key, sequence: change.before.sequence }
-    : { _id: key, sequence: { $lt: change.after.sequence } };
-  return { updateOne: { filter: filter as Filter<T>, update: update as UpdateFilter<T>, upsert: true } };
+  const filter = { _id: key, sequence: change.before.sequence };
+  return { updateOne: { filter: filter as Filter<T>, update: update as UpdateFilter<T> } };
 }
 
-async function runGuarded<T extends Document>(collection: Collection<T>, ops: AnyBulkWriteOperation<T>[]) {
-  if (ops.length === 0) return;
+async function runGuarded<T extends Document>(collection: Collection<T>, writes: { op: AnyBulkWriteOperation<T>; inserts: boolean }[]) {
+  if (writes.length === 0) return;
+  const expectedInserts = writes.filter((w) => w.inserts).length;
   try {
     // Ordered: FerretDB 1.x stops at the first failing update anyway, and the retry reloads everything.
-    const result = await collection.bulkWrite(ops, { ordered: true });
-    if (result.matchedCount + result.upsertedCount !== ops.length) {
-      throw new WriteConflictError(`${collection.collectionName}: ${ops.length - result.matchedCount - result.upsertedCount} guarded writes missed`);
+    const result = await collection.bulkWrite(writes.map((w) => w.op), { ordered: true });
+    // An insert that found its document counts as matched, not upserted.
+    const insertsMissed = expectedInserts - result.upsertedCount;
+    const updatesMissed = writes.length - expectedInserts - (result.matchedCount - insertsMissed);
+    if (insertsMissed > 0 || updatesMissed > 0) {
+      throw new WriteConflictError(
+        `${collection.collectionName}: ${insertsMissed} new documents existed already, ${updatesMissed} guarded updates missed`,
+      );
     }
   } catch (error) {
     if (error instanceof MongoServerError && error.code === 11000) {
@@ -101,7 +114,7 @@ export async function writeEffects(
     const alreadyShown = shown !== undefined && change.after.sequence <= shown.sequence;
     const set: Document = alreadyShown ? { ...change.after, changedAt: shown.changedAt } : { ...change.after };
     const stamp = alreadyShown ? {} : { $currentDate: { changedAt: true } };
-    return guardedUpsert<OrderStatusDocument>(key, change, statusOptionalFields, set, stamp);
+    return { op: guardedWrite<OrderStatusDocument>(key, change, statusOptionalFields, set, stamp), inserts: !change.before };
   });
 
   const shipmentOps = effects.shipments.map((change) => {
@@ -110,7 +123,7 @@ export async function writeEffects(
       ...change.after,
       shipmentDates: change.after.locations.flatMap((l) => l.packages.map((p) => p.shipmentDate)),
     };
-    return guardedUpsert<ShipmentsDocument>(key, change, shipmentsOptionalFields, set, {});
+    return { op: guardedWrite<ShipmentsDocument>(key, change, shipmentsOptionalFields, set, {}), inserts: !change.before };
   });
 
   await Promise.all([runGuarded(collections.orderStatus, statusOps), runGuarded(collections.shipments, shipmentOps)]);

@@ -1,6 +1,6 @@
 import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OrderStatusState } from '../../projections/state.js';
+import type { OrderStatusState, ShipmentsState } from '../../projections/state.js';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
 import { connectMongo } from './connect.js';
 import { ensureIndexes, readModelCollections } from './documents.js';
@@ -51,6 +51,16 @@ describe('read-model writes against the real server', () => {
     expect(stored?.statusId).toBe(20);
     expect(stored?.changedAt.getTime()).toBeGreaterThanOrEqual(before - 1_000);
     expect((await loadStates(collections, ['C1:SO-1'])).orderStatus.get('C1:SO-1')).toEqual(second);
+  });
+
+  it('inserts a new sales order exactly as folded, empty arrays included, and reads it back equal', async () => {
+    const collections = fresh();
+    const noLocations: ShipmentsState = { clientId: 'C1', salesOrderNumber: 'SO-1', sequence: 1, completedAsWhole: false, complete: false, locations: [] };
+    await writeEffects(collections, { orderStatus: [], shipments: [{ after: noLocations }] });
+    const stored = await collections.shipments.findOne({ _id: 'C1:SO-1' });
+    expect(stored?.locations).toEqual([]);
+    expect(stored?.shipmentDates).toEqual([]);
+    expect((await loadStates(collections, ['C1:SO-1'])).shipments.get('C1:SO-1')).toEqual(noLocations);
   });
 
   it('refuses a write whose guard no longer holds, leaving the stored state as it was', async () => {

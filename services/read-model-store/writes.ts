@@ -65,14 +65,26 @@ function guardedWrite<T extends { _id: string; sequence: number }>(
   stamp: Document,
 ): AnyBulkWriteOperation<T> {
   if (!change.before) {
-    const update = { $setOnInsert: set, ...stamp } as UpdateFilter<T>;
-    return { updateOne: { filter: { _id: key } as Filter<T>, update, upsert: true } };
+    return { updateOne: { filter: { _id: key } as Filter<T>, update: insertOnly(set, stamp) as UpdateFilter<T>, upsert: true } };
   }
   const unset = Object.fromEntries(optionalFields.filter((f) => set[f] === undefined).map((f) => [f, '']));
   const update: Document = { $set: set, ...stamp };
   if (Object.keys(unset).length > 0) update.$unset = unset;
   const filter = { _id: key, sequence: change.before.sequence };
   return { updateOne: { filter: filter as Filter<T>, update: update as UpdateFilter<T> } };
+}
+
+/**
+ * An update that creates the document and leaves an existing one as it is. A top-level empty
+ * array goes in as `$push` of nothing: FerretDB 1.24 drops empty arrays from `$setOnInsert`.
+ */
+function insertOnly(set: Document, stamp: Document): Document {
+  const isEmptyArray = (value: unknown) => Array.isArray(value) && value.length === 0;
+  const fields = Object.entries(set);
+  const update: Document = { $setOnInsert: Object.fromEntries(fields.filter(([, value]) => !isEmptyArray(value))), ...stamp };
+  const empty = fields.filter(([, value]) => isEmptyArray(value)).map(([name]) => [name, { $each: [] }]);
+  if (empty.length > 0) update.$push = Object.fromEntries(empty);
+  return update;
 }
 
 async function runGuarded<T extends Document>(collection: Collection<T>, writes: { op: AnyBulkWriteOperation<T>; inserts: boolean }[]) {

@@ -30,6 +30,8 @@ export interface QueryConfig {
   publicBaseUrl: string;
   redisUrl?: string;
   requestsPerMinute: number;
+  /** Reverse proxies in front of the service whose X-Forwarded-For is believed; 0 believes none. */
+  trustedProxyHops: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -74,6 +76,7 @@ export function readQueryConfig(env: Env = process.env): QueryConfig {
     publicBaseUrl: r.url('PUBLIC_BASE_URL', ['http', 'https'], `http://localhost:${port}`).replace(/\/+$/, ''),
     redisUrl: r.optionalUrl('REDIS_URL', ['redis', 'rediss']),
     requestsPerMinute: r.integer('RATE_LIMIT_PER_MINUTE', 300, { min: 1, max: 1_000_000 }),
+    trustedProxyHops: r.integer('TRUSTED_PROXY_HOPS', 0, { min: 0, max: 10 }),
   };
   r.done();
   return config;

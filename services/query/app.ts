@@ -14,6 +14,11 @@ export interface AppDependencies {
   healthCheck(): Promise<void>;
   /** Requests per credential and failed logins per address, across SOAP and JSON; closed with the app. */
   limits?: RequestLimits;
+  /**
+   * Reverse proxies whose X-Forwarded-For is believed (0 or absent: none). The failed-login limit
+   * counts per source address, so a forged header must not choose whose address gets blocked.
+   */
+  trustedProxyHops?: number;
   /** Runs before each authenticated SOAP operation, after the limits. */
   beforeOperation?: BeforeOperation;
 }
@@ -31,7 +36,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     // No log line may show a password sent in a URL query (see json/url-password.ts).
     loggerInstance: withLoggableRequests(deps.logger) as FastifyBaseLogger,
     logController: new LoggableUrlLogController(),
-    trustProxy: true,
+    trustProxy: (_address: string, hop: number) => hop < (deps.trustedProxyHops ?? 0),
   });
   const { limits } = deps;
   if (limits) app.addHook('onClose', () => limits.close());

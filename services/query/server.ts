@@ -27,6 +27,7 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
     lookups: new MongoOrderLookups(readModelCollections(db, config.store.readModelVersion)),
     authenticator: new CachingAuthenticator(new CredentialStore(credentialsCollection(db))),
     limits,
+    trustedProxyHops: config.trustedProxyHops,
     healthCheck: async () => {
       await db.command({ ping: 1 });
       await limits.ping();

@@ -545,13 +545,23 @@ describe('at most 5,000 purchase orders per answer, none cut in half', () => {
     expect(outline.map(([p]) => p)).toEqual(Array.from({ length: maxPurchaseOrdersPerAnswer }, (_, i) => po(i + 1)));
   });
 
-  it('status queryType 3: the earliest 5,000 purchase orders, each with all its changes, even a later one', async () => {
+  // In time order, PO-00001's later sales order SO-1-z changed after PO-05001 (left out), so it
+  // waits for the next poll; a poller moving on to the last time it received misses nothing.
+  const lastTime = base + maxPurchaseOrdersPerAnswer * 1_000 + 2;
+
+  it('status queryType 3: every change before the first purchase order left out, and the rest on the next poll', async () => {
     const outline = statusOutline(await lookups.orderStatus(['C1'], { queryType: 3, statusTimeStamp: new Date(base) })) as [string, string[]][];
-    expectCap(outline, [po(1), ['SO-1-a', 'SO-1-z']]);
+    expectCap(outline, [po(1), ['SO-1-a']]);
+    const next = statusOutline(await lookups.orderStatus(['C1'], { queryType: 3, statusTimeStamp: new Date(lastTime) })) as [string, string[]][];
+    expect(next.map(([p]) => p)).toEqual(expect.arrayContaining([po(maxPurchaseOrdersPerAnswer + 1), po(maxPurchaseOrdersPerAnswer + 3), po(1)]));
+    expect(next.find(([p]) => p === po(1))?.[1]).toEqual(['SO-1-z']);
   });
 
-  it('shipment queryType 3: the earliest 5,000 purchase orders, each with all its new shipments', async () => {
+  it('shipment queryType 3: every shipment before the first purchase order left out, and the rest on the next poll', async () => {
     const outline = shipmentOutline(await lookups.shipmentNotifications(['C1'], { queryType: 3, shipmentDateTimeStamp: new Date(base) })) as [string, string[]][];
-    expectCap(outline, [po(1), ['SO-1-a', 'SO-1-z']]);
+    expectCap(outline, [po(1), ['SO-1-a']]);
+    const next = shipmentOutline(await lookups.shipmentNotifications(['C1'], { queryType: 3, shipmentDateTimeStamp: new Date(lastTime) })) as [string, string[]][];
+    expect(next.map(([p]) => p)).toEqual([po(maxPurchaseOrdersPerAnswer), po(maxPurchaseOrdersPerAnswer + 1), po(maxPurchaseOrdersPerAnswer + 2), po(maxPurchaseOrdersPerAnswer + 3), po(1)]);
+    expect(next.at(-1)?.[1]).toEqual(['SO-1-z']);
   });
 });

@@ -40,7 +40,7 @@ export class MongoOrderLookups implements OrderLookups {
         return [];
     }
     const cursor = this.collections.orderStatus.find(filter, { sort, projection: { _id: 0, sequence: 0, open: 0 } });
-    const groups = await groupByPurchaseOrder(cursor, { contiguous: sort === byPurchaseOrder });
+    const groups = await groupByPurchaseOrder(cursor);
     return groups.map((g) => ({ purchaseOrderNumber: g.purchaseOrderNumber, details: g.members.map(toOrderStatusDetail) }));
   }
 
@@ -65,7 +65,7 @@ export class MongoOrderLookups implements OrderLookups {
       );
     }
 
-    const groups = await groupByPurchaseOrder(salesOrders, { contiguous: query.queryType !== 3 });
+    const groups = await groupByPurchaseOrder(salesOrders);
     const completion = await this.purchaseOrderCompletion(groups);
     return groups.map((g) => ({
       purchaseOrderNumber: g.purchaseOrderNumber,

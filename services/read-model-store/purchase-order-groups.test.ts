@@ -5,22 +5,24 @@ const so = (clientId: string, purchaseOrderNumber: string | undefined, n: string
 
 describe('groupByPurchaseOrder', () => {
   it('groups per client and purchase order, in order of first appearance, skipping orders without a PO', async () => {
-    const groups = await groupByPurchaseOrder([so('A', 'PO1', '1'), so('B', 'PO1', '2'), so('A', undefined, '3'), so('A', 'PO1', '4')], {
-      contiguous: false,
-    });
+    const groups = await groupByPurchaseOrder([so('A', 'PO1', '1'), so('B', 'PO1', '2'), so('A', undefined, '3'), so('A', 'PO1', '4')]);
     expect(groups.map((g) => [g.clientId, g.purchaseOrderNumber, g.members.map((m) => m.n)])).toEqual([
       ['A', 'PO1', ['1', '4']],
       ['B', 'PO1', ['2']],
     ]);
   });
 
-  it('keeps at most the limit of purchase orders and never cuts one in half', async () => {
+  it('keeps at most the limit of purchase orders, and nothing read after the first one left out', async () => {
+    // In time order (queryType 3): PO3 changed at 3 does not fit; PO1's change at 4 waits for the next poll with it.
     const items = [so('A', 'PO1', '1'), so('A', 'PO2', '2'), so('A', 'PO3', '3'), so('A', 'PO1', '4'), so('A', 'PO2', '5')];
-    const groups = await groupByPurchaseOrder(items, { limit: 2, contiguous: false });
-    expect(groups.map((g) => g.members.map((m) => m.n))).toEqual([['1', '4'], ['2', '5']]);
+    const groups = await groupByPurchaseOrder(items, 2);
+    expect(groups.map((g) => [g.purchaseOrderNumber, g.members.map((m) => m.n)])).toEqual([
+      ['PO1', ['1']],
+      ['PO2', ['2']],
+    ]);
   });
 
-  it('stops reading at the first purchase order past the limit when the input is sorted by purchase order', async () => {
+  it('keeps the first purchase orders whole when sorted by purchase order, and stops reading past the limit', async () => {
     let read = 0;
     async function* sorted() {
       for (const item of [so('A', 'PO1', '1'), so('A', 'PO1', '2'), so('A', 'PO2', '3'), so('A', 'PO3', '4'), so('A', 'PO4', '5')]) {
@@ -28,7 +30,7 @@ describe('groupByPurchaseOrder', () => {
         yield item;
       }
     }
-    const groups = await groupByPurchaseOrder(sorted(), { limit: 2, contiguous: true });
+    const groups = await groupByPurchaseOrder(sorted(), 2);
     expect(groups.map((g) => g.purchaseOrderNumber)).toEqual(['PO1', 'PO2']);
     expect(read).toBe(4);
   });

@@ -13,8 +13,9 @@ afterEach(async () => {
   await Promise.all(apps.splice(0).map((a) => a.close()));
 });
 
-async function appWith(options: Omit<RequestLimitOptions, 'requestsPerMinute'> & { requestsPerMinute?: number }) {
+async function appWith(options: Omit<RequestLimitOptions, 'requestsPerMinute'> & { requestsPerMinute?: number }, trustedProxyHops = 0) {
   const app = await buildApp({
+    trustedProxyHops,
     logger: pino({ level: 'silent' }),
     publicBaseUrl: 'http://x',
     lookups: new FakeLookups(),
@@ -94,6 +95,27 @@ describe('failed logins per address', () => {
     // Requests without credentials (WSDL, OpenAPI) are still served to the blocked address.
     expect((await app.inject({ url: `${SHIPMENT_URL}?wsdl`, remoteAddress: '10.0.0.1' })).statusCode).toBe(200);
     expect((await app.inject({ url: '/api/partners/v1/openapi.json', remoteAddress: '10.0.0.1' })).statusCode).toBe(200);
+  });
+
+  it('count the connecting address, not a forged X-Forwarded-For, unless a proxy in front is configured', async () => {
+    const guess = (app: FastifyInstance, forwardedFor: string, password = 'guess') =>
+      app.inject({
+        url: '/api/partners/v1/orders/status?queryType=4',
+        headers: { authorization: basic('both', password), 'x-forwarded-for': forwardedFor },
+        remoteAddress: '10.0.0.9',
+      });
+    const direct = await appWith({ loginFailuresPerMinute: 2 });
+    // Changing the header neither escapes the block nor pins it on the partner named in it.
+    expect((await guess(direct, '192.0.2.1')).statusCode).toBe(401);
+    expect((await guess(direct, '192.0.2.2')).statusCode).toBe(401);
+    expect((await guess(direct, '192.0.2.3', 'secret')).statusCode).toBe(429);
+    expect((await json(direct, basic('both', 'secret'), '192.0.2.1')).statusCode).toBe(200);
+
+    const behindProxy = await appWith({ loginFailuresPerMinute: 2 }, 1);
+    expect((await guess(behindProxy, '192.0.2.1')).statusCode).toBe(401);
+    expect((await guess(behindProxy, '192.0.2.1')).statusCode).toBe(401);
+    expect((await guess(behindProxy, '192.0.2.1', 'secret')).statusCode).toBe(429);
+    expect((await guess(behindProxy, '192.0.2.2', 'secret')).statusCode).toBe(200);
   });
 
   it('do not count requests without credentials or refused for other reasons', async () => {

@@ -63,6 +63,20 @@ describe('read-model writes against the real server', () => {
     expect((await loadStates(collections, ['C1:SO-1'])).shipments.get('C1:SO-1')).toEqual(noLocations);
   });
 
+  it('writes a large batch of new and changed sales orders, both collections at once, without stalling the server', async () => {
+    const collections = fresh();
+    const sales = Array.from({ length: 300 }, (_, i) => `SO-${i}`);
+    const first = sales.map((so) => ({ after: status(1, 10, { salesOrderNumber: so, purchaseOrderNumber: 'PO-1' }) }));
+    const shipments = sales.map((so) => ({
+      after: { clientId: 'C1', salesOrderNumber: so, sequence: 1, completedAsWhole: false, complete: false, locations: [] } as ShipmentsState,
+    }));
+    await writeEffects(collections, { orderStatus: first, shipments });
+    const second = first.map(({ after }) => ({ before: after, after: { ...after, sequence: 2, statusId: 60 as const } }));
+    await Promise.all([writeEffects(collections, { orderStatus: second.slice(0, 150), shipments: [] }), writeEffects(collections, { orderStatus: second.slice(150), shipments: [] })]);
+    expect(await collections.orderStatus.countDocuments({ statusId: 60 })).toBe(300);
+    expect(await collections.shipments.countDocuments({})).toBe(300);
+  });
+
   it('refuses a write whose guard no longer holds, leaving the stored state as it was', async () => {
     const collections = fresh();
     await writeEffects(collections, { orderStatus: [{ after: status(5, 60) }], shipments: [] });

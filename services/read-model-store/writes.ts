@@ -87,11 +87,25 @@ function insertOnly(set: Document, stamp: Document): Document {
   return update;
 }
 
+/**
+ * Updates per write command. FerretDB 1.24 (SQLite) keeps one database connection open for each
+ * update of a command until the command ends, out of 100 per database: a command of many updates,
+ * or several at once (partitions in parallel, two collections each), waits forever for a
+ * connection. Small commands in sequence stay well below that, and cost MongoDB little.
+ */
+const updatesPerCommand = 10;
+
 async function runGuarded<T extends Document>(collection: Collection<T>, writes: { op: AnyBulkWriteOperation<T>; inserts: boolean }[]) {
-  if (writes.length === 0) return;
+  for (let start = 0; start < writes.length; start += updatesPerCommand) {
+    await runGuardedCommand(collection, writes.slice(start, start + updatesPerCommand));
+  }
+}
+
+async function runGuardedCommand<T extends Document>(collection: Collection<T>, writes: { op: AnyBulkWriteOperation<T>; inserts: boolean }[]) {
   const expectedInserts = writes.filter((w) => w.inserts).length;
   try {
-    // Ordered: FerretDB 1.x stops at the first failing update anyway, and the retry reloads everything.
+    // Ordered: FerretDB 1.x stops at the first failing update anyway. What a failed batch already
+    // wrote is guarded like the rest: the retry reloads the states and folds only what is newer.
     const result = await collection.bulkWrite(writes.map((w) => w.op), { ordered: true });
     // An insert that found its document counts as matched, not upserted.
     const insertsMissed = expectedInserts - result.upsertedCount;

@@ -15,6 +15,7 @@ const positiveInteger = () => Type.Integer({ minimum: 1, maximum: maxSafeInteger
 const dateTime = () => Type.String({ format: 'date-time' });
 /** A date-time whose offset is UTC; the contract says shipmentDate is given in UTC. */
 export const utcPattern = '(?:[Zz]|[+-]00:00)$';
+export const clientIdPattern = '^[^:]*$';
 const utcDateTime = () => Type.String({ format: 'date-time', pattern: utcPattern });
 /** An enum as a union of constants: TypeBox's compiler checks these, and Static keeps the literal type. */
 const literals = <T extends string | number>(values: readonly T[]) =>
@@ -107,7 +108,9 @@ function envelope<T extends TSchema, D extends TSchema>(type: T, data: D) {
     eventId: Type.String({ format: 'uuid' }),
     type,
     schemaVersion: Type.Literal(schemaVersion),
-    clientId: Type.String({ minLength: 1, maxLength: 64 }),
+    // No ':' in a client id: the key and the read-model ids are `<clientId>:<salesOrderNumber>`,
+    // which must name one client's sales order, whatever the sales order number holds.
+    clientId: Type.String({ minLength: 1, maxLength: 64, pattern: clientIdPattern }),
     salesOrderNumber: Type.String({ minLength: 1, maxLength: 64 }),
     sequence: positiveInteger(),
     occurredAt: dateTime(),

@@ -1,5 +1,5 @@
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
-import { utcPattern } from './erp-event-schema.js';
+import { clientIdPattern, utcPattern } from './erp-event-schema.js';
 
 // One line per problem, "<JSON pointer>: <what is wrong>", written for the people who read the
 // dead-letter topic's x-error header. TypeBox's own texts are kept for anything not listed.
@@ -36,7 +36,9 @@ function messageOf(error: ValueError): string {
     case ValueErrorType.StringFormat:
       return formatMessages[schema.format as string] ?? `must be a ${schema.format as string}`;
     case ValueErrorType.StringPattern:
-      return schema.pattern === utcPattern ? 'must be in UTC (offset Z or +00:00)' : `must match ${schema.pattern as string}`;
+      if (schema.pattern === utcPattern) return 'must be in UTC (offset Z or +00:00)';
+      if (schema.pattern === clientIdPattern) return "must not contain ':'";
+      return `must match ${schema.pattern as string}`;
     case ValueErrorType.Integer:
       return 'must be an integer';
     case ValueErrorType.IntegerMinimum:

@@ -142,6 +142,14 @@ describe('parseErpEvent: schema violations', () => {
     ]);
   });
 
+  it("refuses a client id with ':', which would make two clients' sales orders share one key", () => {
+    const result = errorsOf(variant(valid.SalesOrderStatusChanged, (e) => {
+      e.clientId = 'A:B';
+    }));
+    expect(result.errors).toEqual(["/clientId: must not contain ':'"]);
+    expect(parseErpEvent(variant(valid.SalesOrderStatusChanged, (e) => (e.salesOrderNumber = 'B:C'))).ok).toBe(true);
+  });
+
   it('checks the envelope', () => {
     const result = errorsOf(variant(valid.PackageVoided, (e) => {
       e.eventId = 'not-a-uuid';

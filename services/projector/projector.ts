@@ -19,14 +19,18 @@ export interface ProjectorDependencies {
 }
 
 /**
- * One batch: validate every message, fold the valid events onto the stored states, write the
- * changed documents in bulk, send the bad events to the dead-letter topic. Each step is retried
+ * One batch: validate every message, fold the valid events onto the stored states, send the bad
+ * events to the dead-letter topic, then write the changed documents in bulk. Each step is retried
  * until it succeeds, so a batch's offsets are committed only after all of it took effect.
+ *
+ * Dead letters go first: once the read models hold a later event of the same sales order, a
+ * redelivered batch would no longer reject the bad one (the sequence guard skips it), so sending
+ * them afterwards could lose them. A retry may send one twice, never zero times.
  */
 export function createBatchProjector(deps: ProjectorDependencies): BatchHandler {
   return async (messages, context) => {
     const valid: { event: ErpEvent; source: SourceMessage }[] = [];
-    const bad: { source: SourceMessage; reason: string }[] = [];
+    const bad: DeadLetter[] = [];
     for (const message of messages) {
       const parsed = parseErpEvent(message.value ?? Buffer.alloc(0));
       if (parsed.ok) valid.push({ event: parsed.event, source: message });
@@ -34,24 +38,30 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
     }
 
     const keys = [...new Set(valid.map(({ event }) => documentId(event.clientId, event.salesOrderNumber)))];
-    const rejected = await retryUntilDone(
+    const sent = new Set<string>();
+    await retryUntilDone(
       async () => {
         const projected = projectBatch(await loadStates(deps.collections, keys), valid);
+        const deadLetters = [...bad, ...projected.rejected].filter(({ source }) => !sent.has(source.offset));
+        await sendDeadLetters(deps, deadLetters);
+        for (const { source } of deadLetters) sent.add(source.offset);
         await writeEffects(deps.collections, projected.effects, deps.previousCollections);
-        return projected.rejected;
       },
-      { context, logger: deps.logger, what: 'writing read models' },
-    );
-
-    const deadLetters = [...bad, ...rejected];
-    if (deadLetters.length === 0) return;
-    const failedAt = new Date();
-    for (const { source, reason } of deadLetters) {
-      deps.logger.warn({ topic: source.topic, partition: source.partition, offset: source.offset, reason }, 'event sent to the dead-letter topic');
-    }
-    await retryUntilDone(
-      () => deps.sink.send(deps.deadLetterTopic, deadLetters.map(({ source, reason }) => deadLetter(source, reason, failedAt))),
-      { context, logger: deps.logger, what: 'sending dead letters' },
+      { context, logger: deps.logger, what: 'projecting the batch' },
     );
   };
+}
+
+interface DeadLetter {
+  source: SourceMessage;
+  reason: string;
+}
+
+async function sendDeadLetters(deps: ProjectorDependencies, deadLetters: DeadLetter[]): Promise<void> {
+  if (deadLetters.length === 0) return;
+  const failedAt = new Date();
+  for (const { source, reason } of deadLetters) {
+    deps.logger.warn({ topic: source.topic, partition: source.partition, offset: source.offset, reason }, 'event sent to the dead-letter topic');
+  }
+  await deps.sink.send(deps.deadLetterTopic, deadLetters.map(({ source, reason }) => deadLetter(source, reason, failedAt)));
 }

@@ -16,7 +16,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Gives up only when the consumer is stopping (the batch then stays uncommitted and comes again).
  */
 export async function retryUntilDone<T>(work: () => Promise<T>, options: RetryOptions): Promise<T> {
-  const maxDelay = options.maxDelayMs ?? 30_000;
+  // At most 5 s between tries: a stop request (SIGTERM) is noticed between them, well within a
+  // container's grace period.
+  const maxDelay = options.maxDelayMs ?? 5_000;
   let delay = options.initialDelayMs ?? 200;
   for (let attempt = 1; ; attempt++) {
     try {

@@ -93,7 +93,7 @@ function insertOnly(set: Document, stamp: Document): Document {
  * or several at once (partitions in parallel, two collections each), waits forever for a
  * connection. Small commands in sequence stay well below that, and cost MongoDB little.
  */
-const updatesPerCommand = 10;
+export const updatesPerCommand = 10;
 
 async function runGuarded<T extends Document>(collection: Collection<T>, writes: { op: AnyBulkWriteOperation<T>; inserts: boolean }[]) {
   for (let start = 0; start < writes.length; start += updatesPerCommand) {

@@ -1,4 +1,3 @@
-import { XMLParser } from 'fast-xml-parser';
 import type { FastifyInstance } from 'fastify';
 import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +16,7 @@ import { MongoOrderLookups } from '../read-model-store/lookups.js';
 import { loadStates, writeEffects } from '../read-model-store/writes.js';
 import { buildApp } from './app.js';
 import type { Scope } from './ports.js';
-import { faultOf, ORDER_STATUS_URL, post, SHIPMENT_URL, shipmentRequest, statusDetailsRequest, statusTypesRequest } from './soap/testing.js';
+import { answerBody, faultOf, ORDER_STATUS_URL, post, SHIPMENT_URL, shipmentRequest, statusDetailsRequest, statusTypesRequest } from './soap/testing.js';
 
 // Partner isolation through the real query app: real credentials (scrypt hashes in MongoDB, the
 // caching authenticator) and real lookups over read models projected from ERP events. Every
@@ -103,19 +102,13 @@ afterAll(async () => {
   await mongo?.close();
 });
 
-const parser = new XMLParser({
-  removeNSPrefix: true,
-  parseTagValue: false,
-  isArray: (name) => ['OrderStatus', 'OrderStatusDetail', 'OrderShipmentNotification', 'SalesOrder', 'ShipmentLocation', 'Package'].includes(name),
-});
 
 type Node = Record<string, unknown>;
 const list = (value: unknown): Node[] => (Array.isArray(value) ? (value as Node[]) : []);
-const bodyOf = (xml: string): Node => (parser.parse(xml) as { Envelope: { Body: Node } }).Envelope.Body;
 
 /** Status answers as [PO, [[SO, statusID], ...]] in answer order. */
 function statusOutline(xml: string): [string, [string, string][]][] {
-  const response = bodyOf(xml)['GetOrderStatusDetailsResponse'] as Node;
+  const response = answerBody(xml)['GetOrderStatusDetailsResponse'] as Node;
   const array = response['OrderStatusArray']; // an empty element parses as ''
   const orders = typeof array === 'object' && array !== null ? list((array as Node)['OrderStatus']) : [];
   return orders.map((o) => [
@@ -126,7 +119,7 @@ function statusOutline(xml: string): [string, [string, string][]][] {
 
 /** Shipment answers as [PO, [[SO, tracking numbers...], ...]] in answer order. */
 function shipmentOutline(xml: string): [string, [string, string[]][]][] {
-  const response = bodyOf(xml)['GetOrderShipmentNotificationResponse'] as Node;
+  const response = answerBody(xml)['GetOrderShipmentNotificationResponse'] as Node;
   const orders = list((response['OrderShipmentNotificationArray'] as Node | undefined)?.['OrderShipmentNotification']);
   return orders.map((o) => [
     o['purchaseOrderNumber'] as string,

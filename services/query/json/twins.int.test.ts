@@ -1,7 +1,6 @@
 // The SOAP and JSON twins of each lookup return the same orders for the same arguments
 // (queries.md), checked over the demo data set in the real MongoDB-protocol server, with a real
 // credential (scrypt hash in the store, the caching authenticator).
-import { XMLParser } from 'fast-xml-parser';
 import type { FastifyInstance } from 'fastify';
 import type { MongoClient } from 'mongodb';
 import { pino } from 'pino';
@@ -18,7 +17,7 @@ import { ensureIndexes, readModelCollections } from '../../read-model-store/docu
 import { MongoOrderLookups } from '../../read-model-store/lookups.js';
 import { writeEffects } from '../../read-model-store/writes.js';
 import { buildApp } from '../app.js';
-import { ORDER_STATUS_URL, post, SHIPMENT_URL, shipmentRequest, statusDetailsRequest } from '../soap/testing.js';
+import { answerBody, ORDER_STATUS_URL, post, SHIPMENT_URL, shipmentRequest, statusDetailsRequest } from '../soap/testing.js';
 import { basic } from './testing.js';
 
 let mongo: MongoClient;
@@ -54,11 +53,6 @@ afterAll(async () => {
   await mongo?.close();
 });
 
-const parser = new XMLParser({
-  removeNSPrefix: true,
-  parseTagValue: false,
-  isArray: (name) => ['OrderStatus', 'OrderStatusDetail', 'OrderShipmentNotification', 'SalesOrder', 'ShipmentLocation', 'Package'].includes(name),
-});
 
 type Node = Record<string, unknown>;
 const list = (node: unknown, ...path: string[]): Node[] => {
@@ -67,8 +61,7 @@ const list = (node: unknown, ...path: string[]): Node[] => {
   return (at as Node[] | undefined) ?? [];
 };
 const body = (xml: string, element: string): Node => {
-  const envelope = parser.parse(xml) as Node;
-  const answer = (envelope['Envelope'] as Node)['Body'] as Node;
+  const answer = answerBody(xml);
   expect(answer['Fault']).toBeUndefined();
   return answer[element] as Node;
 };

@@ -1,12 +1,11 @@
 // The limits wired into the app (in-process counting): one count per credential across SOAP and
 // JSON, and failed logins per source address, with the answers each protocol gives.
-import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app.js';
 import { basic } from '../json/testing.js';
-import { ACCOUNTS, FakeAuthenticator, FakeLookups, faultOf, ORDER_STATUS_URL, post, shipmentRequest, SHIPMENT_URL, statusDetailsRequest } from '../soap/testing.js';
+import { faultOf, ORDER_STATUS_URL, post, shipmentRequest, SHIPMENT_URL, statusDetailsRequest } from '../soap/testing.js';
 import { createRequestLimits, type RequestLimitOptions } from './request-limits.js';
+import { appWithLimits } from './testing.js';
 
 const apps: FastifyInstance[] = [];
 afterEach(async () => {
@@ -14,15 +13,7 @@ afterEach(async () => {
 });
 
 async function appWith(options: Omit<RequestLimitOptions, 'requestsPerMinute'> & { requestsPerMinute?: number }, trustedProxyHops = 0) {
-  const app = await buildApp({
-    trustedProxyHops,
-    logger: pino({ level: 'silent' }),
-    publicBaseUrl: 'http://x',
-    lookups: new FakeLookups(),
-    authenticator: new FakeAuthenticator(ACCOUNTS),
-    healthCheck: async () => {},
-    limits: createRequestLimits({ requestsPerMinute: 300, ...options }),
-  });
+  const app = await appWithLimits(createRequestLimits({ requestsPerMinute: 300, ...options }), trustedProxyHops);
   apps.push(app);
   return app;
 }
@@ -130,14 +121,7 @@ describe('failed logins per address', () => {
 it('the app closes its limits', async () => {
   const limits = createRequestLimits({ requestsPerMinute: 1 });
   let closed = false;
-  const app = await buildApp({
-    logger: pino({ level: 'silent' }),
-    publicBaseUrl: 'http://x',
-    lookups: new FakeLookups(),
-    authenticator: new FakeAuthenticator(ACCOUNTS),
-    healthCheck: async () => {},
-    limits: { ...limits, close: async () => ((closed = true), limits.close()) },
-  });
+  const app = await appWithLimits({ ...limits, close: async () => ((closed = true), limits.close()) });
   await app.close();
   expect(closed).toBe(true);
 });

@@ -2,14 +2,13 @@
 // count shared by two app instances, and failed logins per address shared the same way.
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
-import { pino } from 'pino';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { servers, uniqueNames } from '../../../test/support/servers.js';
-import { buildApp } from '../app.js';
 import { basic } from '../json/testing.js';
-import { ACCOUNTS, FakeAuthenticator, FakeLookups, faultOf, shipmentRequest, SHIPMENT_URL } from '../soap/testing.js';
+import { faultOf, shipmentRequest, SHIPMENT_URL } from '../soap/testing.js';
 import { createRequestLimits, type RequestLimitOptions } from './request-limits.js';
 import { redisClientOptions } from './redis.js';
+import { appWithLimits } from './testing.js';
 
 const { redisUrl } = servers();
 const apps: FastifyInstance[] = [];
@@ -22,14 +21,7 @@ afterAll(() => redis.quit());
 
 /** An app instance counting in Redis under `keyPrefix`; instances given the same prefix share counts. */
 async function instance(keyPrefix: string, options: Partial<RequestLimitOptions> = {}): Promise<FastifyInstance> {
-  const app = await buildApp({
-    logger: pino({ level: 'silent' }),
-    publicBaseUrl: 'http://x',
-    lookups: new FakeLookups(),
-    authenticator: new FakeAuthenticator(ACCOUNTS),
-    healthCheck: async () => {},
-    limits: createRequestLimits({ requestsPerMinute: 300, redisUrl, keyPrefix, ...options }),
-  });
+  const app = await appWithLimits(createRequestLimits({ requestsPerMinute: 300, redisUrl, keyPrefix, ...options }));
   apps.push(app);
   return app;
 }
@@ -136,14 +128,7 @@ it('keeps its counts in bottleneck limiters under the shared prefix, which expir
 });
 
 it('fails a request (500) rather than wait when Redis cannot be reached', async () => {
-  const app = await buildApp({
-    logger: pino({ level: 'silent' }),
-    publicBaseUrl: 'http://x',
-    lookups: new FakeLookups(),
-    authenticator: new FakeAuthenticator(ACCOUNTS),
-    healthCheck: async () => {},
-    limits: createRequestLimits({ requestsPerMinute: 300, redisUrl: 'redis://127.0.0.1:1', storeTimeoutMs: 300 }),
-  });
+  const app = await appWithLimits(createRequestLimits({ requestsPerMinute: 300, redisUrl: 'redis://127.0.0.1:1', storeTimeoutMs: 300 }));
   apps.push(app);
   const res = await json(app);
   expect(res.statusCode).toBe(500);

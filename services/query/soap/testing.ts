@@ -1,4 +1,5 @@
 // In-memory ports and request texts for the SOAP tests (no MongoDB involved).
+import { XMLParser } from 'fast-xml-parser';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Authenticator, Credential, OrderLookups, ShipmentQuery, StatusQuery } from '../ports.js';
 import type { OrderStatusView, ShipmentNotificationView } from '../views.js';
@@ -206,4 +207,18 @@ export function faultOf(xml: string): { code: string; message: string } | undefi
   const code = /<faultcode>([^<]*)<\/faultcode>/.exec(xml)?.[1];
   const message = /<faultstring>([^<]*)<\/faultstring>/.exec(xml)?.[1];
   return code === undefined || message === undefined ? undefined : { code, message };
+}
+
+/** A parsed XML element: child elements by local name (namespace prefixes removed), text as strings. */
+export type XmlNode = Record<string, unknown>;
+
+const answerParser = new XMLParser({
+  removeNSPrefix: true,
+  parseTagValue: false,
+  isArray: (name) => ['OrderStatus', 'OrderStatusDetail', 'OrderShipmentNotification', 'SalesOrder', 'ShipmentLocation', 'Package'].includes(name),
+});
+
+/** The SOAP Body of an answer, its repeatable elements always as arrays. */
+export function answerBody(xml: string): XmlNode {
+  return (answerParser.parse(xml) as { Envelope: { Body: XmlNode } }).Envelope.Body;
 }

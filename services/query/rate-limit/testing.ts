@@ -1,0 +1,18 @@
+// The whole app over in-memory ports, with the limits under test.
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { buildApp } from '../app.js';
+import { ACCOUNTS, FakeAuthenticator, FakeLookups } from '../soap/testing.js';
+import type { RequestLimits } from './request-limits.js';
+
+export function appWithLimits(limits: RequestLimits, trustedProxyHops = 0): Promise<FastifyInstance> {
+  return buildApp({
+    logger: pino({ level: 'silent' }),
+    publicBaseUrl: 'http://x',
+    lookups: new FakeLookups(),
+    authenticator: new FakeAuthenticator(ACCOUNTS),
+    healthCheck: async () => {},
+    limits,
+    trustedProxyHops,
+  });
+}

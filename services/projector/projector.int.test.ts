@@ -1,4 +1,5 @@
 import type { Kafka } from 'kafkajs';
+import { pino } from 'pino';
 import type { Db, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoEvents } from '../../contracts/demo-events.js';
@@ -17,6 +18,7 @@ import { publishNdjson } from '../publishing/publish-events.js';
 import { connectMongo } from '../read-model-store/connect.js';
 import { readModelCollections } from '../read-model-store/documents.js';
 import { startProjector } from './run.js';
+import { startTcpProxy } from '../../test/support/tcp-proxy.js';
 
 const logger = createLogger('projector-test', 'silent');
 const env = testEnvironment();
@@ -137,6 +139,38 @@ describe('projector against real Kafka and MongoDB', () => {
       expect(m.headers['x-source-offset']).toMatch(/^\d+$/);
       expect(Date.parse(m.headers['x-failed-at'] ?? '')).not.toBeNaN();
     }
+  });
+
+  it('rides out a MongoDB outage mid-stream: retries, logs, and ends in the reference state', { timeout: 180_000 }, async () => {
+    const { config, db, collections } = await freshSetup('outage');
+    const events = generateDemoEvents({ clients: 2, orders: 60, seed: 13 });
+    await publish(events, config.topic);
+
+    // The projector reaches MongoDB only through a proxy that the test cuts and restores.
+    const target = new URL(env.mongodbUri);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 27017) });
+    const viaProxy = new URL(env.mongodbUri);
+    viaProxy.host = proxy.address;
+    viaProxy.searchParams.set('directConnection', 'true');
+    const lines: string[] = [];
+    const projectorLogger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+    const projector = await startProjector({ ...config, store: { ...config.store, mongodbUri: viaProxy.toString() } }, projectorLogger);
+    let atCut = 0;
+    try {
+      await expect.poll(() => collections.orderStatus.countDocuments(), { timeout: 60_000, interval: 20 }).toBeGreaterThan(0);
+      proxy.cut();
+      atCut = await collections.orderStatus.countDocuments();
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      proxy.restore();
+      await waitUntilCaughtUp(kafka, config.consumerGroup, config.topic);
+    } finally {
+      await projector.stop();
+      await proxy.close();
+    }
+    const expected = reference(events);
+    expect(atCut).toBeLessThan(expected.statuses.length); // the outage came mid-stream
+    expect(await readModels(db)).toEqual(expected);
+    expect(lines.some((line) => line.includes('projecting the batch failed; retrying'))).toBe(true);
   });
 
   it('ends in the same state when stopped and restarted mid-stream', { timeout: 180_000 }, async () => {

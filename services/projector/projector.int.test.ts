@@ -16,8 +16,13 @@ import { ensureTopics } from '../kafka/topics.js';
 import { createLogger } from '../logging/logger.js';
 import { publishNdjson } from '../publishing/publish-events.js';
 import { connectMongo } from '../read-model-store/connect.js';
-import { readModelCollections } from '../read-model-store/documents.js';
 import { startProjector } from './run.js';
+import { createBatchProjector } from './projector.js';
+import { BatchAbandoned } from '../kafka/consumer.js';
+import type { OutgoingMessage, SourceMessage } from '../kafka/messages.js';
+import { ensureIndexes, readModelCollections } from '../read-model-store/documents.js';
+import { loadStates } from '../read-model-store/writes.js';
+import { locationRecorded, packageShipped, statusChanged } from '../../contracts/sample-events.js';
 import { startTcpProxy } from '../../test/support/tcp-proxy.js';
 
 const logger = createLogger('projector-test', 'silent');
@@ -139,6 +144,44 @@ describe('projector against real Kafka and MongoDB', () => {
       expect(m.headers['x-source-offset']).toMatch(/^\d+$/);
       expect(Date.parse(m.headers['x-failed-at'] ?? '')).not.toBeNaN();
     }
+  });
+
+  it("sends a batch's dead letters before its writes, so a batch given up and delivered again still sends them", async () => {
+    const { collections } = await freshSetup('dlq-first');
+    await ensureIndexes(collections);
+    const events = [statusChanged(1), packageShipped(2, 7, 1), locationRecorded(3, 1)];
+    const messages: SourceMessage[] = events.map((event, i) => ({
+      topic: 'erp', partition: 0, offset: String(i), key: Buffer.from('C1:SO-9'), value: Buffer.from(JSON.stringify(event)), timestamp: '0',
+    }));
+    const sent: OutgoingMessage[] = [];
+    let sinkDown = true;
+    let stopping = false;
+    const handle = createBatchProjector({
+      collections,
+      sink: {
+        async send(_topic, batch) {
+          if (sinkDown) {
+            stopping = true; // SIGTERM while Kafka is away: the batch is given up, its offsets stay uncommitted
+            throw new Error('Kafka unreachable');
+          }
+          sent.push(...batch);
+        },
+        close: async () => undefined,
+      },
+      deadLetterTopic: 'erp.dlq',
+      logger,
+    });
+    const context = { heartbeat: async () => undefined, isStopping: () => stopping };
+
+    await expect(handle(messages, context)).rejects.toThrow(BatchAbandoned);
+    expect(await collections.orderStatus.countDocuments()).toBe(0); // nothing written ahead of the dead letter
+
+    sinkDown = false;
+    stopping = false;
+    await handle(messages, context);
+    expect(sent.map((m) => m.headers?.['x-source-offset'])).toEqual(['1']);
+    expect(sent[0]?.headers?.['x-error']).toMatch(/location 7/);
+    expect((await loadStates(collections, ['C1:SO-9'])).shipments.get('C1:SO-9')?.sequence).toBe(3);
   });
 
   it('rides out a MongoDB outage mid-stream: retries, logs, and ends in the reference state', { timeout: 180_000 }, async () => {

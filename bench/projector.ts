@@ -20,7 +20,7 @@ import { createLogger } from '../services/logging/logger.js';
 import { createBatchProjector } from '../services/projector/projector.js';
 import { projectBatch } from '../services/projector/project-batch.js';
 import { connectMongo } from '../services/read-model-store/connect.js';
-import { documentId, ensureIndexes, readModelCollections } from '../services/read-model-store/documents.js';
+import { collectionNames, documentId, ensureIndexes, readModelCollections } from '../services/read-model-store/documents.js';
 import { updatesPerCommand, type LoadedStates } from '../services/read-model-store/writes.js';
 
 const { values } = parseArgs({ options: { events: { type: 'string' }, partitions: { type: 'string' } } });
@@ -80,8 +80,9 @@ const projected = await timeConsumer(
 
 say(`projector took ${projected.seconds.toFixed(1)} s; raw store bulk upserts of the same documents`);
 const rawDb = mongo.db(`bench_raw_${run}`);
-const raw = readModelCollections(rawDb, 1);
-await ensureIndexes(raw);
+await ensureIndexes(readModelCollections(rawDb, 1));
+const rawNames = collectionNames(1);
+const raw = { orderStatus: rawDb.collection<RawDocument>(rawNames.orderStatus), shipments: rawDb.collection<RawDocument>(rawNames.shipments) };
 let writeMs = 0;
 let documents = 0;
 type RawDocument = Document & { _id: string };
@@ -109,8 +110,8 @@ for (const batch of projected.batches) {
   documents += statusOps.length + shipmentOps.length;
   const started = performance.now();
   await Promise.all([
-    bulkUpsert(raw.orderStatus as unknown as Collection<RawDocument>, statusOps),
-    bulkUpsert(raw.shipments as unknown as Collection<RawDocument>, shipmentOps),
+    bulkUpsert(raw.orderStatus, statusOps),
+    bulkUpsert(raw.shipments, shipmentOps),
   ]);
   writeMs += performance.now() - started;
 }

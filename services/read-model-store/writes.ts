@@ -57,21 +57,27 @@ export async function loadStates(collections: ReadModelCollections, keys: string
  * The _id-only filter of inserts also matters for speed: FerretDB 1.24 (SQLite) looks a document
  * up by index only for a filter of exactly one _id; any other filter scans the collection.
  */
+interface GuardedWrite<T extends Document> {
+  op: AnyBulkWriteOperation<T>;
+  /** An insert reports an upsert when it took effect; a guarded update reports a match. */
+  inserts: boolean;
+}
+
 function guardedWrite<T extends { _id: string; sequence: number }>(
   key: string,
   change: StateChange<{ sequence: number }>,
   optionalFields: readonly string[],
   set: Document,
   stamp: Document,
-): AnyBulkWriteOperation<T> {
+): GuardedWrite<T> {
   if (!change.before) {
-    return { updateOne: { filter: { _id: key } as Filter<T>, update: insertOnly(set, stamp) as UpdateFilter<T>, upsert: true } };
+    return { op: { updateOne: { filter: { _id: key } as Filter<T>, update: insertOnly(set, stamp) as UpdateFilter<T>, upsert: true } }, inserts: true };
   }
   const unset = Object.fromEntries(optionalFields.filter((f) => set[f] === undefined).map((f) => [f, '']));
   const update: Document = { $set: set, ...stamp };
   if (Object.keys(unset).length > 0) update.$unset = unset;
   const filter = { _id: key, sequence: change.before.sequence };
-  return { updateOne: { filter: filter as Filter<T>, update: update as UpdateFilter<T> } };
+  return { op: { updateOne: { filter: filter as Filter<T>, update: update as UpdateFilter<T> } }, inserts: false };
 }
 
 /**
@@ -95,13 +101,13 @@ function insertOnly(set: Document, stamp: Document): Document {
  */
 export const updatesPerCommand = 10;
 
-async function runGuarded<T extends Document>(collection: Collection<T>, writes: { op: AnyBulkWriteOperation<T>; inserts: boolean }[]) {
+async function runGuarded<T extends Document>(collection: Collection<T>, writes: GuardedWrite<T>[]) {
   for (let start = 0; start < writes.length; start += updatesPerCommand) {
     await runGuardedCommand(collection, writes.slice(start, start + updatesPerCommand));
   }
 }
 
-async function runGuardedCommand<T extends Document>(collection: Collection<T>, writes: { op: AnyBulkWriteOperation<T>; inserts: boolean }[]) {
+async function runGuardedCommand<T extends Document>(collection: Collection<T>, writes: GuardedWrite<T>[]) {
   const expectedInserts = writes.filter((w) => w.inserts).length;
   try {
     // Ordered: FerretDB 1.x stops at the first failing update anyway. What a failed batch already
@@ -140,7 +146,7 @@ export async function writeEffects(
     const alreadyShown = shown !== undefined && change.after.sequence <= shown.sequence;
     const set: Document = alreadyShown ? { ...change.after, changedAt: shown.changedAt } : { ...change.after };
     const stamp = alreadyShown ? {} : { $currentDate: { changedAt: true } };
-    return { op: guardedWrite<OrderStatusDocument>(key, change, statusOptionalFields, set, stamp), inserts: !change.before };
+    return guardedWrite<OrderStatusDocument>(key, change, statusOptionalFields, set, stamp);
   });
 
   const shipmentOps = effects.shipments.map((change) => {
@@ -149,7 +155,7 @@ export async function writeEffects(
       ...change.after,
       shipmentDates: change.after.locations.flatMap((l) => l.packages.map((p) => p.shipmentDate)),
     };
-    return { op: guardedWrite<ShipmentsDocument>(key, change, shipmentsOptionalFields, set, {}), inserts: !change.before };
+    return guardedWrite<ShipmentsDocument>(key, change, shipmentsOptionalFields, set, {});
   });
 
   await Promise.all([runGuarded(collections.orderStatus, statusOps), runGuarded(collections.shipments, shipmentOps)]);

@@ -31,6 +31,8 @@ export interface ConsumeOptions {
   topic: string;
   logger: Logger;
   partitionsConsumedConcurrently?: number;
+  /** Silence after which the group counts the consumer gone; 30 s by default. */
+  sessionTimeoutMs?: number;
 }
 
 /**
@@ -39,7 +41,7 @@ export interface ConsumeOptions {
  * read models' sequence guard.
  */
 export async function consumeBatches(kafka: Kafka, options: ConsumeOptions, handler: BatchHandler): Promise<BatchConsumer> {
-  const consumer = kafka.consumer({ groupId: options.groupId, sessionTimeout: 30_000, heartbeatInterval: HEARTBEAT_INTERVAL_MS });
+  const consumer = kafka.consumer({ groupId: options.groupId, sessionTimeout: options.sessionTimeoutMs ?? 30_000, heartbeatInterval: HEARTBEAT_INTERVAL_MS });
   await consumer.connect();
   await consumer.subscribe({ topic: options.topic, fromBeginning: true });
   await consumer.run({

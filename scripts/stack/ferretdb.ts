@@ -4,6 +4,7 @@ import { MongoClient } from 'mongodb';
 import { shown, type StackConfig } from './config.js';
 import { StackError } from './errors.js';
 import type { Server, ServerContext } from './server.js';
+import { ferretdbPatchesFile, preparePatchedFerretdb } from './ferretdb-patches.js';
 import { grepLog, run, which } from './tools.js';
 
 /** True when the server answers a MongoDB `ping`. */
@@ -23,9 +24,9 @@ function mtime(path: string): number {
   return existsSync(path) ? statSync(path).mtimeMs : 0;
 }
 
-/** Builds our FerretDB command with Go when the binary is missing or older than its sources. */
+/** Builds our FerretDB command with Go, patched, when the binary is missing or older than its sources. */
 async function build(ctx: ServerContext, moduleDir: string, binary: string): Promise<void> {
-  const sources = ['main.go', 'go.mod', 'go.sum'].map((file) => mtime(resolve(moduleDir, file)));
+  const sources = [...['main.go', 'go.mod', 'go.sum'].map((file) => resolve(moduleDir, file)), ferretdbPatchesFile].map(mtime);
   if (mtime(binary) >= Math.max(...sources)) return;
 
   const go = which('go');
@@ -41,9 +42,7 @@ async function build(ctx: ServerContext, moduleDir: string, binary: string): Pro
       : `ferretdb: rebuilding ${shown(binary)} (its sources changed)`,
   );
   const started = Date.now();
-  // Built beside the target and renamed, so an interrupted build never leaves a binary that looks current.
-  const partial = `${binary}.partial`;
-  const { code } = await run(go, ['build', '-o', partial, '.'], {
+  const goOptions = {
     cwd: moduleDir,
     env: {
       ...process.env,
@@ -57,13 +56,23 @@ async function build(ctx: ServerContext, moduleDir: string, binary: string): Pro
     },
     logFile,
     signal: ctx.signal,
-    progress: (seconds) => ctx.log(`ferretdb: still building (${seconds} s)`),
-  });
-  if (code !== 0) {
+    progress: (seconds: number) => ctx.log(`ferretdb: still building (${seconds} s)`),
+  };
+  const failed = (step: string, code: number) => {
     const lines = grepLog(logFile, /\S/).filter((line) => !line.startsWith('$ ') && !line.startsWith('go: downloading'));
     const reason = lines.at(-1)?.trim().slice(0, 240) ?? `exit code ${code}`;
-    throw new StackError(`ferretdb: go build failed: ${reason}; full output in ${shown(logFile)}`);
-  }
+    return new StackError(`ferretdb: ${step} failed: ${reason}; full output in ${shown(logFile)}`);
+  };
+
+  const download = await run(go, ['mod', 'download', '-json', 'github.com/FerretDB/FerretDB'], goOptions);
+  if (download.code !== 0) throw failed('go mod download', download.code);
+  const { Dir: ferretdbSources } = JSON.parse(download.stdout) as { Dir: string };
+  const goMod = preparePatchedFerretdb(ferretdbSources, moduleDir, resolve(config.cacheDir, 'ferretdb-patched'));
+
+  // Built beside the target and renamed, so an interrupted build never leaves a binary that looks current.
+  const partial = `${binary}.partial`;
+  const { code } = await run(go, ['build', `-modfile=${goMod}`, '-o', partial, '.'], goOptions);
+  if (code !== 0) throw failed('go build', code);
   renameSync(partial, binary);
   ctx.log(`ferretdb: built in ${Math.round((Date.now() - started) / 1000)} s`);
 }

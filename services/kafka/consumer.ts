@@ -26,6 +26,9 @@ export interface BatchConsumer {
 
 const HEARTBEAT_INTERVAL_MS = 3_000;
 
+/** Batches (of different partitions) handled at once unless told otherwise. */
+export const defaultPartitionsConsumedConcurrently = 3;
+
 export interface ConsumeOptions {
   groupId: string;
   topic: string;
@@ -47,7 +50,7 @@ export async function consumeBatches(kafka: Kafka, options: ConsumeOptions, hand
   await consumer.run({
     autoCommit: false,
     eachBatchAutoResolve: false,
-    partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 3,
+    partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? defaultPartitionsConsumedConcurrently,
     eachBatch: async ({ batch, heartbeat, isRunning, isStale, resolveOffset }) => {
       if (batch.messages.length === 0 || !isRunning() || isStale()) return;
       const messages: SourceMessage[] = batch.messages.map((m) => ({

@@ -63,6 +63,31 @@ describe('read-model writes against the real server', () => {
     expect((await loadStates(collections, ['C1:SO-1'])).shipments.get('C1:SO-1')).toEqual(noLocations);
   });
 
+  it('keeps the shipment dates in step with the packages as a stored sales order changes', async () => {
+    const collections = fresh();
+    const address = { address1: '1 Main St', city: 'Springfield', region: 'IL', postalCode: '62701' };
+    const parcel = (packageId: number, shipmentDate: string) => ({ packageId, trackingNumber: `1Z${packageId}`, shipmentDate: new Date(shipmentDate) });
+    const location = { locationId: 1, complete: false, shipFrom: address, shipTo: address, packages: [parcel(1, '2026-11-02T08:00:00Z')] };
+    const first: ShipmentsState = { clientId: 'C1', salesOrderNumber: 'SO-1', sequence: 1, completedAsWhole: false, complete: false, locations: [location] };
+    // As the projections do: unchanged parts of the state are the very same objects.
+    const purchaseOrderLearnt: ShipmentsState = { ...first, sequence: 2, purchaseOrderNumber: 'PO-1' };
+    const secondPackage: ShipmentsState = {
+      ...purchaseOrderLearnt,
+      sequence: 3,
+      locations: [{ ...location, packages: [...location.packages, parcel(2, '2026-11-05T08:00:00Z')] }],
+    };
+    const completed: ShipmentsState = { ...secondPackage, sequence: 4, complete: true };
+    const steps = [first, purchaseOrderLearnt, secondPackage, completed];
+    const datesAfterEach: Date[][] = [];
+    for (const [i, after] of steps.entries()) {
+      await writeEffects(collections, { orderStatus: [], shipments: [{ before: steps[i - 1], after }] });
+      datesAfterEach.push((await collections.shipments.findOne({ _id: 'C1:SO-1' }))!.shipmentDates);
+    }
+    const [day2, day5] = [new Date('2026-11-02T08:00:00Z'), new Date('2026-11-05T08:00:00Z')];
+    expect(datesAfterEach).toEqual([[day2], [day2], [day2, day5], [day2, day5]]);
+    expect((await loadStates(collections, ['C1:SO-1'])).shipments.get('C1:SO-1')).toEqual(completed);
+  });
+
   it('writes a large batch of new and changed sales orders, both collections at once, without stalling the server', async () => {
     const collections = fresh();
     const sales = Array.from({ length: 300 }, (_, i) => `SO-${i}`);

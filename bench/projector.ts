@@ -11,6 +11,7 @@ import { generateDemoEvents } from '../contracts/demo-events.js';
 import { parseErpEvent } from '../contracts/erp-events.js';
 import { deadLetterTopic } from '../contracts/transport.js';
 import { ensureStack } from '../scripts/stack/stack.js';
+import { defaultStateCacheSize } from '../services/config/config.js';
 import { createKafka } from '../services/kafka/client.js';
 import { consumeBatches, defaultPartitionsConsumedConcurrently, type BatchHandler } from '../services/kafka/consumer.js';
 import type { SourceMessage } from '../services/kafka/messages.js';
@@ -76,7 +77,7 @@ const collections = readModelCollections(projectedDb, 1);
 await ensureIndexes(collections);
 const projected = await timeConsumer(
   `bench-projector-${run}`,
-  createBatchProjector({ collections, sink, deadLetterTopic: deadLetterTopic(topic), logger }),
+  createBatchProjector({ collections, sink, deadLetterTopic: deadLetterTopic(topic), logger, stateCacheSize: defaultStateCacheSize }),
 );
 
 say(`projector took ${projected.seconds.toFixed(1)} s; raw store bulk upserts of the same documents`);

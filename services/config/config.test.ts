@@ -18,18 +18,26 @@ describe('configuration', () => {
     expect(config.kafkaBrokers).toEqual(['127.0.0.1:9092', 'kafka:9092']);
     expect(config.topic).toBe('erp.order-events.v1');
     expect(config.consumerGroup).toBe('ossn-projector-v1');
+    expect(config.stateCacheSize).toBe(20_000);
     expect(config.store).toEqual({ mongodbUri: 'mongodb://db:27017/', database: 'ossn', readModelVersion: 1 });
   });
 
   it('reports every bad value at once, each on its own line', () => {
     const problems = problemsOf(() =>
-      readProjectorConfig({ KAFKA_BROKERS: 'not a broker', MONGODB_URI: 'http://x', OSSN_TOPIC_PARTITIONS: 'six', LOG_LEVEL: 'loud' }),
+      readProjectorConfig({
+        KAFKA_BROKERS: 'not a broker',
+        MONGODB_URI: 'http://x',
+        OSSN_TOPIC_PARTITIONS: 'six',
+        OSSN_STATE_CACHE_SIZE: '-1',
+        LOG_LEVEL: 'loud',
+      }),
     );
     expect(problems).toEqual([
       'MONGODB_URI must be a mongodb or mongodb+srv URL, got http:',
       'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
       'KAFKA_BROKERS must be a comma-separated host:port list, bad entries: not a broker',
       'OSSN_TOPIC_PARTITIONS must be an integer from 1 to 10000, got "six"',
+      'OSSN_STATE_CACHE_SIZE must be an integer from 0 to 10000000, got "-1"',
     ]);
   });
 

@@ -18,6 +18,8 @@ export interface ProjectorConfig {
   topic: string;
   topicPartitions: number;
   consumerGroup: string;
+  /** Sales orders whose states the projector keeps between batches instead of reading them again. */
+  stateCacheSize: number;
   /** While rebuilding READ_MODEL_VERSION, the live version whose change times are carried over. */
   previousReadModelVersion?: number;
 }
@@ -35,6 +37,9 @@ export interface QueryConfig {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** A few kB a sales order: some tens of MB of states kept between batches. */
+export const defaultStateCacheSize = 20_000;
 
 function readStore(r: EnvReader): StoreConfig {
   return {
@@ -54,6 +59,7 @@ export function readProjectorConfig(env: Env = process.env): ProjectorConfig {
     topic: r.string('OSSN_TOPIC', defaultTopic),
     topicPartitions: r.integer('OSSN_TOPIC_PARTITIONS', 6, { min: 1, max: 10_000 }),
     consumerGroup: r.string('OSSN_CONSUMER_GROUP', `ossn-projector-v${store.readModelVersion}`),
+    stateCacheSize: r.integer('OSSN_STATE_CACHE_SIZE', defaultStateCacheSize, { min: 0, max: 10_000_000 }),
     previousReadModelVersion: r.optionalString('PREVIOUS_READ_MODEL_VERSION')
       ? r.integer('PREVIOUS_READ_MODEL_VERSION', 0, { min: 1, max: 9999 })
       : undefined,

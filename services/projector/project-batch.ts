@@ -4,6 +4,8 @@ import type { BatchEffects, LoadedStates, StateChange } from '../read-model-stor
 
 export interface ProjectedBatch<T> {
   effects: BatchEffects;
+  /** Every sales order's states after the batch: the loaded ones with the effects applied. */
+  states: LoadedStates;
   rejected: { source: T; reason: string }[];
 }
 
@@ -29,6 +31,7 @@ export function projectBatch<T>(loaded: LoadedStates, items: { event: ErpEvent; 
   );
   return {
     effects: { orderStatus: changesOf(loaded.orderStatus, folded.orderStatus), shipments: changesOf(loaded.shipments, folded.shipments) },
+    states: { orderStatus: folded.orderStatus, shipments: folded.shipments },
     rejected: folded.rejected.map(({ event, reason }) => ({ source: sources.get(event) as T, reason })),
   };
 }

@@ -9,7 +9,7 @@ import { foldEvents } from '../../projections/fold.js';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
 import { consumeAll } from '../../test/support/kafka-progress.js';
 import { waitUntilCaughtUp } from '../kafka/progress.js';
-import type { ProjectorConfig } from '../config/config.js';
+import { defaultStateCacheSize, type ProjectorConfig } from '../config/config.js';
 import { createKafka } from '../kafka/client.js';
 import { connectSink, type MessageSink } from '../kafka/producer.js';
 import { ensureTopics } from '../kafka/topics.js';
@@ -52,6 +52,7 @@ async function freshSetup(label: string) {
     topic: names.topic,
     topicPartitions: 3,
     consumerGroup: `${names.topic}-projector`,
+    stateCacheSize: defaultStateCacheSize,
   };
   await ensureTopics(kafka, config.topic, config.topicPartitions);
   const db = mongo.db(names.database);
@@ -170,6 +171,7 @@ describe('projector against real Kafka and MongoDB', () => {
       },
       deadLetterTopic: 'erp.dlq',
       logger,
+      stateCacheSize: 100,
     });
     const context = { heartbeat: async () => undefined, isStopping: () => stopping };
 
@@ -182,6 +184,38 @@ describe('projector against real Kafka and MongoDB', () => {
     expect(sent.map((m) => m.headers?.['x-source-offset'])).toEqual(['1']);
     expect(sent[0]?.headers?.['x-error']).toMatch(/location 7/);
     expect((await loadStates(collections, ['C1:SO-9'])).shipments.get('C1:SO-9')?.sequence).toBe(3);
+  });
+
+  it('catches a state it keeps between batches that another consumer has moved on since, and retries from the store', async () => {
+    const { collections } = await freshSetup('stale-cache');
+    await ensureIndexes(collections);
+    const asMessages = (events: ErpEvent[], firstOffset: number): SourceMessage[] =>
+      events.map((event, i) => ({
+        topic: 'erp', partition: 0, offset: String(firstOffset + i), key: Buffer.from('C1:SO-9'), value: Buffer.from(JSON.stringify(event)), timestamp: '0',
+      }));
+    const warnings: string[] = [];
+    const projector = (name: string) =>
+      createBatchProjector({
+        collections,
+        sink: { send: async () => undefined, close: async () => undefined },
+        deadLetterTopic: 'erp.dlq',
+        logger: pino({ level: 'warn' }, { write: (line: string) => void warnings.push(`${name}: ${line}`) }),
+        stateCacheSize: 100,
+      });
+    const context = { heartbeat: async () => undefined, isStopping: () => false };
+    const [first, other] = [projector('first'), projector('other')];
+    const events = [statusChanged(1), locationRecorded(2, 1), packageShipped(3, 1, 1), locationRecorded(4, 2)];
+
+    await first(asMessages(events.slice(0, 2), 0), context); // `first` now keeps sequence 2
+    await other(asMessages(events.slice(2, 3), 2), context); // the partition moved: the package lands through `other`
+    await first(asMessages(events.slice(3), 3), context); // and came back: folded onto the kept state, the package would be lost
+
+    const stored = await loadStates(collections, ['C1:SO-9']);
+    const reference = foldEvents(events);
+    expect(stored.shipments.get('C1:SO-9')).toEqual(reference.shipments.get('C1:SO-9'));
+    expect(stored.orderStatus.get('C1:SO-9')).toEqual(reference.orderStatus.get('C1:SO-9'));
+    expect(stored.shipments.get('C1:SO-9')?.locations[0]?.packages).toHaveLength(1);
+    expect(warnings.filter((line) => line.includes('retrying'))).toEqual([expect.stringMatching(/^first: .*guarded updates missed/)]);
   });
 
   it('rides out a MongoDB outage mid-stream: retries, logs, and ends in the reference state', { timeout: 180_000 }, async () => {

@@ -4,10 +4,11 @@ import type { SourceMessage } from '../kafka/messages.js';
 import type { MessageSink } from '../kafka/producer.js';
 import type { Logger } from '../logging/logger.js';
 import { documentId, type ReadModelCollections } from '../read-model-store/documents.js';
-import { loadStates, writeEffects } from '../read-model-store/writes.js';
+import { loadStates, writeEffects, type LoadedStates } from '../read-model-store/writes.js';
 import { deadLetter } from './dead-letters.js';
 import { projectBatch } from './project-batch.js';
 import { retryUntilDone } from './retry.js';
+import { StateCache } from './state-cache.js';
 
 export interface ProjectorDependencies {
   collections: ReadModelCollections;
@@ -16,6 +17,8 @@ export interface ProjectorDependencies {
   sink: MessageSink;
   deadLetterTopic: string;
   logger: Logger;
+  /** Sales orders whose states are kept between batches (see StateCache); 0 reads every batch's from the store. */
+  stateCacheSize: number;
 }
 
 /**
@@ -28,6 +31,7 @@ export interface ProjectorDependencies {
  * them afterwards could lose them. A retry may send one twice, never zero times.
  */
 export function createBatchProjector(deps: ProjectorDependencies): BatchHandler {
+  const cache = new StateCache(deps.stateCacheSize);
   return async (messages, context) => {
     const valid: { event: ErpEvent; source: SourceMessage }[] = [];
     const bad: DeadLetter[] = [];
@@ -39,16 +43,30 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
 
     const keys = [...new Set(valid.map(({ event }) => documentId(event.clientId, event.salesOrderNumber)))];
     const sent = new Set<string>();
+    let attempts = 0;
     await retryUntilDone(
       async () => {
-        const projected = projectBatch(await loadStates(deps.collections, keys), valid);
+        // A failed attempt may be a stale cache entry's doing (a guard that no longer held).
+        if (attempts++ > 0) cache.forget(keys);
+        const projected = projectBatch(await loadThroughCache(deps.collections, cache, keys), valid);
         const deadLetters = [...bad, ...projected.rejected].filter(({ source }) => !sent.has(source.offset));
         await sendDeadLetters(deps, deadLetters);
         for (const { source } of deadLetters) sent.add(source.offset);
         await writeEffects(deps.collections, projected.effects, deps.previousCollections);
+        cache.remember(keys, projected.states);
       },
       { context, logger: deps.logger, what: 'projecting the batch' },
     );
+  };
+}
+
+async function loadThroughCache(collections: ReadModelCollections, cache: StateCache, keys: string[]): Promise<LoadedStates> {
+  const { known, missing } = cache.lookup(keys);
+  if (missing.length === 0) return known;
+  const stored = await loadStates(collections, missing);
+  return {
+    orderStatus: new Map([...known.orderStatus, ...stored.orderStatus]),
+    shipments: new Map([...known.shipments, ...stored.shipments]),
   };
 }
 

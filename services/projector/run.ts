@@ -33,6 +33,7 @@ export async function startProjector(config: ProjectorConfig, logger: Logger): P
       sink,
       deadLetterTopic: deadLetterTopic(config.topic),
       logger,
+      stateCacheSize: config.stateCacheSize,
     }),
   );
   logger.info({ topic: config.topic, group: config.consumerGroup, readModelVersion: config.store.readModelVersion }, 'projector consuming');

@@ -1,0 +1,62 @@
+import type { OrderStatusState, ShipmentsState } from '../../projections/state.js';
+import type { LoadedStates } from '../read-model-store/writes.js';
+
+/** What the store held for one sales order after this projector's last write; absent: no document. */
+interface KnownStates {
+  orderStatus?: OrderStatusState;
+  shipments?: ShipmentsState;
+}
+
+/**
+ * The states this projector last wrote, for the sales orders it saw most recently, so that a
+ * batch reads from the store only the sales orders it has not seen (events of one sales order
+ * come close together). An entry gone stale, because another consumer wrote the document since
+ * (after a rebalance), does no harm: the write folded from it is guarded on the sequence the
+ * entry holds, so it fails, and the projector retries the batch from the store. The least
+ * recently used entries make room first; a capacity of 0 keeps nothing.
+ */
+export class StateCache {
+  private readonly entries = new Map<string, KnownStates>();
+
+  constructor(private readonly capacity: number) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The states known for `keys`, and the keys whose states must be read from the store. */
+  lookup(keys: string[]): { known: LoadedStates; missing: string[] } {
+    const known: LoadedStates = { orderStatus: new Map(), shipments: new Map() };
+    const missing: string[] = [];
+    for (const key of keys) {
+      const entry = this.entries.get(key);
+      if (!entry) {
+        missing.push(key);
+        continue;
+      }
+      this.touch(key, entry);
+      if (entry.orderStatus) known.orderStatus.set(key, entry.orderStatus);
+      if (entry.shipments) known.shipments.set(key, entry.shipments);
+    }
+    return { known, missing };
+  }
+
+  /** Remembers the states of `keys` as the store holds them after a successful write. */
+  remember(keys: string[], states: LoadedStates): void {
+    for (const key of keys) this.touch(key, { orderStatus: states.orderStatus.get(key), shipments: states.shipments.get(key) });
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.capacity) break;
+      this.entries.delete(oldest);
+    }
+  }
+
+  forget(keys: string[]): void {
+    for (const key of keys) this.entries.delete(key);
+  }
+
+  /** Moves the entry to the most recently used end (a Map iterates in insertion order). */
+  private touch(key: string, entry: KnownStates): void {
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+  }
+}

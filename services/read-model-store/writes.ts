@@ -47,15 +47,15 @@ export async function loadStates(collections: ReadModelCollections, keys: string
 }
 
 /**
- * The sequence guard in the write filter. An existing document is replaced only while it still
+ * The sequence guard in the write filter. An existing document is updated only while it still
  * holds the sequence we read. A new one is inserted only while none exists: the filter names the
  * _id alone and every field sits in $setOnInsert, so when another writer got there first nothing
  * of ours is applied (at most the change time moves on, which shows a poller the order once more)
  * and the missing upsert fails the batch. A failed guard means the whole batch is retried from a
  * fresh read, so an event at or below the stored sequence never changes anything.
  *
- * The _id-only filter of inserts also matters for speed: FerretDB 1.24 (SQLite) looks a document
- * up by index only for a filter of exactly one _id; any other filter scans the collection.
+ * Both filters find the document through the _id index (on FerretDB 1.24 only with the local
+ * stack's patches, see scripts/stack/ferretdb-patches.ts).
  */
 interface GuardedWrite<T extends Document> {
   op: AnyBulkWriteOperation<T>;

@@ -3,8 +3,8 @@ import { pino } from 'pino';
 import type { Db, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoEvents } from '../../contracts/demo-events.js';
-import type { ErpEvent } from '../../contracts/erp-events.js';
-import { deadLetterTopic } from '../../contracts/transport.js';
+import { parseErpEvent, type ErpEvent } from '../../contracts/erp-events.js';
+import { deadLetterTopic, eventKey } from '../../contracts/transport.js';
 import { foldEvents } from '../../projections/fold.js';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
 import { consumeAll } from '../../test/support/kafka-progress.js';
@@ -122,8 +122,16 @@ describe('projector against real Kafka and MongoDB', () => {
         data: { locationId: 9, packageId: 1, trackingNumber: 'T1', shipmentDate: '2026-11-01T00:00:00Z' },
       }),
     ];
-    // Publish bypasses validation for the raw lines here: the projector must defend itself.
-    await sink.send(config.topic, bad.map((value, i) => ({ key: `CLIENT-001:BAD-${i}`, value })));
+    // A valid event, but published under another sales order's key.
+    const misKeyed = JSON.stringify({ ...first, salesOrderNumber: 'SO-MISKEYED' });
+    bad.push(misKeyed);
+    // Publish bypasses validation for the raw lines here: the projector must defend itself. The
+    // keys are right where the event can be read, except for the mis-keyed one.
+    const keyOf = (value: string, i: number) => {
+      const parsed = parseErpEvent(value);
+      return parsed.ok && value !== misKeyed ? eventKey(parsed.event.clientId, parsed.event.salesOrderNumber) : `CLIENT-001:BAD-${i}`;
+    };
+    await sink.send(config.topic, bad.map((value, i) => ({ key: keyOf(value, i), value })));
     await publish(good, config.topic);
 
     await runUntilCaughtUp(config);
@@ -139,6 +147,7 @@ describe('projector against real Kafka and MongoDB', () => {
     expect(reasons.get(bad[2]!)).toMatch(/OrderExploded/);
     expect(reasons.get(bad[3]!)).toMatch(/schemaVersion/);
     expect(reasons.get(bad[4]!)).toMatch(/location 9/);
+    expect(reasons.get(misKeyed)).toMatch(/^message key "CLIENT-001:BAD-5": must be ".*:SO-MISKEYED"/);
     for (const m of deadLetters) {
       expect(m.headers['x-source-topic']).toBe(config.topic);
       expect(Number(m.headers['x-source-partition'])).toBeGreaterThanOrEqual(0);

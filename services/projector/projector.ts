@@ -1,4 +1,5 @@
 import { parseErpEvent, type ErpEvent } from '../../contracts/erp-events.js';
+import { keyProblem } from '../../contracts/transport.js';
 import type { BatchHandler } from '../kafka/consumer.js';
 import type { SourceMessage } from '../kafka/messages.js';
 import type { MessageSink } from '../kafka/producer.js';
@@ -37,8 +38,13 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
     const bad: DeadLetter[] = [];
     for (const message of messages) {
       const parsed = parseErpEvent(message.value ?? Buffer.alloc(0));
-      if (parsed.ok) valid.push({ event: parsed.event, source: message });
-      else bad.push({ source: message, reason: parsed.errors.join('; ') });
+      if (!parsed.ok) {
+        bad.push({ source: message, reason: parsed.errors.join('; ') });
+        continue;
+      }
+      const misKeyed = keyProblem(message.key?.toString(), parsed.event);
+      if (misKeyed) bad.push({ source: message, reason: misKeyed });
+      else valid.push({ event: parsed.event, source: message });
     }
 
     const keys = [...new Set(valid.map(({ event }) => documentId(event.clientId, event.salesOrderNumber)))];

@@ -1,4 +1,4 @@
-import { chmodSync, copyFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StackError } from './errors.js';
@@ -57,7 +57,7 @@ export const ferretdbPatches: SourcePatch[] = [
 `,
       },
       {
-        // Explain keeps its own copy of the rule: it must report what Query does.
+        // Explain has its own copy of the old rule; it must report what Query now does.
         before: `	var filterPushdown bool
 	var whereClause string
 	var args []any
@@ -80,16 +80,34 @@ export const ferretdbPatches: SourcePatch[] = [
       },
       {
         before: `// Explain implements backends.Collection interface.`,
-        after: `// idWhereClause narrows a query to the ids its filter's _id field allows: one id, or an $in of ids.
+        after: `// idWhereClause narrows a query to the ids its filter's _id field allows: one id, or an $in of
+// at most maxNarrowedIDs ids (SQLite limits the variables of a statement). A filter naming _id
+// twice is left alone: types.Document.Get panics on a duplicated key.
 func idWhereClause(filter *types.Document) (string, []any) {
-	v, _ := filter.Get("_id")
+	const maxNarrowedIDs = 10000
+
+	var v any
+	found := 0
+	for i, key := range filter.Keys() {
+		if key == "_id" {
+			v = filter.Values()[i]
+			found++
+		}
+	}
+	if found != 1 {
+		return "", nil
+	}
+
 	switch v := v.(type) {
 	case string, types.ObjectID:
 		return fmt.Sprintf(\` WHERE %s = ?\`, metadata.IDColumn), []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}
 	case *types.Document:
+		if v.Len() != 1 {
+			return "", nil
+		}
 		in, _ := v.Get("$in")
 		ids, ok := in.(*types.Array)
-		if v.Len() != 1 || !ok || ids.Len() == 0 {
+		if !ok || ids.Len() == 0 || ids.Len() > maxNarrowedIDs {
 			return "", nil
 		}
 		args := make([]any, 0, ids.Len())
@@ -112,6 +130,14 @@ func idWhereClause(filter *types.Document) (string, []any) {
   },
 ];
 
+function makeWritable(dir: string): void {
+  if (!existsSync(dir)) return;
+  chmodSync(dir, 0o755);
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    chmodSync(resolve(entry.parentPath, entry.name), entry.isDirectory() ? 0o755 : 0o644);
+  }
+}
+
 /**
  * Copies the FerretDB module to `dir`/src, patches it there, and writes a go.mod (our module's,
  * with a `replace` to the copy) for `go build -modfile`. Go refuses overlays of files in the
@@ -119,8 +145,10 @@ func idWhereClause(filter *types.Document) (string, []any) {
  */
 export function preparePatchedFerretdb(moduleRoot: string, ourModuleDir: string, dir: string): string {
   const sources = resolve(dir, 'src');
+  makeWritable(sources); // an earlier copy keeps the module cache's read-only modes
   rmSync(sources, { recursive: true, force: true });
   cpSync(moduleRoot, sources, { recursive: true });
+  makeWritable(sources);
   for (const patch of ferretdbPatches) {
     const file = resolve(sources, patch.file);
     let text = readFileSync(file, 'utf8');
@@ -131,7 +159,6 @@ export function preparePatchedFerretdb(moduleRoot: string, ourModuleDir: string,
       }
       text = text.replace(before, () => after);
     }
-    chmodSync(file, 0o644); // the module cache's files are read-only, and so are their copies
     writeFileSync(file, text);
   }
   const goMod = resolve(dir, 'go.mod');

@@ -54,7 +54,15 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
       async () => {
         // A failed attempt may be a stale cache entry's doing (a guard that no longer held).
         if (attempts++ > 0) cache.forget(keys);
-        const projected = projectBatch(await loadThroughCache(deps.collections, cache, keys), valid);
+        const { states, keptStates } = await loadThroughCache(deps.collections, cache, keys);
+        let projected = projectBatch(states, valid);
+        // A rejection is believed only from states read from the store: a kept state may be stale
+        // (another consumer moved the sales order on), and a valid event not fit it. No write
+        // would then fail its guard to tell, so the batch is folded again from the store.
+        if (projected.rejected.length > 0 && keptStates > 0) {
+          cache.forget(keys);
+          projected = projectBatch(await loadStates(deps.collections, keys), valid);
+        }
         const deadLetters = [...bad, ...projected.rejected].filter(({ source }) => !sent.has(source.offset));
         await sendDeadLetters(deps, deadLetters);
         for (const { source } of deadLetters) sent.add(source.offset);
@@ -66,14 +74,21 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
   };
 }
 
-async function loadThroughCache(collections: ReadModelCollections, cache: StateCache, keys: string[]): Promise<LoadedStates> {
+/** The states of `keys`: those kept from earlier batches, the others read from the store. */
+async function loadThroughCache(
+  collections: ReadModelCollections,
+  cache: StateCache,
+  keys: string[],
+): Promise<{ states: LoadedStates; keptStates: number }> {
   const { known, missing } = cache.lookup(keys);
-  if (missing.length === 0) return known;
+  const keptStates = keys.length - missing.length;
+  if (missing.length === 0) return { states: known, keptStates };
   const stored = await loadStates(collections, missing);
-  return {
+  const states = {
     orderStatus: new Map([...known.orderStatus, ...stored.orderStatus]),
     shipments: new Map([...known.shipments, ...stored.shipments]),
   };
+  return { states, keptStates };
 }
 
 interface DeadLetter {

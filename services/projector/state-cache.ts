@@ -10,10 +10,15 @@ interface KnownStates {
 /**
  * The states this projector last wrote, for the sales orders it saw most recently, so that a
  * batch reads from the store only the sales orders it has not seen (events of one sales order
- * come close together). An entry gone stale, because another consumer wrote the document since
- * (after a rebalance), does no harm: the write folded from it is guarded on the sequence the
- * entry holds, so it fails, and the projector retries the batch from the store. The least
- * recently used entries make room first; a capacity of 0 keeps nothing.
+ * come close together). An entry can go stale: another consumer wrote the document since (after
+ * a rebalance). The stored sequence then is above the entry's, and what the projector does with
+ * the entry is checked against the store:
+ * - an event folded onto it makes a write guarded on the entry's sequence, which fails, and the
+ *   batch is retried from the store;
+ * - an event the fold rejects is not dead-lettered on its word: the projector folds the batch
+ *   again from the store first;
+ * - an event at or below the entry's sequence is below the stored one too: a duplicate either way.
+ * The least recently used entries make room first; a capacity of 0 keeps nothing.
  */
 export class StateCache {
   private readonly entries = new Map<string, KnownStates>();

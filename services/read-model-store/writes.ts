@@ -34,16 +34,21 @@ export class WriteConflictError extends Error {
 const statusOptionalFields = ['purchaseOrderNumber', 'expectedShipDate', 'expectedDeliveryDate', 'responseRequired'] as const;
 const shipmentsOptionalFields = ['purchaseOrderNumber'] as const;
 
+/** Ids per lookup: one query each, small enough for any server to answer through its _id index. */
+const idsPerLoad = 1_000;
+
 export async function loadStates(collections: ReadModelCollections, keys: string[]): Promise<LoadedStates> {
-  const filter = { _id: { $in: keys } };
-  const [statuses, shipments] = await Promise.all([
-    collections.orderStatus.find(filter, { projection: { _id: 0, changedAt: 0 } }).toArray(),
-    collections.shipments.find(filter, { projection: { _id: 0, shipmentDates: 0 } }).toArray(),
-  ]);
-  return {
-    orderStatus: new Map(statuses.map((s) => [documentId(s.clientId, s.salesOrderNumber), s as OrderStatusState])),
-    shipments: new Map(shipments.map((s) => [documentId(s.clientId, s.salesOrderNumber), s as ShipmentsState])),
-  };
+  const loaded: LoadedStates = { orderStatus: new Map(), shipments: new Map() };
+  for (let start = 0; start < keys.length; start += idsPerLoad) {
+    const filter = { _id: { $in: keys.slice(start, start + idsPerLoad) } };
+    const [statuses, shipments] = await Promise.all([
+      collections.orderStatus.find(filter, { projection: { _id: 0, changedAt: 0 } }).toArray(),
+      collections.shipments.find(filter, { projection: { _id: 0, shipmentDates: 0 } }).toArray(),
+    ]);
+    for (const s of statuses) loaded.orderStatus.set(documentId(s.clientId, s.salesOrderNumber), s as OrderStatusState);
+    for (const s of shipments) loaded.shipments.set(documentId(s.clientId, s.salesOrderNumber), s as ShipmentsState);
+  }
+  return loaded;
 }
 
 /**
@@ -52,7 +57,7 @@ export async function loadStates(collections: ReadModelCollections, keys: string
  * _id alone and every field sits in $setOnInsert, so when another writer got there first nothing
  * of ours is applied (at most the change time moves on, which shows a poller the order once more)
  * and the missing upsert fails the batch. A failed guard means the whole batch is retried from a
- * fresh read, so an event at or below the stored sequence never changes anything.
+ * read of the store, so an event at or below the stored sequence never changes anything.
  *
  * Both filters find the document through the _id index (on FerretDB 1.24 only with the local
  * stack's patches, see scripts/stack/ferretdb-patches.ts).

@@ -4,11 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { StackError } from './errors.js';
 
 /**
- * Fixes to FerretDB 1.24.2's SQLite backend, applied to a copy of its module that our build
- * uses instead of the downloaded one. Without them every lookup
- * by _id scans the whole table, so writes slow down with the collection's size, which MongoDB's
- * do not; the local stack is meant to behave like the production database, only smaller.
+ * Fixes to FerretDB 1.24.2's SQLite backend, applied to a copy of its module that our build uses
+ * instead of the downloaded one. Without them every lookup by _id scans the whole table, so
+ * writes slow down with the collection's size, which MongoDB's do not; the local stack is meant
+ * to behave like the production database, only smaller.
  */
+
 /** This file: a change to the patches rebuilds the binary. */
 export const ferretdbPatchesFile = fileURLToPath(import.meta.url);
 
@@ -19,6 +20,25 @@ interface SourcePatch {
   /** Each `before` must occur exactly once in the file. */
   edits: { before: string; after: string }[];
 }
+
+/**
+ * FerretDB's rule for narrowing a query by _id, which Query and Explain each carry a copy of;
+ * Explain's also notes that it pushed the filter down.
+ */
+const upstreamIdRule = (explainLine: string) => `	var whereClause string
+	var args []any
+
+	// that logic should exist in one place
+	// TODO https://github.com/FerretDB/FerretDB/issues/3235
+	if params.Filter.Len() == 1 {
+		v, _ := params.Filter.Get("_id")
+		switch v.(type) {
+		case string, types.ObjectID:
+${explainLine}			whereClause = fmt.Sprintf(\` WHERE %s = ?\`, metadata.IDColumn)
+			args = []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}
+		}
+	}
+`;
 
 export const ferretdbPatches: SourcePatch[] = [
   {
@@ -37,20 +57,7 @@ export const ferretdbPatches: SourcePatch[] = [
       {
         before: `	q := prepareSelectClause(meta.TableName, params.Comment, meta.Capped(), params.OnlyRecordIDs)
 
-	var whereClause string
-	var args []any
-
-	// that logic should exist in one place
-	// TODO https://github.com/FerretDB/FerretDB/issues/3235
-	if params.Filter.Len() == 1 {
-		v, _ := params.Filter.Get("_id")
-		switch v.(type) {
-		case string, types.ObjectID:
-			whereClause = fmt.Sprintf(\` WHERE %s = ?\`, metadata.IDColumn)
-			args = []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}
-		}
-	}
-`,
+${upstreamIdRule('')}`,
         after: `	q := prepareSelectClause(meta.TableName, params.Comment, meta.Capped(), params.OnlyRecordIDs)
 
 	whereClause, args := idWhereClause(params.Filter)
@@ -59,21 +66,7 @@ export const ferretdbPatches: SourcePatch[] = [
       {
         // Explain has its own copy of the old rule; it must report what Query now does.
         before: `	var filterPushdown bool
-	var whereClause string
-	var args []any
-
-	// that logic should exist in one place
-	// TODO https://github.com/FerretDB/FerretDB/issues/3235
-	if params.Filter.Len() == 1 {
-		v, _ := params.Filter.Get("_id")
-		switch v.(type) {
-		case string, types.ObjectID:
-			filterPushdown = true
-			whereClause = fmt.Sprintf(\` WHERE %s = ?\`, metadata.IDColumn)
-			args = []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}
-		}
-	}
-`,
+${upstreamIdRule('\t\t\tfilterPushdown = true\n')}`,
         after: `	whereClause, args := idWhereClause(params.Filter)
 	filterPushdown := whereClause != ""
 `,

@@ -52,17 +52,19 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
     let attempts = 0;
     await retryUntilDone(
       async () => {
-        // A failed attempt may be a stale cache entry's doing (a guard that no longer held).
-        if (attempts++ > 0) cache.forget(keys);
-        const { states, keptStates } = await loadThroughCache(deps.collections, cache, keys);
-        let projected = projectBatch(states, valid);
+        /** Folds the batch onto the states of its sales orders, kept ones only when `useKept`. */
+        const fold = async (useKept: boolean) => {
+          if (!useKept) cache.forget(keys);
+          const { states, keptStates } = await loadThroughCache(deps.collections, cache, keys);
+          return { projected: projectBatch(states, valid), keptStates };
+        };
+        // A failed attempt may be a stale kept state's doing (a guard that no longer held).
+        const folded = await fold(attempts++ === 0);
         // A rejection is believed only from states read from the store: a kept state may be stale
         // (another consumer moved the sales order on), and a valid event not fit it. No write
         // would then fail its guard to tell, so the batch is folded again from the store.
-        if (projected.rejected.length > 0 && keptStates > 0) {
-          cache.forget(keys);
-          projected = projectBatch(await loadStates(deps.collections, keys), valid);
-        }
+        const doubted = folded.projected.rejected.length > 0 && folded.keptStates > 0;
+        const { projected } = doubted ? await fold(false) : folded;
         const deadLetters = [...bad, ...projected.rejected].filter(({ source }) => !sent.has(source.offset));
         await sendDeadLetters(deps, deadLetters);
         for (const { source } of deadLetters) sent.add(source.offset);

@@ -87,8 +87,8 @@ const upsert = (doc: Document & { clientId: string; salesOrderNumber: string }):
 });
 
 // Outside the clock: each recorded batch folded onto the states before it, from memory (the
-// projector reads them from the store), into the documents the projector wrote, per partition.
-const states: LoadedStates = { orderStatus: new Map(), shipments: new Map() };
+// projector keeps or reads them), into the documents the projector wrote, per partition.
+let states: LoadedStates = { orderStatus: new Map(), shipments: new Map() };
 const writesByPartition = new Map<number, { orderStatus: AnyBulkWriteOperation<RawDocument>[]; shipments: AnyBulkWriteOperation<RawDocument>[] }[]>();
 let documents = 0;
 for (const batch of projected.batches) {
@@ -96,16 +96,17 @@ for (const batch of projected.batches) {
     const parsed = parseErpEvent(m.value ?? '');
     return parsed.ok ? [{ event: parsed.event, source: m }] : [];
   });
-  const { effects } = projectBatch(states, items);
-  for (const c of effects.orderStatus) states.orderStatus.set(documentId(c.after.clientId, c.after.salesOrderNumber), c.after);
-  for (const c of effects.shipments) states.shipments.set(documentId(c.after.clientId, c.after.salesOrderNumber), c.after);
+  const folded = projectBatch(states, items);
+  const { effects } = folded;
+  states = folded.states;
   const writes = {
     orderStatus: effects.orderStatus.map((c) => upsert({ ...c.after, changedAt: new Date() })),
     shipments: effects.shipments.map((c) => upsert({ ...c.after, shipmentDates: [] })),
   };
   documents += writes.orderStatus.length + writes.shipments.length;
   const partition = batch[0]?.partition ?? 0;
-  writesByPartition.set(partition, [...(writesByPartition.get(partition) ?? []), writes]);
+  writesByPartition.set(partition, writesByPartition.get(partition) ?? []);
+  writesByPartition.get(partition)?.push(writes);
 }
 
 /** Sequential commands of `updatesPerCommand`, as the projector writes (FerretDB needs it; see writes.ts). */

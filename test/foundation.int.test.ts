@@ -172,6 +172,17 @@ describe('foundation: Kafka, the MongoDB-protocol server and Redis', () => {
     }
   });
 
+  it('answers an $in of more ids than the patched FerretDB narrows by (it reads the whole collection then)', async () => {
+    const orders = mongo.db(names.database).collection<OrderDoc>('many_ids');
+    await orders.insertMany(Array.from({ length: 5 }, (_, i) => ({ ...orderDoc(i), _id: `SO-${i}` })));
+    try {
+      const ids = [...Array.from({ length: 10_001 }, (_, i) => `MISSING-${i}`), 'SO-1', 'SO-3'];
+      expect((await orders.find({ _id: { $in: ids } }).sort({ _id: 1 }).toArray()).map((o) => o._id)).toEqual(['SO-1', 'SO-3']);
+    } finally {
+      await orders.drop();
+    }
+  });
+
   it('talks to Redis', async () => {
     const key = `test:foundation:${names.suffix}`;
     await redis.set(key, 'ready', 'EX', 60);

@@ -88,6 +88,19 @@ describe('read-model writes against the real server', () => {
     expect((await loadStates(collections, ['C1:SO-1'])).shipments.get('C1:SO-1')).toEqual(completed);
   });
 
+  it('reads back the states of more sales orders than one lookup asks for, and none for the unknown', async () => {
+    const collections = fresh();
+    const keys = Array.from({ length: 2_500 }, (_, i) => `SO-${i}`);
+    await collections.orderStatus.insertMany(
+      keys.map((so) => ({ _id: `C1:${so}`, changedAt: new Date(), ...status(1, 20, { salesOrderNumber: so }) })),
+    );
+    const loaded = await loadStates(collections, [...keys.map((so) => `C1:${so}`), 'C1:SO-UNKNOWN']);
+    expect(loaded.orderStatus.size).toBe(keys.length);
+    expect(loaded.orderStatus.get('C1:SO-2499')).toEqual(status(1, 20, { salesOrderNumber: 'SO-2499' }));
+    expect(loaded.orderStatus.has('C1:SO-UNKNOWN')).toBe(false);
+    expect(loaded.shipments.size).toBe(0);
+  });
+
   it('writes a large batch of new and changed sales orders, both collections at once, without stalling the server', async () => {
     const collections = fresh();
     const sales = Array.from({ length: 300 }, (_, i) => `SO-${i}`);

@@ -57,4 +57,25 @@ describe('CachingAuthenticator', () => {
     now += 101;
     expect(await auth.verify('alice', 'pw-a')).toBeUndefined();
   });
+
+  it('reserves (beforeCheck) only when the password must be checked, once for parallel requests with the same pair', async () => {
+    const store = storeWith([await credential('alice', 'pw-a')]);
+    const auth = new CachingAuthenticator(store);
+    let reserved = 0;
+    const reserve = async () => void reserved++;
+    const answers = await Promise.all(Array.from({ length: 8 }, () => auth.verify('alice', 'pw-a', reserve)));
+    expect(answers.every((a) => a?.id === 'alice')).toBe(true);
+    expect([reserved, store.lookups()]).toEqual([1, 1]);
+    await auth.verify('alice', 'pw-a', reserve); // from the cache: no reservation
+    expect(reserved).toBe(1);
+    await Promise.all([auth.verify('alice', 'guess-1', reserve), auth.verify('alice', 'guess-2', reserve)]);
+    expect(reserved).toBe(3);
+  });
+
+  it('checks no password when the reservation is refused', async () => {
+    const store = storeWith([await credential('alice', 'pw-a')]);
+    const auth = new CachingAuthenticator(store);
+    await expect(auth.verify('alice', 'pw-a', async () => Promise.reject(new Error('limited')))).rejects.toThrow('limited');
+    expect(store.lookups()).toBe(0);
+  });
 });

@@ -23,6 +23,7 @@ interface CacheEntry {
  */
 export class CachingAuthenticator implements Authenticator {
   private readonly cache = new Map<string, CacheEntry>();
+  private readonly checking = new Map<string, Promise<Credential | undefined>>();
   private readonly key = randomBytes(32);
   private readonly ttlMs: number;
   private readonly maxEntries: number;
@@ -37,11 +38,23 @@ export class CachingAuthenticator implements Authenticator {
     this.now = options.now ?? Date.now;
   }
 
-  async verify(id: string, password: string): Promise<Credential | undefined> {
+  async verify(id: string, password: string, beforeCheck?: () => Promise<void>): Promise<Credential | undefined> {
     const digest = createHmac('sha256', this.key).update(id).update('\0').update(password).digest();
     const cached = this.cache.get(id);
     if (cached && cached.expiresAt > this.now() && timingSafeEqual(cached.digest, digest)) return cached.credential;
 
+    // Parallel requests with the same pair (a partner's first polls) share one check: one scrypt,
+    // and one guess as far as the failed-login limit is concerned.
+    const key = digest.toString('base64');
+    const pending = this.checking.get(key);
+    if (pending) return pending;
+    const check = this.check(id, password, digest, beforeCheck).finally(() => this.checking.delete(key));
+    this.checking.set(key, check);
+    return check;
+  }
+
+  private async check(id: string, password: string, digest: Buffer, beforeCheck?: () => Promise<void>): Promise<Credential | undefined> {
+    await beforeCheck?.();
     const stored = await this.store.find(id);
     if (!stored) {
       await verifyPassword(password, await decoyHash);

@@ -44,8 +44,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(healthRoutes, { check: deps.healthCheck });
   // The partner endpoints, SOAP and JSON, share one rate limit and one failed-login limit.
   await app.register(async (partners) => {
-    if (limits) guardLogins(partners, limits, isLoginFailure);
+    const beforePasswordCheck = limits ? guardLogins(partners, limits, isLoginFailure) : undefined;
     await partners.register(promoStandardsSoap, {
+      beforePasswordCheck,
       publicBaseUrl: deps.publicBaseUrl,
       lookups: deps.lookups,
       authenticator: deps.authenticator,
@@ -59,6 +60,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       lookups: deps.lookups,
       authenticator: deps.authenticator,
       beforeLookup: limits ? (credential) => limits.admit(credential) : undefined,
+      beforePasswordCheck,
     });
   });
   return app;

@@ -11,8 +11,12 @@ export interface Credential {
 }
 
 export interface Authenticator {
-  /** The credential when id and password match an active one; undefined otherwise (never says which part was wrong). */
-  verify(id: string, password: string): Promise<Credential | undefined>;
+  /**
+   * The credential when id and password match an active one; undefined otherwise (never says which
+   * part was wrong). `beforeCheck` runs (and may throw) just before the password is checked against the store, not
+   * for a pair verified moments ago: the failed-login limit reserves its count there.
+   */
+  verify(id: string, password: string, beforeCheck?: () => Promise<void>): Promise<Credential | undefined>;
 }
 
 export interface StatusQuery {

@@ -24,6 +24,8 @@ export interface AuthorizeOptions {
   authenticator: Authenticator;
   /** After authentication, before the scope check (as on the SOAP side): the rate limit. */
   beforeLookup?: ((credential: Credential) => void | Promise<void>) | undefined;
+  /** Just before a password is checked against the store (see Authenticator.verify). */
+  beforePasswordCheck?: (() => Promise<void>) | undefined;
 }
 
 /** Same order of checks as the SOAP operations: credential, rate limit, scope. */
@@ -35,7 +37,7 @@ export async function authorize(header: string | undefined, scope: Scope, option
   for (const field of ['id', 'password'] as const) {
     if ([...login[field]].length > MAX_FIELD_LENGTH) throw new BadRequestError(tooLong(field, 'Credential field'));
   }
-  const credential = await options.authenticator.verify(login.id, login.password);
+  const credential = await options.authenticator.verify(login.id, login.password, options.beforePasswordCheck);
   if (!credential) throw new InvalidCredentialsError();
   await options.beforeLookup?.(credential);
   if (!credential.scopes.includes(scope)) throw new ScopeForbiddenError(scope);

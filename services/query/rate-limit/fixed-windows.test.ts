@@ -40,15 +40,30 @@ it('allows again once the window has ended, not before', async () => {
   expect((await w.take('a')).allowed).toBe(true);
 });
 
-it('tells how long a key is blocked without taking anything', async () => {
+it('takes back a given-back token, never above the limit, and refusals do not dig the window deeper', async () => {
   const w = windows(2, 60_000);
-  expect(await w.blockedFor('a')).toBe(0);
   await w.take('a');
-  expect(await w.blockedFor('a')).toBe(0);
   await w.take('a');
-  const blocked = await w.blockedFor('a');
-  expect(blocked).toBeGreaterThan(59_000);
-  expect(blocked).toBeLessThanOrEqual(60_000 + HEARTBEAT);
-  expect(await w.blockedFor('a')).toBeGreaterThan(0); // peeking took nothing…
-  expect(await w.blockedFor('b')).toBe(0); // …and other keys are not affected
+  expect((await w.take('a')).allowed).toBe(false);
+  expect((await w.take('a')).allowed).toBe(false);
+  // One token given back after two refusals: exactly one more take passes.
+  await w.giveBack('a');
+  expect((await w.take('a')).allowed).toBe(true);
+  expect((await w.take('a')).allowed).toBe(false);
+  // Giving back more than was taken never raises the window above its limit.
+  await w.giveBack('a');
+  await w.giveBack('a');
+  await w.giveBack('a');
+  const takes = await Promise.all([1, 2, 3].map(() => w.take('a')));
+  expect(takes.map((t) => t.allowed)).toEqual([true, true, false]);
+});
+
+it('forgets a key idle for a window, and counts it afresh when it comes back', async () => {
+  const w = windows(1, 400);
+  await w.take('a');
+  expect(w.size).toBe(1);
+  await sleep(1_000);
+  expect(w.size).toBe(0);
+  expect((await w.take('a')).allowed).toBe(true);
+  expect((await w.take('a')).allowed).toBe(false);
 });

@@ -36,6 +36,15 @@ interface Entry {
   usedAt: number;
 }
 
+/**
+ * Bottleneck's Redis scripts answer `SETTINGS_KEY_NOT_FOUND` once a limiter's keys have expired.
+ * Bottleneck 2.19.5 recognises only the bare text, but Redis 7 prefixes script errors with "ERR ",
+ * so the error escapes (from takes and from every heartbeat): such a limiter is simply forgotten.
+ */
+function isExpiredLimiter(error: unknown): boolean {
+  return error instanceof Error && error.message.includes('SETTINGS_KEY_NOT_FOUND');
+}
+
 export class FixedWindows {
   private readonly entries = new Map<string, Entry>();
   private readonly sweeper: NodeJS.Timeout;
@@ -45,34 +54,63 @@ export class FixedWindows {
     private readonly store: WindowStore,
     private readonly onError: (error: unknown) => void,
   ) {
-    this.sweeper = setInterval(() => this.sweep(), options.windowMs);
+    // Twice a window, so that a key is forgotten between one and one and a half windows after its
+    // last take: its window has ended, and its Redis keys (which expire after two) still exist.
+    this.sweeper = setInterval(() => this.sweep(), Math.max(1, Math.floor(options.windowMs / 2)));
     this.sweeper.unref();
   }
 
   /** Takes one token from the key's window. */
   async take(key: string): Promise<Take> {
-    const limiter = this.limiter(key);
-    let remaining = await limiter.incrementReservoir(-1);
-    // With Redis an ended window is refilled after the increment is applied, which erases this
-    // take; a full reservoir can only mean that (a take leaves at most limit - 1), so take again.
-    if (remaining === this.options.limit) remaining = await limiter.incrementReservoir(-1);
-    if (remaining >= 0) return { allowed: true, retryAfterMs: 0 };
-    const state = await this.store.state(this.limiterId(key), limiter);
-    return { allowed: false, retryAfterMs: Math.max(1, (state?.endsAt ?? Date.now() + this.options.windowMs) - Date.now()) };
+    try {
+      return await this.takeFrom(this.limiter(key), key);
+    } catch (error) {
+      if (!isExpiredLimiter(error)) throw error;
+      this.forget(key);
+      return this.takeFrom(this.limiter(key), key);
+    }
   }
 
-  /** Milliseconds until the key may take again, without taking; 0 when it may now. */
-  async blockedFor(key: string): Promise<number> {
-    const state = await this.store.state(this.limiterId(key), this.entries.get(key)?.limiter);
-    if (!state || state.remaining > 0) return 0;
-    return Math.max(1, state.endsAt - Date.now());
+  /** Gives back a token taken from the key's current window (never above the limit of a new one). */
+  async giveBack(key: string): Promise<void> {
+    const entry = this.entries.get(key);
+    if (!entry) return; // forgotten: its window has ended
+    try {
+      await this.putBack(entry.limiter);
+    } catch (error) {
+      if (!isExpiredLimiter(error)) throw error;
+      this.forget(key);
+    }
+  }
+
+  /** Keys with a limiter in this process (idle ones are forgotten). */
+  get size(): number {
+    return this.entries.size;
   }
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
-    const limiters = [...this.entries.values()].map((e) => e.limiter);
-    this.entries.clear();
-    await Promise.allSettled(limiters.map((l) => l.disconnect(false)));
+    const keys = [...this.entries.keys()];
+    await Promise.allSettled(keys.map((key) => this.forget(key)));
+  }
+
+  private async takeFrom(limiter: Bottleneck, key: string): Promise<Take> {
+    let remaining = await limiter.incrementReservoir(-1);
+    // With Redis an ended window is refilled after the increment is applied, which erases this
+    // take; a full reservoir can only mean that (a take leaves at most limit - 1), so take again.
+    if (remaining === this.options.limit) remaining = await limiter.incrementReservoir(-1);
+    if (remaining !== undefined && remaining >= 0) return { allowed: true, retryAfterMs: 0 };
+    // Refused: the token is put back, so that refusals do not push the window's count below zero
+    // (a key's count then always equals the takes that were allowed).
+    await this.putBack(limiter);
+    const state = await this.store.state(this.limiterId(key), limiter);
+    return { allowed: false, retryAfterMs: Math.max(1, (state?.endsAt ?? Date.now() + this.options.windowMs) - Date.now()) };
+  }
+
+  private async putBack(limiter: Bottleneck): Promise<void> {
+    const remaining = await limiter.incrementReservoir(1);
+    // A window refilled meanwhile holds `limit` again plus this token: take the extra back.
+    if (remaining !== undefined && remaining > this.options.limit) await limiter.incrementReservoir(this.options.limit - remaining);
   }
 
   private limiterId(key: string): string {
@@ -96,18 +134,36 @@ export class FixedWindows {
       // With Redis: the keys expire this long after the last take, which outlives the window.
       timeout: 2 * windowMs,
     });
-    limiter.on('error', this.onError);
+    limiter.on('error', (error: unknown) => {
+      if (isExpiredLimiter(error)) this.forget(key, limiter);
+      else this.onError(error);
+    });
     this.entries.set(key, { limiter, usedAt: now });
     return limiter;
   }
 
-  /** Forgets keys idle for two windows; their windows have ended, so nothing is lost. */
+  /**
+   * Drops the key's limiter (only that one, if given: a newer one may have replaced it).
+   * Bottleneck's disconnect() returns undefined for a shared Redis connection and may throw, so
+   * it is wrapped; its unsubscribe promises are made safe by the connection (redis.ts).
+   */
+  private forget(key: string, limiter?: Bottleneck): Promise<void> {
+    const entry = this.entries.get(key);
+    if (!entry || (limiter && entry.limiter !== limiter)) return Promise.resolve();
+    this.entries.delete(key);
+    return Promise.resolve()
+      .then(() => entry.limiter.disconnect(false))
+      .then(
+        () => undefined,
+        (error: unknown) => this.onError(error),
+      );
+  }
+
+  /** Forgets keys idle for a whole window: their windows have ended, so nothing is lost. */
   private sweep(): void {
-    const before = Date.now() - 2 * this.options.windowMs;
+    const before = Date.now() - this.options.windowMs;
     for (const [key, entry] of this.entries) {
-      if (entry.usedAt >= before) continue;
-      this.entries.delete(key);
-      entry.limiter.disconnect(false).catch(this.onError);
+      if (entry.usedAt < before) void this.forget(key);
     }
   }
 }

@@ -1,9 +1,10 @@
 // The limits wired into the app (in-process counting): one count per credential across SOAP and
 // JSON, and failed logins per source address, with the answers each protocol gives.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { basic } from '../json/testing.js';
-import { faultOf, ORDER_STATUS_URL, post, shipmentRequest, SHIPMENT_URL, statusDetailsRequest } from '../soap/testing.js';
+import { FakeAuthenticator, ACCOUNTS, faultOf, ORDER_STATUS_URL, post, shipmentRequest, SHIPMENT_URL, statusDetailsRequest } from '../soap/testing.js';
 import { createRequestLimits, type RequestLimitOptions } from './request-limits.js';
 import { appWithLimits } from './testing.js';
 
@@ -107,6 +108,38 @@ describe('failed logins per address', () => {
     expect((await guess(behindProxy, '192.0.2.1')).statusCode).toBe(401);
     expect((await guess(behindProxy, '192.0.2.1', 'secret')).statusCode).toBe(429);
     expect((await guess(behindProxy, '192.0.2.2', 'secret')).statusCode).toBe(200);
+  });
+
+  it('hold against parallel guesses: no more passwords are checked than the limit allows', async () => {
+    // A slow password check (scrypt) lets all guesses be in flight at once.
+    const checked: string[] = [];
+    const accounts = new FakeAuthenticator(ACCOUNTS);
+    const authenticator = {
+      async verify(id: string, password: string, beforeCheck?: () => Promise<void>) {
+        await beforeCheck?.();
+        checked.push(password);
+        await sleep(50);
+        return accounts.verify(id, password);
+      },
+    };
+    const app = await appWithLimits(createRequestLimits({ requestsPerMinute: 300, loginFailuresPerMinute: 20 }), 0, authenticator);
+    apps.push(app);
+    const answers = await Promise.all(Array.from({ length: 150 }, (_, n) => json(app, basic('both', `guess-${n}`))));
+    expect(checked).toHaveLength(20);
+    expect(answers.filter((a) => a.statusCode === 401)).toHaveLength(20);
+    expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(130);
+    // The address stays blocked, the right password included.
+    expect((await json(app, basic('both', 'secret'))).statusCode).toBe(429);
+  });
+
+  it('let parallel logins that succeed through: only failures use up the limit', async () => {
+    const app = await appWith({ loginFailuresPerMinute: 3 });
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all(Array.from({ length: 3 }, () => json(app, basic('both', 'secret'))));
+      expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+    }
+    expect((await json(app, basic('both', 'wrong'))).statusCode).toBe(401);
+    expect((await json(app, basic('both', 'secret'))).statusCode).toBe(200);
   });
 
   it('do not count requests without credentials or refused for other reasons', async () => {

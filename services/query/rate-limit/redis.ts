@@ -1,6 +1,7 @@
 // The Redis connection that lets several query-service instances share their counts.
 import Bottleneck from 'bottleneck';
 import { Redis, type RedisOptions } from 'ioredis';
+import { within } from '../../read-model-store/within.js';
 
 /** ioredis options from a redis:// or rediss:// URL (user, password, database number, TLS). */
 export function redisClientOptions(url: string): RedisOptions {
@@ -13,9 +14,11 @@ export function redisClientOptions(url: string): RedisOptions {
     ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
     ...(db ? { db: Number(db) } : {}),
     ...(parsed.protocol === 'rediss:' ? { tls: {} } : {}),
-    // While Redis is away a request fails soon (and answers 500) rather than waiting for it.
+    // While Redis is away a command fails soon rather than waiting for it (the limits then count
+    // in this process); reconnection goes on in the background, at most 2 s apart.
     maxRetriesPerRequest: 1,
     connectTimeout: 5_000,
+    retryStrategy: (attempt) => Math.min(100 * attempt, 2_000),
   };
 }
 
@@ -25,20 +28,48 @@ export interface RedisReader {
   ping(): Promise<string>;
 }
 
+// Bottleneck 2.19.5 drops the promise of every unsubscribe it sends when a limiter is
+// disconnected (IORedisConnection.__removeLimiter__); one that fails because Redis is away would
+// end the process as an unhandled rejection. Its subscriber connection therefore answers a failed
+// unsubscribe with nothing: the subscription is gone with the connection anyway.
+const unsubscribe = Redis.prototype.unsubscribe as (this: Redis, ...channels: string[]) => Promise<unknown>;
+class SubscriberConnection extends Redis {}
+Object.defineProperty(SubscriberConnection.prototype, 'unsubscribe', {
+  value(this: Redis, ...channels: string[]) {
+    return unsubscribe.apply(this, channels).catch(() => 0);
+  },
+});
+/** The client bottleneck is given: its duplicate() (bottleneck's subscriber) is a SubscriberConnection. */
+class LimiterConnection extends Redis {
+  override duplicate(override?: Partial<RedisOptions>): Redis {
+    return new SubscriberConnection({ ...this.options, ...override });
+  }
+}
+
 export interface SharedConnection {
   /** Passed to every limiter; one pair of Redis connections (commands, pub/sub) per process. */
   connection: Bottleneck.IORedisConnection;
   reader(): Promise<RedisReader>;
+  /** Resolves when Redis answers a PING within `ms`, rejects otherwise. */
+  ping(ms: number): Promise<void>;
+  /** Called whenever the command connection becomes ready (again). */
+  onReady(listener: () => void): void;
+  /** Called when the command connection is lost. */
+  onLost(listener: (reason: Error) => void): void;
   close(): Promise<void>;
 }
 
 export function connectRedis(url: string, onError: (error: unknown) => void): SharedConnection {
-  const connection = new Bottleneck.IORedisConnection({ Redis, clientOptions: redisClientOptions(url) });
+  const client = new LimiterConnection(redisClientOptions(url));
+  const connection = new Bottleneck.IORedisConnection({ Redis, client });
   connection.on('error', onError);
   return {
     connection,
     // bottleneck.d.ts declares ready() a method; in 2.19.5 it is the promise itself.
     reader: async () => (await (connection as unknown as { ready: Promise<Bottleneck.ClientsList> }).ready).client as RedisReader,
+    ping: (ms) => within(client.ping().then(() => undefined), ms, 'Redis did not answer PING'),
+    onReady: (listener) => void client.on('ready', listener),
+    onLost: (listener) => void client.on('close', () => listener(new Error('connection to Redis closed'))),
     async close() {
       // quit() waits for Redis to answer; when it is gone, drop the sockets instead of waiting.
       const quitted = await Promise.race([

@@ -3,8 +3,10 @@
 // - failed logins per source address, so that passwords cannot be guessed quickly.
 import type { Credential } from '../ports.js';
 import { RateLimitedError, retryAfterSeconds } from './errors.js';
-import { FixedWindows, localStore, redisStore } from './fixed-windows.js';
-import { connectRedis, type SharedConnection } from './redis.js';
+import { FixedWindows, localStore, redisStore, type WindowOptions } from './fixed-windows.js';
+import { within } from '../../read-model-store/within.js';
+import { connectRedis } from './redis.js';
+import { SharedStoreState, sharedOrLocal, type Counter, type StoreLog } from './shared-or-local.js';
 
 export interface RequestLimitOptions {
   requestsPerMinute: number;
@@ -16,9 +18,9 @@ export interface RequestLimitOptions {
   windowMs?: number;
   /** Limiter ids start with it; default "ossn". */
   keyPrefix?: string;
-  /** How long a request waits for Redis before it fails (500); default 2 s. */
+  /** How long a count waits for Redis before this instance counts on its own; default 1 s. */
   storeTimeoutMs?: number;
-  logger?: { warn(details: object, message: string): void };
+  logger?: StoreLog;
 }
 
 export const DEFAULT_LOGIN_FAILURES_PER_MINUTE = 20;
@@ -26,54 +28,69 @@ export const DEFAULT_LOGIN_FAILURES_PER_MINUTE = 20;
 export interface RequestLimits {
   /** Counts one request of the credential; throws RateLimitedError above the limit. */
   admit(credential: Credential): Promise<void>;
-  /** Throws RateLimitedError while the address has used up its failed logins. */
-  checkAddress(address: string): Promise<void>;
-  recordLoginFailure(address: string): Promise<void>;
-  /** Resolves when the store answers (health check). */
-  ping(): Promise<void>;
+  /**
+   * Reserves one of the address's failed logins before its password is checked, so that parallel
+   * guesses cannot outrun the count; throws RateLimitedError when none is left. The returned
+   * function gives the reservation back, for a request that turned out not to be a failed login.
+   */
+  reserveLogin(address: string): Promise<() => Promise<void>>;
+  /** Whether the counts are shared through Redis right now (false without Redis or while it is away). */
+  readonly shared: boolean;
   close(): Promise<void>;
 }
 
-function within<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`rate-limit store did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+const silent: StoreLog = { warn() {}, info() {} };
 
 export function createRequestLimits(options: RequestLimitOptions): RequestLimits {
   const windowMs = options.windowMs ?? 60_000;
   const prefix = options.keyPrefix ?? 'ossn';
-  const timeoutMs = options.storeTimeoutMs ?? 2_000;
-  const onError = (error: unknown) => options.logger?.warn({ err: error }, 'rate-limit store error');
-  const redis: SharedConnection | undefined = options.redisUrl ? connectRedis(options.redisUrl, onError) : undefined;
-  const store = redis ? redisStore(redis.connection, redis.reader) : localStore;
+  const timeoutMs = options.storeTimeoutMs ?? 1_000;
+  const log = options.logger ?? silent;
+  const requestWindows: WindowOptions = { id: `${prefix}-requests`, limit: options.requestsPerMinute, windowMs };
+  const failureWindows: WindowOptions = {
+    id: `${prefix}-login-failures`,
+    limit: options.loginFailuresPerMinute ?? DEFAULT_LOGIN_FAILURES_PER_MINUTE,
+    windowMs,
+  };
+  const localError = (error: unknown) => log.warn({ err: error }, 'rate-limit counting error');
+  const local = { requests: new FixedWindows(requestWindows, localStore, localError), failures: new FixedWindows(failureWindows, localStore, localError) };
+  const owned: FixedWindows[] = [local.requests, local.failures];
 
-  const requests = new FixedWindows({ id: `${prefix}-requests`, limit: options.requestsPerMinute, windowMs }, store, onError);
-  const failures = new FixedWindows(
-    { id: `${prefix}-login-failures`, limit: options.loginFailuresPerMinute ?? DEFAULT_LOGIN_FAILURES_PER_MINUTE, windowMs },
-    store,
-    onError,
-  );
+  let requests: Counter = local.requests;
+  let failures: Counter = local.failures;
+  let state: SharedStoreState | undefined;
+  const redis = options.redisUrl ? connectRedis(options.redisUrl, (error) => state?.lost(error)) : undefined;
+  if (redis) {
+    state = new SharedStoreState(redis, timeoutMs, log);
+    const lost = (error: unknown) => state?.lost(error);
+    const store = redisStore(redis.connection, redis.reader);
+    const shared = { requests: new FixedWindows(requestWindows, store, lost), failures: new FixedWindows(failureWindows, store, lost) };
+    owned.push(shared.requests, shared.failures);
+    requests = sharedOrLocal(shared.requests, local.requests, state, timeoutMs);
+    failures = sharedOrLocal(shared.failures, local.failures, state, timeoutMs);
+  }
 
   return {
     async admit(credential) {
-      const take = await within(requests.take(credential.id), timeoutMs);
+      const take = await requests.take(credential.id);
       if (!take.allowed) throw new RateLimitedError(retryAfterSeconds(take.retryAfterMs));
     },
-    async checkAddress(address) {
-      const blockedMs = await within(failures.blockedFor(address), timeoutMs);
-      if (blockedMs > 0) throw new RateLimitedError(retryAfterSeconds(blockedMs));
+    async reserveLogin(address) {
+      const take = await failures.take(address);
+      if (!take.allowed) throw new RateLimitedError(retryAfterSeconds(take.retryAfterMs));
+      let given = false;
+      return async () => {
+        if (given) return;
+        given = true;
+        await failures.giveBack(address);
+      };
     },
-    async recordLoginFailure(address) {
-      await within(failures.take(address), timeoutMs);
-    },
-    async ping() {
-      if (redis) await within(redis.reader().then((client) => client.ping()), timeoutMs);
+    get shared() {
+      return state?.inUse ?? false;
     },
     async close() {
-      await Promise.all([requests.close(), failures.close()]);
+      state?.close();
+      await Promise.all(owned.map((w) => within(w.close(), 2_000, 'rate-limit windows did not close').catch(() => undefined)));
       await redis?.close();
     },
   };

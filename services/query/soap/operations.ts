@@ -17,6 +17,8 @@ export interface OperationContext {
   lookups: OrderLookups;
   authenticator: Authenticator;
   beforeOperation?: BeforeOperation | undefined;
+  /** Just before a password is checked against the store (see Authenticator.verify). */
+  beforePasswordCheck?: (() => Promise<void>) | undefined;
 }
 
 interface Operation {
@@ -25,7 +27,7 @@ interface Operation {
 }
 
 async function authorize(login: Login, scope: Scope, operation: OperationName, context: OperationContext): Promise<Credential> {
-  const credential = login.id === undefined ? undefined : await context.authenticator.verify(login.id, login.password ?? '');
+  const credential = login.id === undefined ? undefined : await context.authenticator.verify(login.id, login.password ?? '', context.beforePasswordCheck);
   if (!credential) throw new SoapClientFault('Invalid id or password');
   await context.beforeOperation?.(credential, operation);
   if (!credential.scopes.includes(scope)) throw new SoapClientFault(`Credential not permitted for scope: ${scope}`);

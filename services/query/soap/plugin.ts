@@ -27,6 +27,8 @@ export interface PromoStandardsSoapOptions {
   authenticator: Authenticator;
   /** Hook for rate limiting: runs after authentication; throw RateLimitedError to refuse. */
   beforeOperation?: BeforeOperation;
+  /** Runs just before a password is checked against the store; throw RateLimitedError to refuse. */
+  beforePasswordCheck?: ((request: FastifyRequest) => Promise<void>) | undefined;
   /** Request body limit in bytes; default 64 KiB. */
   bodyLimit?: number;
 }
@@ -98,7 +100,11 @@ export const promoStandardsSoap: FastifyPluginAsync<PromoStandardsSoapOptions> =
 
     app.post(path, { bodyLimit }, async (request, reply) => {
       if (typeof request.body !== 'string') throw new SoapClientFault(MALFORMED_REQUEST);
-      const payload = await runOperation(operations, operationElement(request.body), context);
+      const { beforePasswordCheck } = options;
+      const payload = await runOperation(operations, operationElement(request.body), {
+        ...context,
+        beforePasswordCheck: beforePasswordCheck && (() => beforePasswordCheck(request)),
+      });
       return reply.type(XML_CONTENT_TYPE).send(renderEnvelope(payload));
     });
 

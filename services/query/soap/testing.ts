@@ -33,7 +33,8 @@ export class FakeAuthenticator implements Authenticator {
   readonly calls: Array<{ id: string; password: string }> = [];
   constructor(private readonly accounts: Record<string, { password: string; credential: Credential }>) {}
 
-  async verify(id: string, password: string): Promise<Credential | undefined> {
+  async verify(id: string, password: string, beforeCheck?: () => Promise<void>): Promise<Credential | undefined> {
+    await beforeCheck?.();
     this.calls.push({ id, password });
     const account = this.accounts[id];
     return account && account.password === password ? account.credential : undefined;

@@ -1,0 +1,90 @@
+// Counting that survives a Redis outage: while Redis answers, every instance counts in it (one
+// limit shared by all); while it does not, each instance counts on its own, so requests keep
+// being served, each instance allowing up to the limit. The switch is logged once each way.
+import type { FixedWindows, Take } from './fixed-windows.js';
+import { within } from '../../read-model-store/within.js';
+import type { SharedConnection } from './redis.js';
+
+export interface Counter {
+  take(key: string): Promise<Take>;
+  giveBack(key: string): Promise<void>;
+}
+
+export interface StoreLog {
+  warn(details: object, message: string): void;
+  info(details: object, message: string): void;
+}
+
+/** How often a lost Redis is asked whether it answers again. */
+const PROBE_INTERVAL_MS = 1_000;
+
+/** Whether the shared store is in use; switches to local on a failure and back once Redis answers. */
+export class SharedStoreState {
+  // Shared from the start: the first counts wait (within the timeout) for the connection rather
+  // than be counted apart while it is being made.
+  private shared = true;
+  private announcedLoss = false;
+  private probing = false;
+  private readonly prober: NodeJS.Timeout;
+
+  constructor(
+    private readonly redis: SharedConnection,
+    private readonly timeoutMs: number,
+    private readonly log: StoreLog,
+  ) {
+    redis.onReady(() => this.probe());
+    redis.onLost((reason) => this.lost(reason));
+    this.prober = setInterval(() => this.probe(), PROBE_INTERVAL_MS);
+    this.prober.unref();
+  }
+
+  get inUse(): boolean {
+    return this.shared;
+  }
+
+  lost(reason: unknown): void {
+    if (!this.shared && this.announcedLoss) return;
+    this.shared = false;
+    this.announcedLoss = true;
+    this.log.warn({ reason: reason instanceof Error ? reason.message : String(reason) }, 'rate-limit store unreachable: counting in this instance until it answers');
+  }
+
+  /** Uses Redis again once it answers a PING in time. */
+  private probe(): void {
+    if (this.shared || this.probing) return;
+    this.probing = true;
+    this.redis
+      .ping(this.timeoutMs)
+      .then(() => {
+        this.shared = true;
+        if (this.announcedLoss) this.log.info({}, 'rate-limit store answers again: counts are shared across instances');
+        this.announcedLoss = false;
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        this.probing = false;
+      });
+  }
+
+  close(): void {
+    clearInterval(this.prober);
+  }
+}
+
+/** Counts in `shared` while the store is in use, in `local` otherwise (and when a shared take fails or hangs). */
+export function sharedOrLocal(shared: FixedWindows, local: FixedWindows, state: SharedStoreState, timeoutMs: number): Counter {
+  async function attempt<T>(shared: () => Promise<T>, local: () => Promise<T>): Promise<T> {
+    if (state.inUse) {
+      try {
+        return await within(shared(), timeoutMs, 'rate-limit store did not answer');
+      } catch (error) {
+        state.lost(error);
+      }
+    }
+    return local();
+  }
+  return {
+    take: (key) => attempt(() => shared.take(key), () => local.take(key)),
+    giveBack: (key) => attempt(() => shared.giveBack(key), () => local.giveBack(key)),
+  };
+}

@@ -32,8 +32,12 @@ export interface QueryConfig {
   publicBaseUrl: string;
   redisUrl?: string;
   requestsPerMinute: number;
+  /** The rate limits' window: a minute, shortened only to try them out quickly. */
+  rateLimitWindowMs: number;
   /** Reverse proxies in front of the service whose X-Forwarded-For is believed; 0 believes none. */
   trustedProxyHops: number;
+  /** The longest a store operation of a request may take before the partner gets a fault or 500. */
+  storeTimeoutMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -82,7 +86,9 @@ export function readQueryConfig(env: Env = process.env): QueryConfig {
     publicBaseUrl: r.url('PUBLIC_BASE_URL', ['http', 'https'], `http://localhost:${port}`).replace(/\/+$/, ''),
     redisUrl: r.optionalUrl('REDIS_URL', ['redis', 'rediss']),
     requestsPerMinute: r.integer('RATE_LIMIT_PER_MINUTE', 300, { min: 1, max: 1_000_000 }),
+    rateLimitWindowMs: r.integer('RATE_LIMIT_WINDOW_MS', 60_000, { min: 100, max: 3_600_000 }),
     trustedProxyHops: r.integer('TRUSTED_PROXY_HOPS', 0, { min: 0, max: 10 }),
+    storeTimeoutMs: r.integer('STORE_TIMEOUT_MS', 5_000, { min: 100, max: 120_000 }),
   };
   r.done();
   return config;

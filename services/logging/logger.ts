@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from '../config/config.js';
 
 /** Paths that may carry secrets; pino replaces their values before a line is written. */
@@ -13,7 +13,9 @@ export const redactedPaths = [
   '*.redisUrl',
 ];
 
-export function createLogger(name: string, level: LogLevel = 'info'): Logger {
-  return pino({ name, level, redact: { paths: redactedPaths, censor: '[redacted]' } });
+/** A logger writing JSON lines to standard output, or to `destination` (tests read it). */
+export function createLogger(name: string, level: LogLevel = 'info', destination?: DestinationStream): Logger {
+  const options = { name, level, redact: { paths: redactedPaths, censor: '[redacted]' } };
+  return destination ? pino(options, destination) : pino(options);
 }
 export type { Logger };

@@ -1,12 +1,14 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import type { QueryConfig } from '../config/config.js';
 import { CachingAuthenticator } from '../credentials/authenticator.js';
 import { CredentialStore, credentialsCollection } from '../credentials/credential-store.js';
 import type { Logger } from '../logging/logger.js';
-import { connectMongo } from '../read-model-store/connect.js';
 import { readModelCollections } from '../read-model-store/documents.js';
 import { MongoOrderLookups } from '../read-model-store/lookups.js';
+import { StoreConnection } from '../read-model-store/store-connection.js';
 import { buildApp } from './app.js';
+import type { Authenticator, OrderLookups } from './ports.js';
 import { createRequestLimits } from './rate-limit/index.js';
 
 export interface RunningQueryService {
@@ -15,31 +17,56 @@ export interface RunningQueryService {
   close(): Promise<void>;
 }
 
-/** Wires the query service to MongoDB and starts listening. */
+/** /healthz answers within two seconds, whatever the store does. */
+const HEALTH_TIMEOUT_MS = 1_500;
+
+/**
+ * Wires the query service to MongoDB and starts listening. The store need not answer yet: until
+ * it does (and whenever it stops answering), /healthz answers 503 and partners get their fault or
+ * 500 within the store deadline; it serves as soon as the store answers.
+ */
 export async function startQueryService(config: QueryConfig, logger: Logger): Promise<RunningQueryService> {
-  const client = await connectMongo(config.store.mongodbUri, 'ossn-query');
-  const db = client.db(config.store.database);
+  // Every round trip to the store has this deadline, so a frozen store cannot hold requests.
+  const store = new StoreConnection(config.store.mongodbUri, 'ossn-query', logger, { deadlineMs: config.storeTimeoutMs });
+  const db = store.client.db(config.store.database);
+  const mongoLookups = new MongoOrderLookups(readModelCollections(db, config.store.readModelVersion));
+  const lookups: OrderLookups = {
+    orderStatus: (clientIds, query) => store.whenConnected(() => mongoLookups.orderStatus(clientIds, query)),
+    shipmentNotifications: (clientIds, query) => store.whenConnected(() => mongoLookups.shipmentNotifications(clientIds, query)),
+  };
+  const cachingAuthenticator = new CachingAuthenticator(new CredentialStore(credentialsCollection(db)));
+  const authenticator: Authenticator = {
+    verify: (id, password, beforeCheck) => store.whenConnected(() => cachingAuthenticator.verify(id, password, beforeCheck)),
+  };
   // With REDIS_URL every instance counts in Redis, so they share one limit per credential.
-  const limits = createRequestLimits({ requestsPerMinute: config.requestsPerMinute, redisUrl: config.redisUrl, logger });
+  const limits = createRequestLimits({
+    requestsPerMinute: config.requestsPerMinute,
+    windowMs: config.rateLimitWindowMs,
+    redisUrl: config.redisUrl,
+    logger,
+  });
   const app = await buildApp({
     logger,
     publicBaseUrl: config.publicBaseUrl,
-    lookups: new MongoOrderLookups(readModelCollections(db, config.store.readModelVersion)),
-    authenticator: new CachingAuthenticator(new CredentialStore(credentialsCollection(db))),
+    lookups,
+    authenticator,
     limits,
     trustedProxyHops: config.trustedProxyHops,
-    healthCheck: async () => {
-      await db.command({ ping: 1 });
-      await limits.ping();
-    },
+    // Liveness of what answers partners: the store. Redis is not asked: without it the limits
+    // count per instance and requests are still served.
+    healthCheck: () =>
+      store.whenConnected(async () => void (await db.command({ ping: 1 }, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) }))),
   });
+  // A store that answers at once is connected before the first request; one that does not is
+  // waited for in the background while the service already answers (503 and 500 until then).
+  await Promise.race([store.connected, sleep(config.storeTimeoutMs, undefined, { ref: false })]);
   const url = await app.listen({ host: config.host, port: config.port });
   return {
     app,
     url,
     async close() {
       await app.close(); // closes the limits' Redis connections too
-      await client.close();
+      await store.close();
     },
   };
 }

@@ -1,0 +1,54 @@
+import type { MongoClient } from 'mongodb';
+import type { Logger } from '../logging/logger.js';
+import { untilAvailable } from './availability.js';
+import { within } from './within.js';
+import { createMongoClient, type MongoClientOptions } from './connect.js';
+
+export class StoreNotConnectedError extends Error {
+  override readonly name = 'StoreNotConnectedError';
+  constructor() {
+    super('the store has not answered yet');
+  }
+}
+
+/**
+ * A MongoDB client that makes its first connection in the background, trying until the server
+ * answers, so that a service started while the store is away starts all the same. Until then
+ * `whenConnected` refuses at once: an operation would make the driver connect by itself, and a
+ * failed automatic first connection closes the client for good. Once connected, the driver
+ * reconnects by itself.
+ */
+export class StoreConnection {
+  readonly client: MongoClient;
+  /** Resolves once connected (or closed before that). */
+  readonly connected: Promise<void>;
+  private isConnected = false;
+  private readonly stop = new AbortController();
+
+  constructor(
+    uri: string,
+    appName: string,
+    logger: Logger,
+    private readonly options: MongoClientOptions = {},
+  ) {
+    this.client = createMongoClient(uri, appName, options);
+    this.connected = untilAvailable('the store (MongoDB)', async () => void (await this.client.connect()), logger, this.stop.signal).then(() => {
+      this.isConnected = !this.stop.signal.aborted;
+    });
+  }
+
+  /**
+   * `operation`, once the first connection is made (StoreNotConnectedError before), failed once the
+   * deadline has passed: its round trips each have the deadline too, so a few of them cannot add up.
+   */
+  whenConnected<T>(operation: () => Promise<T>): Promise<T> {
+    if (!this.isConnected) return Promise.reject(new StoreNotConnectedError());
+    const { deadlineMs } = this.options;
+    return deadlineMs ? within(operation(), deadlineMs, 'the store did not answer') : operation();
+  }
+
+  async close(): Promise<void> {
+    this.stop.abort();
+    await this.client.close();
+  }
+}

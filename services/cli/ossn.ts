@@ -6,7 +6,7 @@ const usage = `usage: ossn <command>
   start                      the all-in-one local run: stack, projector, query service, demo data
   serve                      the query service (SOAP and JSON)
   projector                  the projector (Kafka -> MongoDB read models)
-  setup                      create the topics, the read-model indexes and a demo credential
+  setup [--demo]             create the topics and the read-model indexes (and a demo credential)
   publish <file.ndjson|->    publish ERP events (validated first)
   demo-events --clients N --orders M [--seed S]
                              write a realistic ERP event data set (NDJSON) to stdout

@@ -11,7 +11,16 @@ export const redactedPaths = [
   '*.mongodbUri',
   'redisUrl',
   '*.redisUrl',
+  // Node's HTTP parser errors carry the raw bytes of the request, headers and body included.
+  'rawPacket',
+  '*.rawPacket',
 ];
+
+/** pino's error serializer without the raw request bytes that HTTP parser errors carry. */
+export function serializeError(error: unknown): object {
+  const { rawPacket: _raw, ...rest } = pino.stdSerializers.err(error as Error) as unknown as Record<string, unknown>;
+  return rest;
+}
 
 /** A logger writing JSON lines to standard output, or to `destination` (tests read it). */
 export function createLogger(name: string, level: LogLevel = 'info', destination?: DestinationStream): Logger {

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from '../logging/logger.js';
 import { healthRoutes } from './health/health-routes.js';
+import { drainOversizedBodies } from './http/oversized-bodies.js';
 import { InvalidCredentialsError, LoggableUrlLogController, partnerJsonApi, withLoggableRequests } from './json/index.js';
 import type { Authenticator, OrderLookups } from './ports.js';
 import { guardLogins, type RequestLimits } from './rate-limit/index.js';
@@ -41,6 +42,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const { limits } = deps;
   if (limits) app.addHook('onClose', () => limits.close());
 
+  drainOversizedBodies(app);
+  // Fastify's own 404 repeats the URL, query string (and any password sent in it) included.
+  app.setNotFoundHandler(async (_request, reply) => reply.code(404).send({ error: 'Not found' }));
   await app.register(healthRoutes, { check: deps.healthCheck });
   // The partner endpoints, SOAP and JSON, share one rate limit and one failed-login limit.
   await app.register(async (partners) => {

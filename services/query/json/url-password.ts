@@ -3,7 +3,7 @@
 // Fastify logs the URL before any hook runs, so the request serializer and the 404 log line are
 // replaced here for the whole app.
 import { LogController, type FastifyRequest } from 'fastify';
-import type { Logger } from '../../logging/logger.js';
+import { serializeError, type Logger } from '../../logging/logger.js';
 
 function decodeName(name: string): string {
   try {
@@ -39,9 +39,12 @@ function serializeRequest(request: FastifyRequest) {
   };
 }
 
-/** The logger to give Fastify: its `req` serializer wins over Fastify's own. */
+/**
+ * The logger to give Fastify: its `req` serializer wins over Fastify's own, and errors are logged
+ * without the raw request bytes of a malformed request (Fastify logs those at trace level).
+ */
 export function withLoggableRequests(logger: Logger): Logger {
-  return logger.child({}, { serializers: { req: serializeRequest } });
+  return logger.child({}, { serializers: { req: serializeRequest, err: serializeError } });
 }
 
 /** Request logging on, and the "route not found" line (which uses the raw URL) made loggable. */

@@ -1,4 +1,7 @@
-import { KafkaJSProtocolError } from 'kafkajs';
+import kafkajs from 'kafkajs';
+
+// kafkajs is CommonJS: Node's ESM loader finds its error classes only on the default export.
+const { KafkaJSProtocolError } = kafkajs;
 
 /** Broker errors about the message itself (its size or form): sending it again cannot succeed. */
 const refusedMessageTypes = new Set(['MESSAGE_TOO_LARGE', 'RECORD_LIST_TOO_LARGE', 'INVALID_RECORD']);

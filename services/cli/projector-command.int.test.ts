@@ -1,18 +1,32 @@
 // `ossn projector` as a container runs it: SIGTERM stops it cleanly, also while it is still starting.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
+import { startDedicatedKafka } from '../../test/support/dedicated-kafka.js';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
+import { startTcpProxy } from '../../test/support/tcp-proxy.js';
 
 const env = testEnvironment();
 
-function projectorProcess(brokers = env.kafkaBrokers.join(',')): { child: ChildProcess; output: () => string; exit: Promise<number | null> } {
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exit: Promise<number | null>;
+}
+
+/**
+ * `ossn projector`; with `asInit`, as a container runs it: PID 1 of a PID namespace of its own,
+ * where a signal without a handler is ignored (util-linux unshare; the tests run as root).
+ */
+function projectorProcess(brokers = env.kafkaBrokers.join(','), { mongodbUri = env.mongodbUri, asInit = false } = {}): Started {
   const names = uniqueNames('projector-command');
-  const child = spawn(process.execPath, ['bin/ossn.mjs', 'projector'], {
+  const command = asInit ? ['unshare', '--pid', '--fork', '--kill-child', process.execPath] : [process.execPath];
+  const child = spawn(command[0]!, [...command.slice(1), 'bin/ossn.mjs', 'projector'], {
     cwd: new URL('../..', import.meta.url).pathname,
     env: {
       ...process.env,
       KAFKA_BROKERS: brokers,
-      MONGODB_URI: env.mongodbUri,
+      MONGODB_URI: mongodbUri,
       MONGODB_DATABASE: names.database,
       OSSN_TOPIC: names.topic,
       OSSN_TOPIC_PARTITIONS: '1',
@@ -44,3 +58,63 @@ it('stops on SIGTERM while it cannot reach Kafka yet, with exit code 0', { timeo
   expect(projector.output()).toContain('stopping while starting');
   expect(projector.output()).not.toContain('projector consuming');
 });
+
+it('started while MongoDB and Kafka are away: keeps trying, says so in the log, and starts consuming once they answer', { timeout: 180_000 }, async () => {
+  const mongoTarget = new URL(env.mongodbUri);
+  const mongoProxy = await startTcpProxy({ host: mongoTarget.hostname, port: Number(mongoTarget.port || 27017) });
+  const [kafkaHost, kafkaPort] = env.kafkaBrokers[0]!.split(':');
+  const kafkaProxy = await startTcpProxy({ host: kafkaHost!, port: Number(kafkaPort) });
+  mongoProxy.cut();
+  kafkaProxy.cut();
+  const viaProxy = new URL(env.mongodbUri);
+  viaProxy.host = mongoProxy.address;
+  viaProxy.searchParams.set('directConnection', 'true');
+  // Kafka is reached through the proxy only to start: the broker then names its own address.
+  const projector = projectorProcess(kafkaProxy.address, { mongodbUri: viaProxy.toString() });
+  let exited = false;
+  void projector.exit.then(() => (exited = true));
+  try {
+    await expect.poll(projector.output, { timeout: 60_000, interval: 200 }).toContain('MongoDB does not answer yet; retrying');
+    mongoProxy.restore();
+    await expect.poll(projector.output, { timeout: 120_000, interval: 200 }).toContain('Kafka does not answer yet; retrying');
+    expect(exited).toBe(false);
+    kafkaProxy.restore();
+    await expect.poll(projector.output, { timeout: 60_000, interval: 200 }).toContain('projector consuming');
+    projector.child.kill('SIGTERM');
+    expect(await projector.exit).toBe(0);
+  } finally {
+    projector.child.kill('SIGKILL');
+    await mongoProxy.close();
+    await kafkaProxy.close();
+  }
+});
+
+it('as PID 1 of a container: a second SIGTERM while it waits to stop ends it at once', { timeout: 180_000 }, async () => {
+  const broker = await startDedicatedKafka();
+  const projector = projectorProcess(broker.brokers.join(','), { asInit: true });
+  try {
+    await expect.poll(projector.output, { timeout: 90_000, interval: 100 }).toContain('projector consuming');
+    // The broker frozen: leaving the consumer group waits for an answer that does not come.
+    broker.freeze();
+    const init = initOf(projector.child.pid!);
+    process.kill(init, 'SIGTERM');
+    await expect.poll(projector.output, { timeout: 10_000, interval: 100 }).toContain('stopping after the current batch');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const secondAt = Date.now();
+    process.kill(init, 'SIGTERM');
+    const code = await Promise.race([projector.exit, new Promise((resolve) => setTimeout(() => resolve('still running'), 5_000))]);
+    expect(code).toBe(143); // 128 + SIGTERM, from the process itself
+    expect(Date.now() - secondAt).toBeLessThan(5_000);
+    expect(projector.output()).toContain('second stop signal: exiting at once');
+  } finally {
+    projector.child.kill('SIGKILL');
+    broker.thaw();
+    await broker.stop();
+  }
+});
+
+/** The pid (in our namespace) of the process that unshare started as PID 1 of the new namespace. */
+function initOf(unsharePid: number): number {
+  const children = readFileSync(`/proc/${unsharePid}/task/${unsharePid}/children`, 'utf8').trim().split(/\s+/);
+  return Number(children[0]);
+}

@@ -22,6 +22,8 @@ export interface ProjectorConfig {
   stateCacheSize: number;
   /** While rebuilding READ_MODEL_VERSION, the live version whose change times are carried over. */
   previousReadModelVersion?: number;
+  /** Silence after which the consumer group counts a projector gone and hands its partitions on (30 s when absent). */
+  consumerSessionTimeoutMs?: number;
 }
 
 export interface QueryConfig {
@@ -64,6 +66,8 @@ export function readProjectorConfig(env: Env = process.env): ProjectorConfig {
     topicPartitions: r.integer('OSSN_TOPIC_PARTITIONS', 6, { min: 1, max: 10_000 }),
     consumerGroup: r.string('OSSN_CONSUMER_GROUP', `ossn-projector-v${store.readModelVersion}`),
     stateCacheSize: r.integer('OSSN_STATE_CACHE_SIZE', defaultStateCacheSize, { min: 0, max: 10_000_000 }),
+    // Kafka's brokers accept 6 s to 30 min by default (group.min/max.session.timeout.ms).
+    consumerSessionTimeoutMs: r.integer('OSSN_CONSUMER_SESSION_TIMEOUT_MS', 30_000, { min: 6_000, max: 1_800_000 }),
     previousReadModelVersion: r.optionalString('PREVIOUS_READ_MODEL_VERSION')
       ? r.integer('PREVIOUS_READ_MODEL_VERSION', 0, { min: 1, max: 9999 })
       : undefined,

@@ -1,4 +1,4 @@
-import type { Kafka } from 'kafkajs';
+import type { Consumer, Kafka } from 'kafkajs';
 import type { Logger } from '../logging/logger.js';
 import type { SourceMessage } from './messages.js';
 
@@ -46,6 +46,16 @@ export interface ConsumeOptions {
 export async function consumeBatches(kafka: Kafka, options: ConsumeOptions, handler: BatchHandler): Promise<BatchConsumer> {
   const consumer = kafka.consumer({ groupId: options.groupId, sessionTimeout: options.sessionTimeoutMs ?? 30_000, heartbeatInterval: HEARTBEAT_INTERVAL_MS });
   await consumer.connect();
+  try {
+    await subscribeAndRun(consumer, options, handler);
+  } catch (error) {
+    await consumer.disconnect().catch(() => undefined);
+    throw error;
+  }
+  return { stop: () => consumer.disconnect() };
+}
+
+async function subscribeAndRun(consumer: Consumer, options: ConsumeOptions, handler: BatchHandler): Promise<void> {
   await consumer.subscribe({ topic: options.topic, fromBeginning: true });
   await consumer.run({
     autoCommit: false,
@@ -78,5 +88,4 @@ export async function consumeBatches(kafka: Kafka, options: ConsumeOptions, hand
       await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: next }]);
     },
   });
-  return { stop: () => consumer.disconnect() };
 }

@@ -14,3 +14,27 @@ export function deadLetter(message: SourceMessage, reason: string, failedAt: Dat
     },
   };
 }
+
+/** What a summary keeps of the value, the key and the reason: far below any broker's message limit. */
+export const summaryLimits = { valueBytes: 8_192, keyBytes: 1_024, reasonChars: 2_048 };
+
+const cut = (bytes: Buffer | null, limit: number) => (bytes && bytes.length > limit ? bytes.subarray(0, limit) : bytes);
+
+/**
+ * The dead letter of a message the broker refused to take whole (too large for the dead-letter
+ * topic): the same headers with the reason, and only the start of the key and value. `x-truncated`
+ * says so and gives the original sizes; the whole event stays in its source topic at its offset.
+ */
+export function summaryDeadLetter(message: SourceMessage, reason: string, failedAt: Date, refusal: string): OutgoingMessage {
+  const shortReason = reason.length > summaryLimits.reasonChars ? `${reason.slice(0, summaryLimits.reasonChars)}…` : reason;
+  const letter = deadLetter(
+    { ...message, key: cut(message.key, summaryLimits.keyBytes), value: cut(message.value, summaryLimits.valueBytes) },
+    shortReason,
+    failedAt,
+  );
+  letter.headers = {
+    ...letter.headers,
+    'x-truncated': `the broker refused the whole dead letter (${refusal}): key of ${message.key?.length ?? 0} bytes and value of ${message.value?.length ?? 0} bytes cut to their first ${summaryLimits.keyBytes} and ${summaryLimits.valueBytes} bytes`,
+  };
+  return letter;
+}

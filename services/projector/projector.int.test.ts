@@ -1,11 +1,12 @@
 import type { Kafka } from 'kafkajs';
 import { pino } from 'pino';
-import type { Db, MongoClient } from 'mongodb';
+import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoEvents } from '../../contracts/demo-events.js';
 import { parseErpEvent, type ErpEvent } from '../../contracts/erp-events.js';
 import { deadLetterTopic, eventKey } from '../../contracts/transport.js';
 import { foldEvents } from '../../projections/fold.js';
+import { readModels, reference } from '../../test/support/read-models.js';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
 import { consumeAll } from '../../test/support/kafka-progress.js';
 import { waitUntilCaughtUp } from '../kafka/progress.js';
@@ -61,21 +62,6 @@ async function freshSetup(label: string) {
 
 const publish = (events: (ErpEvent | string)[], topic: string) =>
   publishNdjson(events.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))), sink, topic);
-
-async function readModels(db: Db) {
-  const collections = readModelCollections(db, 1);
-  const [statuses, shipments] = await Promise.all([
-    collections.orderStatus.find({}, { projection: { _id: 0, changedAt: 0 } }).sort({ _id: 1 }).toArray(),
-    collections.shipments.find({}, { projection: { _id: 0, shipmentDates: 0 } }).sort({ _id: 1 }).toArray(),
-  ]);
-  return { statuses, shipments };
-}
-
-function reference(events: ErpEvent[]) {
-  const folded = foldEvents(events);
-  const byKey = <S>(m: Map<string, S>) => [...m.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, s]) => s);
-  return { statuses: byKey(folded.orderStatus), shipments: byKey(folded.shipments) };
-}
 
 async function runUntilCaughtUp(config: ProjectorConfig) {
   const projector = await startProjector(config, logger);

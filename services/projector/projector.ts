@@ -1,15 +1,18 @@
-import { parseErpEvent, type ErpEvent } from '../../contracts/erp-events.js';
+import { parseErpEvent } from '../../contracts/erp-events.js';
 import { keyProblem } from '../../contracts/transport.js';
 import type { BatchHandler } from '../kafka/consumer.js';
 import type { SourceMessage } from '../kafka/messages.js';
 import type { MessageSink } from '../kafka/producer.js';
 import type { Logger } from '../logging/logger.js';
 import { documentId, type ReadModelCollections } from '../read-model-store/documents.js';
+import { isRefusedDocument } from '../read-model-store/refusals.js';
 import { loadStates, writeEffects, type LoadedStates } from '../read-model-store/writes.js';
-import { deadLetter } from './dead-letters.js';
+import { foldSettingAsideFailures, type BatchItem, type Fold } from './fold-step.js';
 import { projectBatch } from './project-batch.js';
 import { retryUntilDone } from './retry.js';
+import { sendDeadLetters, type DeadLetter } from './send-dead-letters.js';
 import { StateCache } from './state-cache.js';
+import { writeSettingAsideRefusals } from './write-step.js';
 
 export interface ProjectorDependencies {
   collections: ReadModelCollections;
@@ -20,12 +23,21 @@ export interface ProjectorDependencies {
   logger: Logger;
   /** Sales orders whose states are kept between batches (see StateCache); 0 reads every batch's from the store. */
   stateCacheSize: number;
+  /** The batch fold; projectBatch unless a test stands in a defective one. */
+  fold?: Fold;
 }
+
+/** Writes of a batch the store refuses (isRefusedDocument) before its sales orders are written one by one. */
+export const writeRefusalsBeforeIsolating = 3;
 
 /**
  * One batch: validate every message, fold the valid events onto the stored states, send the bad
- * events to the dead-letter topic, then write the changed documents in bulk. Each step is retried
- * until it succeeds, so a batch's offsets are committed only after all of it took effect.
+ * events to the dead-letter topic, then write the changed documents in bulk. A failure of a server
+ * (MongoDB, Kafka) is retried until it succeeds, so a batch's offsets are committed only after all
+ * of it took effect. A failure that belongs to an event cannot hold the partition: the fold's
+ * (fold-step.ts) and the broker's refusal of a dead letter (send-dead-letters.ts) are dealt with at
+ * once, and after the store has refused the batch's write a few times its sales orders are written
+ * one by one (write-step.ts); the events to blame go to the dead-letter topic.
  *
  * Dead letters go first: once the read models hold a later event of the same sales order, a
  * redelivered batch would no longer reject the bad one (the sequence guard skips it), so sending
@@ -33,47 +45,67 @@ export interface ProjectorDependencies {
  */
 export function createBatchProjector(deps: ProjectorDependencies): BatchHandler {
   const cache = new StateCache(deps.stateCacheSize);
+  const fold = deps.fold ?? projectBatch;
   return async (messages, context) => {
-    const valid: { event: ErpEvent; source: SourceMessage }[] = [];
-    const bad: DeadLetter[] = [];
-    for (const message of messages) {
-      const parsed = parseErpEvent(message.value ?? Buffer.alloc(0));
-      if (!parsed.ok) {
-        bad.push({ source: message, reason: parsed.errors.join('; ') });
-        continue;
-      }
-      const misKeyed = keyProblem(message.key?.toString(), parsed.event);
-      if (misKeyed) bad.push({ source: message, reason: misKeyed });
-      else valid.push({ event: parsed.event, source: message });
-    }
-
+    const { valid, bad } = parseMessages(messages);
     const keys = [...new Set(valid.map(({ event }) => documentId(event.clientId, event.salesOrderNumber)))];
     const sent = new Set<string>();
+    const sendNew = async (letters: DeadLetter[]) => {
+      const fresh = letters.filter(({ source }) => !sent.has(source.offset));
+      await sendDeadLetters(deps.sink, deps.deadLetterTopic, fresh, deps.logger);
+      for (const { source } of fresh) sent.add(source.offset);
+    };
     let attempts = 0;
+    let writeRefusals = 0;
     await retryUntilDone(
       async () => {
         /** Folds the batch onto the states of its sales orders, kept ones only when `useKept`. */
-        const fold = async (useKept: boolean) => {
+        const foldBatch = async (useKept: boolean) => {
           if (!useKept) cache.forget(keys);
           const { states, keptStates } = await loadThroughCache(deps.collections, cache, keys);
-          return { projected: projectBatch(states, valid), keptStates };
+          return { states, projected: foldSettingAsideFailures(fold, states, valid), keptStates };
         };
         // A failed attempt may be a stale kept state's doing (a guard that no longer held).
-        const folded = await fold(attempts++ === 0);
+        const folded = await foldBatch(attempts++ === 0);
         // A rejection is believed only from states read from the store: a kept state may be stale
         // (another consumer moved the sales order on), and a valid event not fit it. No write
         // would then fail its guard to tell, so the batch is folded again from the store.
         const doubted = folded.projected.rejected.length > 0 && folded.keptStates > 0;
-        const { projected } = doubted ? await fold(false) : folded;
-        const deadLetters = [...bad, ...projected.rejected].filter(({ source }) => !sent.has(source.offset));
-        await sendDeadLetters(deps, deadLetters);
-        for (const { source } of deadLetters) sent.add(source.offset);
-        await writeEffects(deps.collections, projected.effects, deps.previousCollections);
+        const { states, projected } = doubted ? await foldBatch(false) : folded;
+        await sendNew([...bad, ...projected.rejected]);
+        if (writeRefusals >= writeRefusalsBeforeIsolating) {
+          cache.forget(keys);
+          await writeSettingAsideRefusals({ ...deps, fold, sendDeadLetters: sendNew }, states, valid, projected);
+          return;
+        }
+        try {
+          await writeEffects(deps.collections, projected.effects, deps.previousCollections);
+        } catch (error) {
+          if (isRefusedDocument(error)) writeRefusals++;
+          throw error;
+        }
         cache.remember(keys, projected.states);
       },
       { context, logger: deps.logger, what: 'projecting the batch' },
     );
   };
+}
+
+/** Parse step: the valid events, and the messages that are not one (or under the wrong key) with the reason. */
+function parseMessages(messages: SourceMessage[]): { valid: BatchItem[]; bad: DeadLetter[] } {
+  const valid: BatchItem[] = [];
+  const bad: DeadLetter[] = [];
+  for (const message of messages) {
+    const parsed = parseErpEvent(message.value ?? Buffer.alloc(0));
+    if (!parsed.ok) {
+      bad.push({ source: message, reason: parsed.errors.join('; ') });
+      continue;
+    }
+    const misKeyed = keyProblem(message.key?.toString(), parsed.event);
+    if (misKeyed) bad.push({ source: message, reason: misKeyed });
+    else valid.push({ event: parsed.event, source: message });
+  }
+  return { valid, bad };
 }
 
 /** The states of `keys`: those kept from earlier batches, the others read from the store. */
@@ -91,18 +123,4 @@ async function loadThroughCache(
     shipments: new Map([...known.shipments, ...stored.shipments]),
   };
   return { states, keptStates };
-}
-
-interface DeadLetter {
-  source: SourceMessage;
-  reason: string;
-}
-
-async function sendDeadLetters(deps: ProjectorDependencies, deadLetters: DeadLetter[]): Promise<void> {
-  if (deadLetters.length === 0) return;
-  const failedAt = new Date();
-  for (const { source, reason } of deadLetters) {
-    deps.logger.warn({ topic: source.topic, partition: source.partition, offset: source.offset, reason }, 'event sent to the dead-letter topic');
-  }
-  await deps.sink.send(deps.deadLetterTopic, deadLetters.map(({ source, reason }) => deadLetter(source, reason, failedAt)));
 }

@@ -7,34 +7,56 @@ import { ensureTopics } from '../kafka/topics.js';
 import type { Logger } from '../logging/logger.js';
 import { connectMongo } from '../read-model-store/connect.js';
 import { ensureIndexes, readModelCollections } from '../read-model-store/documents.js';
+import type { Fold } from './fold-step.js';
 import { createBatchProjector } from './projector.js';
+import { untilAnswered } from './until-answered.js';
 
 export interface RunningProjector {
   /** Stops after the batch in progress, then closes the connections. */
   stop(): Promise<void>;
 }
 
-export async function startProjector(config: ProjectorConfig, logger: Logger): Promise<RunningProjector> {
-  const mongo = await connectMongo(config.store.mongodbUri, 'ossn-projector');
+export interface ProjectorOverrides {
+  /** A defective fold, for the tests that prove one cannot hold a partition. */
+  fold?: Fold;
+}
+
+/** Starts once MongoDB and Kafka answer, however long that takes (each wait is logged). */
+export async function startProjector(config: ProjectorConfig, logger: Logger, overrides: ProjectorOverrides = {}): Promise<RunningProjector> {
+  const mongo = await untilAnswered(
+    'MongoDB',
+    async () => {
+      const client = await connectMongo(config.store.mongodbUri, 'ossn-projector');
+      try {
+        await ensureIndexes(readModelCollections(client.db(config.store.database), config.store.readModelVersion));
+        return client;
+      } catch (error) {
+        await client.close().catch(() => undefined);
+        throw error;
+      }
+    },
+    logger,
+  );
   const db = mongo.db(config.store.database);
   const collections = readModelCollections(db, config.store.readModelVersion);
-  await ensureIndexes(collections);
 
   const kafka = createKafka(config.kafkaBrokers, 'ossn-projector', logger);
-  await ensureTopics(kafka, config.topic, config.topicPartitions);
-  const sink = await connectSink(kafka);
-  const consumer = await consumeBatches(
-    kafka,
-    { groupId: config.consumerGroup, topic: config.topic, logger },
-    createBatchProjector({
-      collections,
-      previousCollections:
-        config.previousReadModelVersion === undefined ? undefined : readModelCollections(db, config.previousReadModelVersion),
-      sink,
-      deadLetterTopic: deadLetterTopic(config.topic),
-      logger,
-      stateCacheSize: config.stateCacheSize,
-    }),
+  await untilAnswered('Kafka', () => ensureTopics(kafka, config.topic, config.topicPartitions), logger);
+  const sink = await untilAnswered('Kafka', () => connectSink(kafka), logger);
+  const handler = createBatchProjector({
+    collections,
+    previousCollections:
+      config.previousReadModelVersion === undefined ? undefined : readModelCollections(db, config.previousReadModelVersion),
+    sink,
+    deadLetterTopic: deadLetterTopic(config.topic),
+    logger,
+    stateCacheSize: config.stateCacheSize,
+    fold: overrides.fold,
+  });
+  const consumer = await untilAnswered(
+    'Kafka',
+    () => consumeBatches(kafka, { groupId: config.consumerGroup, topic: config.topic, logger, sessionTimeoutMs: config.consumerSessionTimeoutMs }, handler),
+    logger,
   );
   logger.info({ topic: config.topic, group: config.consumerGroup, readModelVersion: config.store.readModelVersion }, 'projector consuming');
   return {

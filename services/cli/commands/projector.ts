@@ -1,6 +1,7 @@
 import { readProjectorConfig } from '../../config/config.js';
 import { createLogger } from '../../logging/logger.js';
 import { startProjector } from '../../projector/run.js';
+import { exitOnSecondSignal } from '../second-signal.js';
 import { untilSignal } from '../signals.js';
 
 export async function projectorCommand(): Promise<void> {
@@ -18,5 +19,6 @@ export async function projectorCommand(): Promise<void> {
   }
   const signal = await stopRequested;
   logger.info({ signal }, 'stopping after the current batch');
+  exitOnSecondSignal(logger);
   await first.projector.stop();
 }

@@ -1,0 +1,239 @@
+// The fault suite's projector cases (issue 9): the projector against real servers that fail under
+// it, and against messages that can never succeed. Each case checks what a user of the read
+// models would see: every event projected exactly as the reference fold says, none lost.
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Kafka } from 'kafkajs';
+import type { MongoClient } from 'mongodb';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateDemoEvents } from '../../contracts/demo-events.js';
+import type { ErpEvent } from '../../contracts/erp-events.js';
+import { locationRecorded, packageShipped, statusChanged } from '../../contracts/sample-events.js';
+import { deadLetterTopic, eventKey } from '../../contracts/transport.js';
+import { defaultStateCacheSize, type ProjectorConfig } from '../../services/config/config.js';
+import { createKafka } from '../../services/kafka/client.js';
+import { groupLag, topicSize, waitUntilCaughtUp } from '../../services/kafka/progress.js';
+import { connectSink } from '../../services/kafka/producer.js';
+import { ensureTopics } from '../../services/kafka/topics.js';
+import { createLogger } from '../../services/logging/logger.js';
+import type { Fold } from '../../services/projector/fold-step.js';
+import { projectBatch } from '../../services/projector/project-batch.js';
+import { startProjector } from '../../services/projector/run.js';
+import { publishNdjson } from '../../services/publishing/publish-events.js';
+import { connectMongo } from '../../services/read-model-store/connect.js';
+import { readModelCollections } from '../../services/read-model-store/documents.js';
+import { loadStates } from '../../services/read-model-store/writes.js';
+import { startDedicatedKafka } from '../support/dedicated-kafka.js';
+import { consumeAll } from '../support/kafka-progress.js';
+import { readModels, reference } from '../support/read-models.js';
+import { testEnvironment, uniqueNames } from '../support/servers.js';
+
+const logger = createLogger('fault-suite', 'silent');
+const env = testEnvironment();
+let mongo: MongoClient;
+
+beforeAll(async () => {
+  mongo = await connectMongo(env.mongodbUri, 'fault-suite');
+});
+
+afterAll(async () => {
+  await mongo?.close();
+});
+
+function projectorConfig(label: string, kafkaBrokers: string[], topicPartitions: number): ProjectorConfig {
+  const names = uniqueNames(label);
+  return {
+    logLevel: 'silent',
+    store: { mongodbUri: env.mongodbUri, database: names.database, readModelVersion: 1 },
+    kafkaBrokers,
+    topic: names.topic,
+    topicPartitions,
+    consumerGroup: names.group,
+    stateCacheSize: defaultStateCacheSize,
+  };
+}
+
+async function publish(kafka: Kafka, topic: string, events: ErpEvent[]): Promise<void> {
+  const sink = await connectSink(kafka);
+  try {
+    const report = await publishNdjson(events.map((e) => JSON.stringify(e)), sink, topic);
+    expect(report.refused).toEqual([]);
+  } finally {
+    await sink.close();
+  }
+}
+
+const countStatuses = (config: ProjectorConfig) => readModelCollections(mongo.db(config.store.database), 1).orderStatus.countDocuments();
+
+describe('fault suite: projector', () => {
+  it('the broker restarted while the projector is consuming: it goes on, and the read models equal the fold of every event', { timeout: 300_000 }, async () => {
+    const broker = await startDedicatedKafka();
+    try {
+      const kafka = createKafka(broker.brokers, 'fault-broker-restart', logger);
+      const config = projectorConfig('fault-broker-restart', broker.brokers, 3);
+      await ensureTopics(kafka, config.topic, config.topicPartitions);
+      const events = generateDemoEvents({ clients: 4, orders: 600, seed: 21 });
+      const before = events.slice(0, Math.floor(events.length * 0.7));
+      await publish(kafka, config.topic, before);
+
+      const lines: string[] = [];
+      const projector = await startProjector(config, pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) }));
+      let atRestart = 0;
+      try {
+        await expect.poll(() => countStatuses(config), { timeout: 60_000, interval: 20 }).toBeGreaterThan(0);
+        await broker.restart();
+        atRestart = await countStatuses(config);
+        // Events published after the restart are projected too: the projector is consuming again.
+        await publish(kafka, config.topic, events.slice(before.length));
+        await waitUntilCaughtUp(kafka, config.consumerGroup, config.topic, 180_000);
+      } finally {
+        await projector.stop();
+      }
+      expect(atRestart).toBeLessThan(reference(before).statuses.length); // the restart came mid-stream
+      expect(await readModels(mongo.db(config.store.database))).toEqual(reference(events));
+      expect(await topicSize(kafka, deadLetterTopic(config.topic))).toBe(0n);
+    } finally {
+      await broker.stop();
+    }
+  });
+
+  it('the projector killed with SIGKILL ten times at random moments while 50,000 events are projected: read models equal the fold of every event, no event lost or applied twice', { timeout: 600_000 }, async () => {
+    const kafka = createKafka(env.kafkaBrokers, 'fault-sigkill', logger);
+    const config = projectorConfig('fault-sigkill', env.kafkaBrokers, 6);
+    await ensureTopics(kafka, config.topic, config.topicPartitions);
+    const events = generateDemoEvents({ clients: 5, orders: 1_100, seed: 5 }).slice(0, 50_000);
+    await publish(kafka, config.topic, events);
+
+    // The moments: after random numbers of committed events, spread over the whole run.
+    const killAt = Array.from({ length: 10 }, () => Math.floor(Math.random() * events.length * 0.9)).sort((a, b) => a - b);
+    const committed = async () => events.length - Number(await groupLag(kafka, config.consumerGroup, config.topic));
+    const kills: number[] = [];
+    for (const threshold of killAt) {
+      const projector = projectorProcess(config);
+      try {
+        await expect.poll(committed, { timeout: 120_000, interval: 100 }).toBeGreaterThanOrEqual(threshold);
+        projector.child.kill('SIGKILL');
+        kills.push(await committed());
+        expect(await projector.exit).toBe('SIGKILL');
+      } finally {
+        projector.child.kill('SIGKILL');
+      }
+    }
+    const last = projectorProcess(config);
+    await waitUntilCaughtUp(kafka, config.consumerGroup, config.topic, 240_000);
+    last.child.kill('SIGTERM');
+    expect(await last.exit).toBe(0);
+
+    expect(kills.filter((at) => at < events.length)).toHaveLength(10); // every kill came while events were left to project
+    expect(await readModels(mongo.db(config.store.database))).toEqual(reference(events));
+    // An event applied twice would have been rejected by the projection the second time.
+    expect(await topicSize(kafka, deadLetterTopic(config.topic))).toBe(0n);
+  });
+
+  it('one poison message of each kind on a busy partition: it is in the dead-letter topic with its reason, and every later event of that partition is projected', { timeout: 300_000 }, async () => {
+    const kafka = createKafka(env.kafkaBrokers, 'fault-poison', logger);
+    const config = projectorConfig('fault-poison', env.kafkaBrokers, 1);
+    // The events topic takes messages of up to 2 MB; its dead-letter topic, created by the
+    // projector, only the broker's default of 1 MB: a dead letter can be too large to send.
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: [{ topic: config.topic, numPartitions: 1, configEntries: [{ name: 'max.message.bytes', value: String(2 * 1024 * 1024) }] }],
+    });
+    await admin.disconnect();
+
+    const busy = generateDemoEvents({ clients: 2, orders: 150, seed: 9 });
+    const half = Math.floor(busy.length / 2);
+
+    // 1. The fold throws on this event (a projection defect, stood in below).
+    const defective = statusChanged(1, { purchaseOrderNumber: 'PO-DEFECT', statusId: 10 });
+    const foldThrowsOn = { ...defective, eventId: 'dead0000-0000-4000-8000-000000000001', salesOrderNumber: 'SO-DEFECT' };
+    const fold: Fold = (loaded, items) => {
+      if (items.some(({ event }) => event.eventId === foldThrowsOn.eventId)) throw new TypeError('projection defect');
+      return projectBatch(loaded, items);
+    };
+    // 2. The store refuses the read model this event would make: its shipments document would
+    // pass the size limit (16 MiB on MongoDB; on FerretDB the driver's 17 MiB buffer). Each package
+    // brings a 1 MB carrier name (the contract bounds neither): the 17th is one too many.
+    const huge = (event: ErpEvent) => ({ ...event, salesOrderNumber: 'SO-HUGE' }) as ErpEvent;
+    const packages = Array.from({ length: 17 }, (_, i) => i + 1);
+    const hugeOrder = [
+      huge(locationRecorded(1, 1)),
+      ...packages.map((packageId) => huge(packageShipped(1 + packageId, 1, packageId, { carrier: String(packageId).padEnd(1_000_000, '.') }))),
+      huge(statusChanged(20, { purchaseOrderNumber: 'PO-HUGE', statusId: 80 })),
+    ];
+    const refusedPackage = hugeOrder[17]!;
+    // 3. Not an event, and too large for the dead-letter topic: 1.5 MB.
+    const tooLargeForDeadLetter = JSON.stringify({ note: 'x'.repeat(1_500_000) });
+    // 4. Not JSON.
+    const notJson = '{not json';
+
+    const sink = await connectSink(kafka);
+    try {
+      const send = (key: string, value: string) => sink.send(config.topic, [{ key, value }]);
+      await publishNdjson(busy.slice(0, half).map((e) => JSON.stringify(e)), sink, config.topic);
+      await send(eventKey(foldThrowsOn.clientId, foldThrowsOn.salesOrderNumber), JSON.stringify(foldThrowsOn));
+      for (const event of hugeOrder) await send(eventKey(event.clientId, event.salesOrderNumber), JSON.stringify(event)); // 1 MB each: one at a time
+      await send('C1:SO-TOO-LARGE', tooLargeForDeadLetter);
+      await send('C1:SO-NOT-JSON', notJson);
+      await publishNdjson(busy.slice(half).map((e) => JSON.stringify(e)), sink, config.topic);
+    } finally {
+      await sink.close();
+    }
+
+    const projector = await startProjector(config, logger, { fold });
+    try {
+      await waitUntilCaughtUp(kafka, config.consumerGroup, config.topic, 240_000);
+    } finally {
+      await projector.stop();
+    }
+
+    const db = mongo.db(config.store.database);
+    const projected = await readModels(db);
+    const isHuge = (s: { salesOrderNumber: string }) => s.salesOrderNumber === 'SO-HUGE';
+    expect({ statuses: projected.statuses.filter((s) => !isHuge(s)), shipments: projected.shipments.filter((s) => !isHuge(s)) }).toEqual(
+      reference(busy),
+    );
+    // The refused package is missing; the events of SO-HUGE after it are projected.
+    const stored = await loadStates(readModelCollections(db, 1), ['C1:SO-HUGE']);
+    expect(stored.orderStatus.get('C1:SO-HUGE')).toMatchObject({ sequence: 20, statusId: 80 });
+    expect(stored.shipments.get('C1:SO-HUGE')?.locations[0]?.packages.map((p) => p.packageId)).toEqual(packages.slice(0, -1));
+
+    const received = await consumeAll(kafka, deadLetterTopic(config.topic), 4);
+    const bySource = new Map(received.map((m) => [m.key, m]));
+    expect(bySource.get(eventKey('C1', 'SO-DEFECT'))?.headers['x-error']).toMatch(/^the projection failed on this event: TypeError: projection defect/);
+    expect(bySource.get(eventKey('C1', 'SO-DEFECT'))?.value).toBe(JSON.stringify(foldThrowsOn));
+    const refused = bySource.get(eventKey('C1', 'SO-HUGE'));
+    expect(refused?.headers['x-error']).toMatch(/^the store refused the read models of sales order C1:SO-HUGE with this event/);
+    expect(refused?.value).toBe(JSON.stringify(refusedPackage));
+    const summary = bySource.get('C1:SO-TOO-LARGE');
+    expect(summary?.headers['x-error']).toMatch(/JSON|schema|must/i);
+    expect(summary?.headers['x-truncated']).toMatch(/value of 1500011 bytes cut/);
+    expect(summary?.value).toBe(tooLargeForDeadLetter.slice(0, 8_192));
+    expect(bySource.get('C1:SO-NOT-JSON')?.headers['x-error']).toMatch(/JSON/i);
+    expect([...bySource.keys()].sort()).toEqual(['C1:SO-DEFECT', 'C1:SO-HUGE', 'C1:SO-NOT-JSON', 'C1:SO-TOO-LARGE']);
+  });
+});
+
+/** `ossn projector` as its own process, as it runs in production, to be killed. */
+function projectorProcess(config: ProjectorConfig): { child: ChildProcess; exit: Promise<number | NodeJS.Signals | null> } {
+  const child = spawn(process.execPath, ['bin/ossn.mjs', 'projector'], {
+    cwd: new URL('../..', import.meta.url).pathname,
+    env: {
+      ...process.env,
+      KAFKA_BROKERS: config.kafkaBrokers.join(','),
+      MONGODB_URI: config.store.mongodbUri,
+      MONGODB_DATABASE: config.store.database,
+      OSSN_TOPIC: config.topic,
+      OSSN_TOPIC_PARTITIONS: String(config.topicPartitions),
+      OSSN_CONSUMER_GROUP: config.consumerGroup,
+      // The group hands a killed projector's partitions on after this silence: the broker's least.
+      OSSN_CONSUMER_SESSION_TIMEOUT_MS: '6000',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exit = new Promise<number | NodeJS.Signals | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
+  return { child, exit };
+}

@@ -9,7 +9,7 @@ import { connectMongo } from '../read-model-store/connect.js';
 import { ensureIndexes, readModelCollections } from '../read-model-store/documents.js';
 import type { Fold } from './fold-step.js';
 import { createBatchProjector } from './projector.js';
-import { untilAnswered } from './until-answered.js';
+import { untilAnswered } from '../lifecycle/until-answered.js';
 
 export interface RunningProjector {
   /** Stops after the batch in progress, then closes the connections. */

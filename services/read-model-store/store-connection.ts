@@ -1,6 +1,6 @@
 import type { MongoClient } from 'mongodb';
 import type { Logger } from '../logging/logger.js';
-import { untilAvailable } from './availability.js';
+import { untilAnswered } from '../lifecycle/until-answered.js';
 import { within } from './within.js';
 import { createMongoClient, type MongoClientOptions } from './connect.js';
 
@@ -32,9 +32,13 @@ export class StoreConnection {
     private readonly options: MongoClientOptions = {},
   ) {
     this.client = createMongoClient(uri, appName, options);
-    this.connected = untilAvailable('the store (MongoDB)', async () => void (await this.client.connect()), logger, this.stop.signal).then(() => {
-      this.isConnected = !this.stop.signal.aborted;
-    });
+    const connect = async () => void (await this.client.connect());
+    this.connected = untilAnswered('the store (MongoDB)', connect, logger, { maxDelayMs: 5_000, signal: this.stop.signal }).then(
+      () => {
+        this.isConnected = true;
+      },
+      () => undefined, // closed before the store answered
+    );
   }
 
   /**

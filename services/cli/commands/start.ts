@@ -11,6 +11,7 @@ import { connectSink } from '../../kafka/producer.js';
 import { topicSize, waitUntilCaughtUp } from '../../kafka/progress.js';
 import { ensureTopics } from '../../kafka/topics.js';
 import { createLogger } from '../../logging/logger.js';
+import { untilAnswered } from '../../lifecycle/until-answered.js';
 import { startProjector } from '../../projector/run.js';
 import { publishNdjson } from '../../publishing/publish-events.js';
 import { connectMongo } from '../../read-model-store/connect.js';
@@ -48,7 +49,8 @@ export async function startCommand(): Promise<void> {
 
   const kafka = createKafka(projectorConfig.kafkaBrokers, 'ossn-start', logger);
   await ensureTopics(kafka, projectorConfig.topic, projectorConfig.topicPartitions);
-  if ((await topicSize(kafka, projectorConfig.topic)) === 0n) {
+  // Leaders of topics created moments ago may not be known to every request yet.
+  if ((await untilAnswered('Kafka', () => topicSize(kafka, projectorConfig.topic), logger, { initialDelayMs: 500 })) === 0n) {
     const events = generateDemoEvents({ clients: 3, orders: 40, seed: 1 });
     const sink = await connectSink(kafka);
     await publishNdjson(events.map((e) => JSON.stringify(e)), sink, projectorConfig.topic).finally(() => sink.close());

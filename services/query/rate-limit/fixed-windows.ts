@@ -37,12 +37,14 @@ interface Entry {
 }
 
 /**
- * Bottleneck's Redis scripts answer `SETTINGS_KEY_NOT_FOUND` once a limiter's keys have expired.
- * Bottleneck 2.19.5 recognises only the bare text, but Redis 7 prefixes script errors with "ERR ",
- * so the error escapes (from takes and from every heartbeat): such a limiter is simply forgotten.
+ * Bottleneck's Redis scripts answer `SETTINGS_KEY_NOT_FOUND` once a limiter's keys have expired,
+ * and `UNKNOWN_CLIENT` once Redis dropped the limiter as unresponsive (a process busy for seconds).
+ * Bottleneck 2.19.5 recovers from both by their bare text, but Redis 7 prefixes script errors with
+ * "ERR ", so they escape (from takes and from every heartbeat): such a limiter is simply forgotten
+ * and made anew on the next take.
  */
 function isExpiredLimiter(error: unknown): boolean {
-  return error instanceof Error && error.message.includes('SETTINGS_KEY_NOT_FOUND');
+  return error instanceof Error && /SETTINGS_KEY_NOT_FOUND|UNKNOWN_CLIENT/.test(error.message);
 }
 
 export class FixedWindows {

@@ -25,6 +25,7 @@ export class SharedStoreState {
   private shared = true;
   private announcedLoss = false;
   private probing = false;
+  private closed = false;
   private readonly prober: NodeJS.Timeout;
 
   constructor(
@@ -43,7 +44,7 @@ export class SharedStoreState {
   }
 
   lost(reason: unknown): void {
-    if (!this.shared && this.announcedLoss) return;
+    if (this.closed || (!this.shared && this.announcedLoss)) return;
     this.shared = false;
     this.announcedLoss = true;
     this.log.warn({ reason: reason instanceof Error ? reason.message : String(reason) }, 'rate-limit store unreachable: counting in this instance until it answers');
@@ -51,7 +52,7 @@ export class SharedStoreState {
 
   /** Uses Redis again once it answers a PING in time. */
   private probe(): void {
-    if (this.shared || this.probing) return;
+    if (this.shared || this.probing || this.closed) return;
     this.probing = true;
     this.redis
       .ping(this.timeoutMs)
@@ -66,7 +67,9 @@ export class SharedStoreState {
       });
   }
 
+  /** Stops probing; the connection closing from now on is no loss worth a warning. */
   close(): void {
+    this.closed = true;
     clearInterval(this.prober);
   }
 }

@@ -157,7 +157,7 @@ describe('fault suite: query service', () => {
     loading = false;
     await load;
 
-    expect(during).toBeGreaterThan(10); // requests went on while Redis was away
+    expect(during).toBeGreaterThanOrEqual(3); // requests went on while Redis was away
     expect(answers.filter((answer) => answer.status !== 200)).toEqual([]);
     for (const { log } of [a, b]) {
       expect(messages(log.atLeast('warn'))).toEqual(['rate-limit store unreachable: counting in this instance until it answers']);
@@ -215,7 +215,7 @@ describe('fault suite: query service', () => {
     const { url, log } = await service({ MONGODB_URI: store.url, STORE_TIMEOUT_MS: '1000' });
     expect((await fetch(`${url}/healthz`)).status).toBe(503);
     expect((await json(url, 10)).status).toBe(500);
-    await until(() => messages(log.lines).includes('the store (MongoDB) does not answer; trying again every 2 s'), 5_000);
+    await until(() => messages(log.lines).includes('the store (MongoDB) does not answer yet; retrying'), 5_000);
 
     store.proxy.restore();
     const deadline = Date.now() + 20_000;

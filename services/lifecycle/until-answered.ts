@@ -1,20 +1,27 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../logging/logger.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export interface UntilAnsweredOptions {
+  initialDelayMs?: number;
+  maxDelayMs?: number;
+  /** Stops trying: the promise then rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
 
 /**
- * Runs `attempt` (connect to a server, prepare what the projector needs there) until it succeeds,
- * logging each failure: a server away at start delays the start, it never ends the process.
- * The waits grow to `maxDelayMs`; a stop request meanwhile ends the process (see the command).
+ * Runs `attempt` (connect to a server, prepare what is needed there) until it succeeds, logging
+ * each failure and the success after them: a server away at start delays the start, it never ends
+ * the process. The waits grow to `maxDelayMs`.
  */
 export async function untilAnswered<T>(
   what: string,
   attempt: () => Promise<T>,
   logger: Logger,
-  { initialDelayMs = 1_000, maxDelayMs = 15_000 } = {},
+  { initialDelayMs = 1_000, maxDelayMs = 15_000, signal }: UntilAnsweredOptions = {},
 ): Promise<T> {
   let delay = initialDelayMs;
   for (let tries = 1; ; tries++) {
+    signal?.throwIfAborted();
     try {
       const result = await attempt();
       if (tries > 1) logger.info({ attempts: tries }, `${what} answers`);
@@ -23,7 +30,7 @@ export async function untilAnswered<T>(
       // The message only: a driver's error object may carry the connection options.
       const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       logger.warn({ reason, attempt: tries, retryInMs: delay }, `${what} does not answer yet; retrying`);
-      await sleep(delay);
+      await sleep(delay, undefined, { signal });
       delay = Math.min(delay * 2, maxDelayMs);
     }
   }

@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runOssn } from '../../test/support/ossn-command.js';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
 import { CachingAuthenticator } from '../credentials/authenticator.js';
 import { CredentialStore, credentialsCollection } from '../credentials/credential-store.js';
@@ -10,7 +9,6 @@ import { connectMongo } from '../read-model-store/connect.js';
 // The real command line (`node bin/ossn.mjs credentials ...`) as an operator runs it, against a
 // database of this file's own; verification goes through the query service's authenticator.
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const env = testEnvironment();
 const database = uniqueNames('credentials-cli').database;
 let mongo: MongoClient;
@@ -24,30 +22,9 @@ afterAll(async () => {
   await mongo?.close();
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `ossn <args>` with `input` on stdin (closed right after). */
-function ossn(args: string[], input = ''): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/ossn.mjs', ...args], {
-      cwd: root,
-      env: { ...process.env, MONGODB_URI: env.mongodbUri, MONGODB_DATABASE: database, READ_MODEL_VERSION: '1', LOG_LEVEL: 'silent' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.on('error', () => {}); // the command may exit without reading stdin
-    child.stdin.end(input);
-  });
-}
+/** Runs `ossn <args>` with `input` on stdin. */
+const ossn = (args: string[], input = '') =>
+  runOssn(args, { MONGODB_URI: env.mongodbUri, MONGODB_DATABASE: database, READ_MODEL_VERSION: '1', LOG_LEVEL: 'silent' }, input);
 
 /** A fresh authenticator each time, so nothing is answered from a cache. */
 const verify = (id: string, password: string) => new CachingAuthenticator(store).verify(id, password);

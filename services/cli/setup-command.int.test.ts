@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { runOssn } from '../../test/support/ossn-command.js';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
 import { CachingAuthenticator } from '../credentials/authenticator.js';
 import { CredentialStore, credentialsCollection } from '../credentials/credential-store.js';
@@ -10,7 +9,6 @@ import { connectMongo } from '../read-model-store/connect.js';
 // `ossn setup`, as docker-compose runs it on every `up`: the demo credential only when asked, and
 // an existing one never changed (a disabled demo credential stays disabled).
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const env = testEnvironment();
 const names = uniqueNames('setup-command');
 let mongo: MongoClient;
@@ -25,27 +23,15 @@ afterAll(async () => {
   await mongo.close();
 });
 
-function setup(args: string[], demoPassword?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/ossn.mjs', 'setup', ...args], {
-      cwd: root,
-      env: {
-        ...process.env,
-        KAFKA_BROKERS: env.kafkaBrokers.join(','),
-        MONGODB_URI: env.mongodbUri,
-        MONGODB_DATABASE: names.database,
-        OSSN_TOPIC: names.topic,
-        OSSN_TOPIC_PARTITIONS: '1',
-        LOG_LEVEL: 'silent',
-        OSSN_DEMO_PASSWORD: demoPassword ?? '',
-      },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+function setup(args: string[], demoPassword?: string) {
+  return runOssn(['setup', ...args], {
+    KAFKA_BROKERS: env.kafkaBrokers.join(','),
+    MONGODB_URI: env.mongodbUri,
+    MONGODB_DATABASE: names.database,
+    OSSN_TOPIC: names.topic,
+    OSSN_TOPIC_PARTITIONS: '1',
+    LOG_LEVEL: 'silent',
+    OSSN_DEMO_PASSWORD: demoPassword ?? '',
   });
 }
 

@@ -4,8 +4,8 @@ import { CachingAuthenticator } from '../credentials/authenticator.js';
 import { CredentialStore, credentialsCollection } from '../credentials/credential-store.js';
 import type { Logger } from '../logging/logger.js';
 import { connectMongo } from '../read-model-store/connect.js';
-import { readModelCollections } from '../read-model-store/documents.js';
-import { MongoOrderLookups } from '../read-model-store/lookups.js';
+import { createQueryMetrics } from '../metrics/query-metrics.js';
+import { SwitchingLookups } from '../read-model-store/switching-lookups.js';
 import { buildApp } from './app.js';
 import { createRequestLimits } from './rate-limit/index.js';
 
@@ -21,10 +21,26 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
   const db = client.db(config.store.database);
   // With REDIS_URL every instance counts in Redis, so they share one limit per credential.
   const limits = createRequestLimits({ requestsPerMinute: config.requestsPerMinute, redisUrl: config.redisUrl, logger });
+  const metrics = createQueryMetrics();
+  // The active version as `ossn replay` records it (READ_MODEL_VERSION before the first switch).
+  const lookups = new SwitchingLookups(db, {
+    fallbackVersion: config.store.readModelVersion,
+    onSwitch: (version) => {
+      metrics.activeVersion.set(version);
+      logger.info({ readModelVersion: version }, 'answering from read-model version');
+    },
+    onRefreshError: (error) => logger.warn({ err: error }, 'reading the active read-model version failed; answering from the last one'),
+  });
+  await lookups.start();
   const app = await buildApp({
     logger,
     publicBaseUrl: config.publicBaseUrl,
-    lookups: new MongoOrderLookups(readModelCollections(db, config.store.readModelVersion)),
+    lookups,
+    metrics,
+    readinessCheck: async () => {
+      await db.command({ ping: 1 });
+      if (lookups.version === undefined) throw new Error('active read-model version not known');
+    },
     authenticator: new CachingAuthenticator(new CredentialStore(credentialsCollection(db))),
     limits,
     trustedProxyHops: config.trustedProxyHops,
@@ -38,6 +54,7 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
     app,
     url,
     async close() {
+      lookups.stop();
       await app.close(); // closes the limits' Redis connections too
       await client.close();
     },

@@ -12,7 +12,8 @@ import {
   type OperationContext,
   type OperationTable,
 } from './operations.js';
-import { decodeRequestBody, operationElement } from './parse-envelope.js';
+import { childText, decodeRequestBody, operationElement } from './parse-envelope.js';
+import { labelRequest } from '../metrics/request-labels.js';
 import { loadServedDocuments, type ServedDocuments, type ServiceFiles } from './wsdl.js';
 
 export const ORDER_STATUS_PATH = '/api/promostandards/order-status';
@@ -98,7 +99,9 @@ export const promoStandardsSoap: FastifyPluginAsync<PromoStandardsSoapOptions> =
 
     app.post(path, { bodyLimit }, async (request, reply) => {
       if (typeof request.body !== 'string') throw new SoapClientFault(MALFORMED_REQUEST);
-      const payload = await runOperation(operations, operationElement(request.body), context);
+      const element = operationElement(request.body);
+      labelRequest(request, { operation: operations.get(element.name)?.name ?? 'unsupported', queryType: childText(element, 'queryType') });
+      const payload = await runOperation(operations, element, context);
       return reply.type(XML_CONTENT_TYPE).send(renderEnvelope(payload));
     });
 

@@ -22,6 +22,9 @@ export interface ProjectorConfig {
   stateCacheSize: number;
   /** While rebuilding READ_MODEL_VERSION, the live version whose change times are carried over. */
   previousReadModelVersion?: number;
+  /** Where `ossn projector` serves /metrics, /healthz and /readyz; port 0 picks a free one. */
+  metricsHost?: string;
+  metricsPort?: number;
 }
 
 export interface QueryConfig {
@@ -63,6 +66,8 @@ export function readProjectorConfig(env: Env = process.env): ProjectorConfig {
     previousReadModelVersion: r.optionalString('PREVIOUS_READ_MODEL_VERSION')
       ? r.integer('PREVIOUS_READ_MODEL_VERSION', 0, { min: 1, max: 9999 })
       : undefined,
+    metricsHost: r.string('OSSN_METRICS_HOST', '127.0.0.1'),
+    metricsPort: r.integer('OSSN_METRICS_PORT', 9464, { min: 0, max: 65_535 }),
   };
   if (config.previousReadModelVersion === store.readModelVersion) {
     r.problems.push('PREVIOUS_READ_MODEL_VERSION must differ from READ_MODEL_VERSION');

@@ -36,6 +36,8 @@ export interface ConsumeOptions {
   partitionsConsumedConcurrently?: number;
   /** Silence after which the group counts the consumer gone; 30 s by default. */
   sessionTimeoutMs?: number;
+  /** Called each time the consumer has joined its group (readiness). */
+  onJoin?: () => void;
 }
 
 /**
@@ -45,6 +47,7 @@ export interface ConsumeOptions {
  */
 export async function consumeBatches(kafka: Kafka, options: ConsumeOptions, handler: BatchHandler): Promise<BatchConsumer> {
   const consumer = kafka.consumer({ groupId: options.groupId, sessionTimeout: options.sessionTimeoutMs ?? 30_000, heartbeatInterval: HEARTBEAT_INTERVAL_MS });
+  if (options.onJoin) consumer.on(consumer.events.GROUP_JOIN, () => options.onJoin?.());
   await consumer.connect();
   await consumer.subscribe({ topic: options.topic, fromBeginning: true });
   await consumer.run({

@@ -6,6 +6,7 @@ import type { MessageSink } from '../kafka/producer.js';
 import type { Logger } from '../logging/logger.js';
 import { documentId, type ReadModelCollections } from '../read-model-store/documents.js';
 import { loadStates, writeEffects, type LoadedStates } from '../read-model-store/writes.js';
+import { batchOutcome, type BatchOutcome } from './batch-outcome.js';
 import { deadLetter } from './dead-letters.js';
 import { projectBatch } from './project-batch.js';
 import { retryUntilDone } from './retry.js';
@@ -20,6 +21,8 @@ export interface ProjectorDependencies {
   logger: Logger;
   /** Sales orders whose states are kept between batches (see StateCache); 0 reads every batch's from the store. */
   stateCacheSize: number;
+  /** Told what each batch did once it took effect (metrics). */
+  observer?: (outcome: BatchOutcome<SourceMessage>) => void;
 }
 
 /**
@@ -56,7 +59,7 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
         const fold = async (useKept: boolean) => {
           if (!useKept) cache.forget(keys);
           const { states, keptStates } = await loadThroughCache(deps.collections, cache, keys);
-          return { projected: projectBatch(states, valid), keptStates };
+          return { projected: projectBatch(states, valid), keptStates, states };
         };
         // A failed attempt may be a stale kept state's doing (a guard that no longer held).
         const folded = await fold(attempts++ === 0);
@@ -64,12 +67,13 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
         // (another consumer moved the sales order on), and a valid event not fit it. No write
         // would then fail its guard to tell, so the batch is folded again from the store.
         const doubted = folded.projected.rejected.length > 0 && folded.keptStates > 0;
-        const { projected } = doubted ? await fold(false) : folded;
+        const { projected, states } = doubted ? await fold(false) : folded;
         const deadLetters = [...bad, ...projected.rejected].filter(({ source }) => !sent.has(source.offset));
         await sendDeadLetters(deps, deadLetters);
         for (const { source } of deadLetters) sent.add(source.offset);
         await writeEffects(deps.collections, projected.effects, deps.previousCollections);
         cache.remember(keys, projected.states);
+        deps.observer?.(batchOutcome(states, valid, new Set(projected.rejected.map(({ source }) => source))));
       },
       { context, logger: deps.logger, what: 'projecting the batch' },
     );

@@ -7,6 +7,8 @@ import { ensureTopics } from '../kafka/topics.js';
 import type { Logger } from '../logging/logger.js';
 import { connectMongo } from '../read-model-store/connect.js';
 import { ensureIndexes, readModelCollections } from '../read-model-store/documents.js';
+import type { ProjectorMetrics } from '../metrics/projector-metrics.js';
+import { batchObserver, countingDeadLetters, measuredBatches, watchConsumerLag } from './measure.js';
 import { createBatchProjector } from './projector.js';
 
 export interface RunningProjector {
@@ -14,7 +16,14 @@ export interface RunningProjector {
   stop(): Promise<void>;
 }
 
-export async function startProjector(config: ProjectorConfig, logger: Logger): Promise<RunningProjector> {
+export interface ProjectorExtras {
+  metrics?: ProjectorMetrics;
+  /** Called when the consumer has joined its group (readiness). */
+  onJoin?: () => void;
+}
+
+export async function startProjector(config: ProjectorConfig, logger: Logger, extras: ProjectorExtras = {}): Promise<RunningProjector> {
+  const { metrics } = extras;
   const mongo = await connectMongo(config.store.mongodbUri, 'ossn-projector');
   const db = mongo.db(config.store.database);
   const collections = readModelCollections(db, config.store.readModelVersion);
@@ -22,24 +31,30 @@ export async function startProjector(config: ProjectorConfig, logger: Logger): P
 
   const kafka = createKafka(config.kafkaBrokers, 'ossn-projector', logger);
   await ensureTopics(kafka, config.topic, config.topicPartitions);
-  const sink = await connectSink(kafka);
+  const dlqTopic = deadLetterTopic(config.topic);
+  const connected = await connectSink(kafka);
+  const sink = metrics ? countingDeadLetters(connected, dlqTopic, metrics) : connected;
+  const projectBatches = createBatchProjector({
+    collections,
+    previousCollections:
+      config.previousReadModelVersion === undefined ? undefined : readModelCollections(db, config.previousReadModelVersion),
+    sink,
+    deadLetterTopic: dlqTopic,
+    logger,
+    stateCacheSize: config.stateCacheSize,
+    observer: metrics ? batchObserver(metrics) : undefined,
+  });
   const consumer = await consumeBatches(
     kafka,
-    { groupId: config.consumerGroup, topic: config.topic, logger },
-    createBatchProjector({
-      collections,
-      previousCollections:
-        config.previousReadModelVersion === undefined ? undefined : readModelCollections(db, config.previousReadModelVersion),
-      sink,
-      deadLetterTopic: deadLetterTopic(config.topic),
-      logger,
-      stateCacheSize: config.stateCacheSize,
-    }),
+    { groupId: config.consumerGroup, topic: config.topic, logger, onJoin: extras.onJoin },
+    metrics ? measuredBatches(projectBatches, metrics) : projectBatches,
   );
+  const lagWatch = metrics ? watchConsumerLag(kafka, { groupId: config.consumerGroup, topic: config.topic }, metrics, logger) : undefined;
   logger.info({ topic: config.topic, group: config.consumerGroup, readModelVersion: config.store.readModelVersion }, 'projector consuming');
   return {
     async stop() {
       await consumer.stop();
+      await lagWatch?.stop();
       await sink.close();
       await mongo.close();
     },

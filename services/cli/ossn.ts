@@ -11,6 +11,7 @@ const usage = `usage: ossn <command>
   demo-events --clients N --orders M [--seed S]
                              write a realistic ERP event data set (NDJSON) to stdout
   credentials ...            manage partner credentials (ossn credentials for help)
+  dlq list|redrive ...       read dead letters, send fixed ones again (ossn dlq for help)
 
 Configuration comes from environment variables; see README.md.`;
 
@@ -22,6 +23,7 @@ const commands: Record<string, () => Promise<(argv: string[]) => Promise<void>>>
   publish: async () => (await import('./commands/publish.js')).publishCommand,
   'demo-events': async () => (await import('./commands/demo-events.js')).demoEventsCommand,
   credentials: async () => (await import('./commands/credentials.js')).credentialsCommand,
+  dlq: async () => (await import('./commands/dlq.js')).dlqCommand,
 };
 
 async function main(argv: string[]): Promise<void> {

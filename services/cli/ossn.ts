@@ -7,7 +7,8 @@ const usage = `usage: ossn <command>
   serve                      the query service (SOAP and JSON)
   projector                  the projector (Kafka -> MongoDB read models)
   setup                      create the topics, the read-model indexes and a demo credential
-  publish <file.ndjson|->    publish ERP events (validated first)
+  publish [--create-topics] <file.ndjson|->
+                             publish ERP events (validated first)
   demo-events --clients N --orders M [--seed S]
                              write a realistic ERP event data set (NDJSON) to stdout
   credentials ...            manage partner credentials (ossn credentials for help)

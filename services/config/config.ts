@@ -97,6 +97,8 @@ export interface PublishConfig {
   logLevel: LogLevel;
   kafkaBrokers: string[];
   topic: string;
+  /** Partitions of the topics when `ossn publish --create-topics` creates them. */
+  topicPartitions: number;
 }
 
 /** For commands that only touch the read-model database (credential management). */
@@ -113,6 +115,7 @@ export function readPublishConfig(env: Env = process.env): PublishConfig {
     logLevel: r.oneOf('LOG_LEVEL', logLevels, 'info'),
     kafkaBrokers: r.brokers('KAFKA_BROKERS'),
     topic: r.string('OSSN_TOPIC', defaultTopic),
+    topicPartitions: r.integer('OSSN_TOPIC_PARTITIONS', 6, { min: 1, max: 10_000 }),
   };
   r.done();
   return config;

@@ -13,6 +13,8 @@ const usage = `usage: ossn <command>
                              write a realistic ERP event data set (NDJSON) to stdout
   credentials ...            manage partner credentials (ossn credentials for help)
   dlq list|redrive ...       read dead letters, send fixed ones again (ossn dlq for help)
+  replay [--discard|--drop-previous]
+                             rebuild the read models into the next version, then switch to it
 
 Configuration comes from environment variables; see README.md.`;
 
@@ -25,6 +27,7 @@ const commands: Record<string, () => Promise<(argv: string[]) => Promise<void>>>
   'demo-events': async () => (await import('./commands/demo-events.js')).demoEventsCommand,
   credentials: async () => (await import('./commands/credentials.js')).credentialsCommand,
   dlq: async () => (await import('./commands/dlq.js')).dlqCommand,
+  replay: async () => (await import('./commands/replay.js')).replayCommand,
 };
 
 async function main(argv: string[]): Promise<void> {

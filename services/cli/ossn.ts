@@ -15,6 +15,7 @@ const usage = `usage: ossn <command>
   dlq list|redrive ...       read dead letters, send fixed ones again (ossn dlq for help)
   replay [--discard|--drop-previous]
                              rebuild the read models into the next version, then switch to it
+  status [--probe URL]...    one screen: servers, versions, lag, dead letters, credentials
 
 Configuration comes from environment variables; see README.md.`;
 
@@ -28,6 +29,7 @@ const commands: Record<string, () => Promise<(argv: string[]) => Promise<void>>>
   credentials: async () => (await import('./commands/credentials.js')).credentialsCommand,
   dlq: async () => (await import('./commands/dlq.js')).dlqCommand,
   replay: async () => (await import('./commands/replay.js')).replayCommand,
+  status: async () => (await import('./commands/status.js')).statusCommand,
 };
 
 async function main(argv: string[]): Promise<void> {

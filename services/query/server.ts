@@ -39,7 +39,7 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
     metrics,
     readinessCheck: async () => {
       await db.command({ ping: 1 });
-      if (lookups.version === undefined) throw new Error('active read-model version not known');
+      if (!lookups.readWithin(10_000)) throw new Error('active read-model version not read in the last 10 s');
     },
     authenticator: new CachingAuthenticator(new CredentialStore(credentialsCollection(db))),
     limits,

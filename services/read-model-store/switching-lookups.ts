@@ -23,6 +23,7 @@ export interface SwitchingLookupsOptions {
 export class SwitchingLookups implements OrderLookups {
   private current: { version: number; lookups: MongoOrderLookups } | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private lastRead = 0;
 
   constructor(
     private readonly db: Db,
@@ -32,6 +33,11 @@ export class SwitchingLookups implements OrderLookups {
   /** The version answered from; undefined until it was read once. */
   get version(): number | undefined {
     return this.current?.version;
+  }
+
+  /** Whether the active version was read within `ms`: otherwise a switch may have gone unnoticed. */
+  readWithin(ms: number): boolean {
+    return this.current !== undefined && Date.now() - this.lastRead <= ms;
   }
 
   /** Reads the active version once (throws when the store does not answer), then keeps following it. */
@@ -49,6 +55,7 @@ export class SwitchingLookups implements OrderLookups {
 
   async refresh(): Promise<void> {
     const { version } = await readActiveVersion(this.db, this.options.fallbackVersion);
+    this.lastRead = Date.now();
     if (version === this.current?.version) return;
     this.current = { version, lookups: new MongoOrderLookups(readModelCollections(this.db, version)) };
     this.options.onSwitch?.(version);

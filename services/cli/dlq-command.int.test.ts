@@ -1,60 +1,31 @@
 // `ossn dlq list` and `ossn dlq redrive` against the real broker: an event dead-lettered because
 // its location was never recorded is projected once the ERP sent the location and the operator
 // re-sent it, and re-sending it again changes nothing.
-import type { MongoClient } from 'mongodb';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { locationRecorded, packageShipped, statusChanged } from '../../contracts/sample-events.js';
 import { deadLetterTopic, eventKey } from '../../contracts/transport.js';
 import { foldEvents } from '../../projections/fold.js';
 import { runOssn } from '../../test/support/ossn-cli.js';
-import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
-import { defaultStateCacheSize, type ProjectorConfig } from '../config/config.js';
-import { createKafka } from '../kafka/client.js';
-import { connectSink, type MessageSink } from '../kafka/producer.js';
+import { freshProjectorConfig, useConnections } from '../../test/support/projector-system.js';
+import { testEnvironment } from '../../test/support/servers.js';
 import { topicSize, waitUntilCaughtUp } from '../kafka/progress.js';
-import { ensureTopics } from '../kafka/topics.js';
-import { createLogger } from '../logging/logger.js';
-import { startProjector, type RunningProjector } from '../projector/run.js';
-import { connectMongo } from '../read-model-store/connect.js';
+import { startProjector } from '../projector/run.js';
 import { readModelCollections } from '../read-model-store/documents.js';
 
 const env = testEnvironment();
-const logger = createLogger('dlq-test', 'silent');
-const kafka = createKafka(env.kafkaBrokers, 'dlq-test', logger);
-let sink: MessageSink;
-let mongo: MongoClient;
-let projector: RunningProjector | undefined;
-
-beforeAll(async () => {
-  sink = await connectSink(kafka);
-  mongo = await connectMongo(env.mongodbUri, 'dlq-test');
-});
-afterAll(async () => {
-  await projector?.stop();
-  await sink?.close();
-  await mongo?.close();
-});
+const connections = useConnections('dlq-test');
+const { kafka, logger } = connections;
 
 it('lists a dead letter with its reason, and a redrive after the fix projects it once', { timeout: 120_000 }, async () => {
-  const names = uniqueNames('dlq-cli');
-  const config: ProjectorConfig = {
-    logLevel: 'silent',
-    store: { mongodbUri: env.mongodbUri, database: names.database, readModelVersion: 1 },
-    kafkaBrokers: env.kafkaBrokers,
-    topic: names.topic,
-    topicPartitions: 2,
-    consumerGroup: names.group,
-    stateCacheSize: defaultStateCacheSize,
-  };
-  await ensureTopics(kafka, config.topic, config.topicPartitions);
+  const { config, names } = await freshProjectorConfig(kafka, 'dlq-cli', 2);
   const key = eventKey('C1', 'SO-9');
-  const send = (events: object[]) => sink.send(config.topic, events.map((e) => ({ key, value: JSON.stringify(e) })));
+  const send = (events: object[]) => connections.sink.send(config.topic, events.map((e) => ({ key, value: JSON.stringify(e) })));
   const cli = (...args: string[]) => runOssn(['dlq', ...args], { KAFKA_BROKERS: env.kafkaBrokers.join(','), OSSN_TOPIC: config.topic, LOG_LEVEL: 'warn' });
   const shipped = packageShipped(3, 2, 7);
   // The ERP forgot to publish location 2 (sequence 2 is missing): the package shipped there is refused.
   await send([statusChanged(1), shipped]);
-  await sink.send(config.topic, [{ key: 'C1:SO-1', value: 'not json' }]);
-  projector = await startProjector(config, logger);
+  await connections.sink.send(config.topic, [{ key: 'C1:SO-1', value: 'not json' }]);
+  connections.running.push(await startProjector(config, logger));
   await waitUntilCaughtUp(kafka, config.consumerGroup, config.topic);
   await expect.poll(() => topicSize(kafka, deadLetterTopic(config.topic)), { timeout: 20_000 }).toBe(2n);
 
@@ -83,7 +54,7 @@ it('lists a dead letter with its reason, and a redrive after the fix projects it
   expect((await cli('redrive', id!)).code).toBe(0);
   await waitUntilCaughtUp(kafka, config.consumerGroup, config.topic);
 
-  const collections = readModelCollections(mongo.db(names.database), 1);
+  const collections = readModelCollections(connections.mongo.db(names.database), 1);
   const stored = await collections.shipments.findOne({ _id: key }, { projection: { _id: 0, shipmentDates: 0 } });
   const expected = foldEvents([statusChanged(1), locationRecorded(2, 2), shipped]).shipments.get(key);
   expect(stored).toEqual(expected);

@@ -2,6 +2,7 @@
 // events it consumed did (applied, skipped by the sequence rule, dead-lettered by reason).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sample } from '../../test/support/metrics-scrape.js';
 import { locationRecorded, packageShipped, statusChanged } from '../../contracts/sample-events.js';
 import { eventKey } from '../../contracts/transport.js';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
@@ -23,10 +24,6 @@ afterAll(async () => {
   await sink?.close();
 });
 
-function sample(scrape: string, series: string): number {
-  const line = scrape.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? 0 : Number(line.slice(series.length + 1));
-}
 
 it('is ready once it joined its group, and /metrics shows what the events did', { timeout: 90_000 }, async () => {
   const names = uniqueNames('projector-probes');

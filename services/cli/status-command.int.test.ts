@@ -1,58 +1,29 @@
 // `ossn status` against the real servers: one screen naming what answers and what does not, the
 // active version, the lag per partition, the dead letters and the credentials.
-import type { MongoClient } from 'mongodb';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { statusChanged } from '../../contracts/sample-events.js';
 import { eventKey } from '../../contracts/transport.js';
 import { runOssn } from '../../test/support/ossn-cli.js';
-import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
-import { defaultStateCacheSize, type ProjectorConfig } from '../config/config.js';
+import { freshProjectorConfig, useConnections } from '../../test/support/projector-system.js';
+import { testEnvironment } from '../../test/support/servers.js';
 import { CredentialStore, credentialsCollection } from '../credentials/credential-store.js';
-import { createKafka } from '../kafka/client.js';
-import { connectSink, type MessageSink } from '../kafka/producer.js';
 import { waitUntilCaughtUp } from '../kafka/progress.js';
-import { ensureTopics } from '../kafka/topics.js';
-import { createLogger } from '../logging/logger.js';
-import { startFollowingProjector, type FollowingProjector } from '../projector/follow-active-version.js';
-import { connectMongo } from '../read-model-store/connect.js';
+import { startFollowingProjector } from '../projector/follow-active-version.js';
 
 const env = testEnvironment();
-const logger = createLogger('status-test', 'silent');
-const kafka = createKafka(env.kafkaBrokers, 'status-test', logger);
-let sink: MessageSink;
-let mongo: MongoClient;
-let projector: FollowingProjector | undefined;
-
-beforeAll(async () => {
-  sink = await connectSink(kafka);
-  mongo = await connectMongo(env.mongodbUri, 'status-test');
-});
-afterAll(async () => {
-  await projector?.stop();
-  await sink?.close();
-  await mongo?.close();
-});
+const connections = useConnections('status-test');
+const { kafka, logger } = connections;
 
 it('shows servers, versions, lag, dead letters and credentials on one screen', { timeout: 120_000 }, async () => {
-  const names = uniqueNames('status-cli');
-  const config: ProjectorConfig = {
-    logLevel: 'silent',
-    store: { mongodbUri: env.mongodbUri, database: names.database, readModelVersion: 1 },
-    kafkaBrokers: env.kafkaBrokers,
-    topic: names.topic,
-    topicPartitions: 2,
-    consumerGroup: `${names.group}-v1`,
-    stateCacheSize: defaultStateCacheSize,
-  };
-  await ensureTopics(kafka, config.topic, 2);
-  await sink.send(config.topic, [
+  const { config, names } = await freshProjectorConfig(kafka, 'status-cli', 2);
+  await connections.sink.send(config.topic, [
     { key: eventKey('C1', 'SO-9'), value: JSON.stringify(statusChanged(1)) },
     { key: eventKey('C1', 'SO-9'), value: 'not json' },
   ]);
-  const credentials = new CredentialStore(credentialsCollection(mongo.db(names.database)));
+  const credentials = new CredentialStore(credentialsCollection(connections.mongo.db(names.database)));
   for (const id of ['p1', 'p2', 'p3']) await credentials.add({ id, passwordHash: 'x', scopes: ['osn'], clientIds: ['C1'] });
   await credentials.setActive('p3', false);
-  projector = await startFollowingProjector(config, logger);
+  connections.running.push(await startFollowingProjector(config, logger));
   await waitUntilCaughtUp(kafka, config.consumerGroup, config.topic);
 
   const run = await runOssn(['status', '--probe', 'http://127.0.0.1:1'], {

@@ -1,18 +1,14 @@
 // `ossn replay` against the real servers: the switch under polling load, change times across the
 // switch with the rebuild behind and ahead of the live version, and a stopped rebuild resumed.
-import type { Kafka } from 'kafkajs';
-import type { Db, MongoClient } from 'mongodb';
-import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from 'mongodb';
+import { describe, expect, it } from 'vitest';
 import { generateDemoEvents } from '../../contracts/demo-events.js';
 import type { ErpEvent } from '../../contracts/erp-events.js';
 import { foldEvents } from '../../projections/fold.js';
-import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
-import { defaultStateCacheSize, type ProjectorConfig } from '../config/config.js';
-import { createKafka } from '../kafka/client.js';
-import { connectSink, type MessageSink } from '../kafka/producer.js';
+import { freshProjectorConfig, useConnections } from '../../test/support/projector-system.js';
+import { uniqueNames } from '../../test/support/servers.js';
+import type { ProjectorConfig } from '../config/config.js';
 import { waitUntilCaughtUp } from '../kafka/progress.js';
-import { ensureTopics } from '../kafka/topics.js';
 import { startFollowingProjector, type FollowingProjector } from '../projector/follow-active-version.js';
 import { startProjector } from '../projector/run.js';
 import { consumerGroupFor } from '../projector/versions.js';
@@ -20,46 +16,20 @@ import { publishNdjson } from '../publishing/publish-events.js';
 import { buildApp } from '../query/app.js';
 import type { OrderStatusView } from '../query/views.js';
 import { readActiveVersion, readBuild } from '../read-model-store/active-version.js';
-import { connectMongo } from '../read-model-store/connect.js';
 import { readModelCollections } from '../read-model-store/documents.js';
 import { SwitchingLookups } from '../read-model-store/switching-lookups.js';
 import { FakeAuthenticator } from '../query/soap/testing.js';
 import { replay, type ReplayContext } from './replay.js';
 
-const env = testEnvironment();
-const logger = pino({ level: 'silent' });
-let mongo: MongoClient;
-let kafka: Kafka;
-let sink: MessageSink;
-const running: { stop(): Promise<void> }[] = [];
-
-beforeAll(async () => {
-  mongo = await connectMongo(env.mongodbUri, 'replay-test');
-  kafka = createKafka(env.kafkaBrokers, 'replay-test', logger);
-  sink = await connectSink(kafka);
-});
-afterAll(async () => {
-  for (const r of running.reverse()) await r.stop().catch(() => undefined);
-  await sink?.close();
-  await mongo?.close();
-});
+const connections = useConnections('replay-test');
+const { kafka, logger, running } = connections;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const publish = (events: ErpEvent[], topic: string) => publishNdjson(events.map((e) => JSON.stringify(e)), sink, topic);
+const publish = (events: ErpEvent[], topic: string) => publishNdjson(events.map((e) => JSON.stringify(e)), connections.sink, topic);
 
 async function freshSystem(label: string, partitions = 3) {
-  const names = uniqueNames(label);
-  const config: ProjectorConfig = {
-    logLevel: 'silent',
-    store: { mongodbUri: env.mongodbUri, database: names.database, readModelVersion: 1 },
-    kafkaBrokers: env.kafkaBrokers,
-    topic: names.topic,
-    topicPartitions: partitions,
-    consumerGroup: `${names.group}-v1`,
-    stateCacheSize: defaultStateCacheSize,
-  };
-  await ensureTopics(kafka, config.topic, config.topicPartitions);
-  const db = mongo.db(names.database);
+  const { config, names } = await freshProjectorConfig(kafka, label, partitions);
+  const db = connections.mongo.db(names.database);
   const ctx: ReplayContext = { config, db, kafka, logger };
   return { config, db, ctx, names };
 }
@@ -249,7 +219,7 @@ describe('ossn replay', () => {
     const events = generateDemoEvents({ clients: 3, orders: 400, seed: 14 });
     const through = await freshSystem('replay-through', 1);
     const resumed = { ...through, config: { ...through.config, consumerGroup: `${uniqueNames('resumed').group}-v1`, store: { ...through.config.store, database: uniqueNames('replay-resumed').database } } };
-    resumed.db = mongo.db(resumed.config.store.database);
+    resumed.db = connections.mongo.db(resumed.config.store.database);
     resumed.ctx = { ...through.ctx, config: resumed.config, db: resumed.db };
     await publish(events, through.config.topic);
     await buildLive(through.config);

@@ -1,6 +1,7 @@
 // GET /metrics after partner traffic: the counters show what that traffic did.
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { sample } from '../../../test/support/metrics-scrape.js';
 import { createQueryMetrics } from '../../metrics/query-metrics.js';
 import { buildApp } from '../app.js';
 import { basic, SHIPMENTS_URL, STATUS_URL } from '../json/testing.js';
@@ -23,11 +24,6 @@ async function appWithMetrics(requestsPerMinute = 1_000) {
   return { app, lookups };
 }
 
-/** The value of one sample line of the scrape, 0 when the series is absent. */
-function sample(scrape: string, series: string): number {
-  const line = scrape.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? 0 : Number(line.slice(series.length + 1));
-}
 
 const soap = (body: string) => ({ method: 'POST' as const, url: ORDER_STATUS_PATH, headers: { 'content-type': 'text/xml' }, payload: body });
 

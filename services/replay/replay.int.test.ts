@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { generateDemoEvents } from '../../contracts/demo-events.js';
 import type { ErpEvent } from '../../contracts/erp-events.js';
 import { foldEvents } from '../../projections/fold.js';
+import { runOssn } from '../../test/support/ossn-cli.js';
 import { freshProjectorConfig, useConnections } from '../../test/support/projector-system.js';
 import { uniqueNames } from '../../test/support/servers.js';
 import type { ProjectorConfig } from '../config/config.js';
@@ -251,5 +252,47 @@ describe('ossn replay', () => {
     // Every change time carried over from each system's own live version.
     expect(await changeTimes(resumed.db, 2)).toEqual(await changeTimes(resumed.db, 1));
     expect(await changeTimes(through.db, 2)).toEqual(await changeTimes(through.db, 1));
+  });
+});
+
+describe('ossn replay on the command line', () => {
+  it('switches, drops the previous version when told, and throws a stopped rebuild away', { timeout: 180_000 }, async () => {
+    const { config, db, ctx } = await freshSystem('replay-cli');
+    await publish(generateDemoEvents({ clients: 1, orders: 30, seed: 15 }), config.topic);
+    await buildLive(config);
+    const cli = (...args: string[]) =>
+      runOssn(['replay', ...args], {
+        KAFKA_BROKERS: config.kafkaBrokers.join(','),
+        MONGODB_URI: config.store.mongodbUri,
+        MONGODB_DATABASE: config.store.database,
+        OSSN_TOPIC: config.topic,
+        OSSN_CONSUMER_GROUP: config.consumerGroup,
+        LOG_LEVEL: 'warn',
+      });
+    const collections = async () => (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).sort();
+
+    const switched = await cli();
+    expect(switched.code).toBe(0);
+    expect(switched.stdout).toMatch(/^rebuilding read-model version 2 from the beginning of /);
+    expect(switched.stdout).toMatch(/sales orders folded afresh, 0 differ\n/);
+    expect(switched.stdout).toContain('version 2 is active since');
+    expect(switched.stderr).toMatch(/rebuilding: \d[\d,]* of [\d,]+ events/);
+    expect(await collections()).toEqual(expect.arrayContaining(['order_status_v1', 'order_status_v2']));
+
+    const dropped = await cli('--drop-previous');
+    expect(dropped.stdout).toBe('dropped version 1\n');
+    expect(await collections()).not.toContain('order_status_v1');
+    expect((await readActiveVersion(db, 1)).previous).toBeUndefined();
+
+    // A rebuild into version 3, stopped before it could finish: inactive until discarded.
+    const stop = new AbortController();
+    stop.abort();
+    expect((await replay(ctx, { signal: stop.signal })).outcome).toBe('stopped');
+    expect((await readBuild(db))?.version).toBe(3);
+    const discarded = await cli('--discard');
+    expect(discarded.stdout).toBe('discarded the rebuild of version 3\n');
+    expect(await readBuild(db)).toBeUndefined();
+    expect(await collections()).not.toContain('order_status_v3');
+    expect((await readActiveVersion(db, 1)).version).toBe(2);
   });
 });

@@ -156,15 +156,21 @@ export async function dropPrevious(ctx: ReplayContext): Promise<number | undefin
 }
 
 async function dropVersion(ctx: ReplayContext, version: number, consumerGroup: string): Promise<void> {
-  const names = collectionNames(version);
-  const existing = new Set((await ctx.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
-  for (const name of [names.orderStatus, names.shipments]) if (existing.has(name)) await ctx.db.dropCollection(name);
+  // The group first: Kafka refuses to delete one with members (a projector still on that version),
+  // and then nothing is dropped under it.
   const admin = ctx.kafka.admin();
   await admin.connect();
   try {
     const groups = new Set((await admin.listGroups()).groups.map((g) => g.groupId));
-    if (groups.has(consumerGroup)) await admin.deleteGroups([consumerGroup]);
+    if (groups.has(consumerGroup)) {
+      const [group] = (await admin.describeGroups([consumerGroup])).groups;
+      if ((group?.members.length ?? 0) > 0) throw new Error(`consumer group ${consumerGroup} of version ${version} still has members; stop or switch them first`);
+      await admin.deleteGroups([consumerGroup]);
+    }
   } finally {
     await admin.disconnect();
   }
+  const names = collectionNames(version);
+  const existing = new Set((await ctx.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
+  for (const name of [names.orderStatus, names.shipments]) if (existing.has(name)) await ctx.db.dropCollection(name);
 }

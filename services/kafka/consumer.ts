@@ -38,6 +38,8 @@ export interface ConsumeOptions {
   sessionTimeoutMs?: number;
   /** Called each time the consumer has joined its group (readiness). */
   onJoin?: () => void;
+  /** Called when the consumer crashed or stopped: it is no longer a member until the next join. */
+  onLeave?: () => void;
 }
 
 /**
@@ -48,6 +50,7 @@ export interface ConsumeOptions {
 export async function consumeBatches(kafka: Kafka, options: ConsumeOptions, handler: BatchHandler): Promise<BatchConsumer> {
   const consumer = kafka.consumer({ groupId: options.groupId, sessionTimeout: options.sessionTimeoutMs ?? 30_000, heartbeatInterval: HEARTBEAT_INTERVAL_MS });
   if (options.onJoin) consumer.on(consumer.events.GROUP_JOIN, () => options.onJoin?.());
+  if (options.onLeave) for (const event of [consumer.events.CRASH, consumer.events.STOP]) consumer.on(event, () => options.onLeave?.());
   await consumer.connect();
   await consumer.subscribe({ topic: options.topic, fromBeginning: true });
   await consumer.run({

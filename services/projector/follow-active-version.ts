@@ -31,7 +31,11 @@ export async function startFollowingProjector(
   let version = (await readActiveVersion(db, config.store.readModelVersion)).version;
   let joined = false;
   const start = (v: number, previous?: number) =>
-    startProjector(configForVersion(config, v, previous), logger, { metrics: options.metrics, onJoin: () => (joined = true) });
+    startProjector(configForVersion(config, v, previous), logger, {
+      metrics: options.metrics,
+      onJoin: () => (joined = true),
+      onLeave: () => (joined = false),
+    });
   let running: RunningProjector | undefined = await start(version);
   options.metrics?.activeVersion.set(version);
 

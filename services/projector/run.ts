@@ -20,6 +20,7 @@ export interface ProjectorExtras {
   metrics?: ProjectorMetrics;
   /** Called when the consumer has joined its group (readiness). */
   onJoin?: () => void;
+  onLeave?: () => void;
 }
 
 export async function startProjector(config: ProjectorConfig, logger: Logger, extras: ProjectorExtras = {}): Promise<RunningProjector> {
@@ -46,7 +47,7 @@ export async function startProjector(config: ProjectorConfig, logger: Logger, ex
   });
   const consumer = await consumeBatches(
     kafka,
-    { groupId: config.consumerGroup, topic: config.topic, logger, onJoin: extras.onJoin },
+    { groupId: config.consumerGroup, topic: config.topic, logger, onJoin: extras.onJoin, onLeave: extras.onLeave },
     metrics ? measuredBatches(projectBatches, metrics) : projectBatches,
   );
   const lagWatch = metrics ? watchConsumerLag(kafka, { groupId: config.consumerGroup, topic: config.topic }, metrics, logger) : undefined;

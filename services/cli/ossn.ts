@@ -7,10 +7,15 @@ const usage = `usage: ossn <command>
   serve                      the query service (SOAP and JSON)
   projector                  the projector (Kafka -> MongoDB read models)
   setup [--demo]             create the topics and the read-model indexes (and a demo credential)
-  publish <file.ndjson|->    publish ERP events (validated first)
+  publish [--create-topics] <file.ndjson|->
+                             publish ERP events (validated first)
   demo-events --clients N --orders M [--seed S]
                              write a realistic ERP event data set (NDJSON) to stdout
   credentials ...            manage partner credentials (ossn credentials for help)
+  dlq list|redrive ...       read dead letters, send fixed ones again (ossn dlq for help)
+  replay [--discard|--drop-previous]
+                             rebuild the read models into the next version, then switch to it
+  status [--probe URL]...    one screen: servers, versions, lag, dead letters, credentials
 
 Configuration comes from environment variables; see README.md.`;
 
@@ -22,6 +27,9 @@ const commands: Record<string, () => Promise<(argv: string[]) => Promise<void>>>
   publish: async () => (await import('./commands/publish.js')).publishCommand,
   'demo-events': async () => (await import('./commands/demo-events.js')).demoEventsCommand,
   credentials: async () => (await import('./commands/credentials.js')).credentialsCommand,
+  dlq: async () => (await import('./commands/dlq.js')).dlqCommand,
+  replay: async () => (await import('./commands/replay.js')).replayCommand,
+  status: async () => (await import('./commands/status.js')).statusCommand,
 };
 
 async function main(argv: string[]): Promise<void> {

@@ -32,6 +32,7 @@ function projectorProcess(brokers = env.kafkaBrokers.join(','), { mongodbUri = e
       OSSN_TOPIC_PARTITIONS: '1',
       OSSN_CONSUMER_GROUP: names.group,
       LOG_LEVEL: 'info',
+      OSSN_METRICS_PORT: '0',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -24,6 +24,9 @@ export interface ProjectorConfig {
   previousReadModelVersion?: number;
   /** Silence after which the consumer group counts a projector gone and hands its partitions on (30 s when absent). */
   consumerSessionTimeoutMs?: number;
+  /** Where `ossn projector` serves /metrics, /healthz and /readyz; port 0 picks a free one. */
+  metricsHost?: string;
+  metricsPort?: number;
 }
 
 export interface QueryConfig {
@@ -71,6 +74,8 @@ export function readProjectorConfig(env: Env = process.env): ProjectorConfig {
     previousReadModelVersion: r.optionalString('PREVIOUS_READ_MODEL_VERSION')
       ? r.integer('PREVIOUS_READ_MODEL_VERSION', 0, { min: 1, max: 9999 })
       : undefined,
+    metricsHost: r.string('OSSN_METRICS_HOST', '127.0.0.1'),
+    metricsPort: r.integer('OSSN_METRICS_PORT', 9464, { min: 0, max: 65_535 }),
   };
   if (config.previousReadModelVersion === store.readModelVersion) {
     r.problems.push('PREVIOUS_READ_MODEL_VERSION must differ from READ_MODEL_VERSION');
@@ -102,6 +107,8 @@ export interface PublishConfig {
   logLevel: LogLevel;
   kafkaBrokers: string[];
   topic: string;
+  /** Partitions of the topics when `ossn publish --create-topics` creates them. */
+  topicPartitions: number;
 }
 
 /** For commands that only touch the read-model database (credential management). */
@@ -118,6 +125,7 @@ export function readPublishConfig(env: Env = process.env): PublishConfig {
     logLevel: r.oneOf('LOG_LEVEL', logLevels, 'info'),
     kafkaBrokers: r.brokers('KAFKA_BROKERS'),
     topic: r.string('OSSN_TOPIC', defaultTopic),
+    topicPartitions: r.integer('OSSN_TOPIC_PARTITIONS', 6, { min: 1, max: 10_000 }),
   };
   r.done();
   return config;

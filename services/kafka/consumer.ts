@@ -36,6 +36,10 @@ export interface ConsumeOptions {
   partitionsConsumedConcurrently?: number;
   /** Silence after which the group counts the consumer gone; 30 s by default. */
   sessionTimeoutMs?: number;
+  /** Called each time the consumer has joined its group (readiness). */
+  onJoin?: () => void;
+  /** Called when the consumer crashed or stopped: it is no longer a member until the next join. */
+  onLeave?: () => void;
 }
 
 /**
@@ -45,6 +49,8 @@ export interface ConsumeOptions {
  */
 export async function consumeBatches(kafka: Kafka, options: ConsumeOptions, handler: BatchHandler): Promise<BatchConsumer> {
   const consumer = kafka.consumer({ groupId: options.groupId, sessionTimeout: options.sessionTimeoutMs ?? 30_000, heartbeatInterval: HEARTBEAT_INTERVAL_MS });
+  if (options.onJoin) consumer.on(consumer.events.GROUP_JOIN, () => options.onJoin?.());
+  if (options.onLeave) for (const event of [consumer.events.CRASH, consumer.events.STOP]) consumer.on(event, () => options.onLeave?.());
   await consumer.connect();
   try {
     await subscribeAndRun(consumer, options, handler);

@@ -1,4 +1,4 @@
-import type { Kafka } from 'kafkajs';
+import type { Admin, Kafka } from 'kafkajs';
 
 /** How many messages of the topic the consumer group has not committed yet, over all partitions. */
 export async function groupLag(kafka: Kafka, groupId: string, topic: string): Promise<bigint> {
@@ -36,4 +36,14 @@ export async function topicSize(kafka: Kafka, topic: string): Promise<bigint> {
   } finally {
     await admin.disconnect();
   }
+}
+
+/** Per partition: the messages the group has not committed yet, and the topic's end offset. */
+export async function partitionLags(admin: Admin, groupId: string, topic: string): Promise<{ partition: number; lag: bigint; end: bigint }[]> {
+  const ends = await admin.fetchTopicOffsets(topic);
+  const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+  const done = new Map((committed?.partitions ?? []).map((p) => [p.partition, p.offset === '-1' ? 0n : BigInt(p.offset)]));
+  return ends
+    .map((p) => ({ partition: p.partition, end: BigInt(p.high), lag: BigInt(p.high) - (done.get(p.partition) ?? BigInt(p.low)) }))
+    .sort((a, b) => a.partition - b.partition);
 }

@@ -24,3 +24,15 @@ export async function ensureTopics(kafka: Kafka, topic: string, partitions: numb
     await admin.disconnect();
   }
 }
+
+/** Which of the event topic and its dead-letter topic do not exist. */
+export async function missingTopics(kafka: Kafka, topic: string): Promise<string[]> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const existing = new Set(await admin.listTopics());
+    return [topic, deadLetterTopic(topic)].filter((t) => !existing.has(t));
+  } finally {
+    await admin.disconnect();
+  }
+}

@@ -8,6 +8,7 @@ import { documentId, type ReadModelCollections } from '../read-model-store/docum
 import { isRefusedDocument } from '../read-model-store/refusals.js';
 import { loadStates, writeEffects, type LoadedStates } from '../read-model-store/writes.js';
 import { foldSettingAsideFailures, type BatchItem, type Fold } from './fold-step.js';
+import { batchOutcome, type BatchOutcome } from './batch-outcome.js';
 import { projectBatch } from './project-batch.js';
 import { retryUntilDone } from './retry.js';
 import { sendDeadLetters, type DeadLetter } from './send-dead-letters.js';
@@ -25,6 +26,8 @@ export interface ProjectorDependencies {
   stateCacheSize: number;
   /** The batch fold; projectBatch unless a test stands in a defective one. */
   fold?: Fold;
+  /** Told what each batch did once it took effect (metrics). */
+  observer?: (outcome: BatchOutcome<SourceMessage>) => void;
 }
 
 /** Writes of a batch the store refuses (isRefusedDocument) before its sales orders are written one by one. */
@@ -85,6 +88,7 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
           throw error;
         }
         cache.remember(keys, projected.states);
+        deps.observer?.(batchOutcome(states, valid, new Set(projected.rejected.map(({ source }) => source))));
       },
       { context, logger: deps.logger, what: 'projecting the batch' },
     );

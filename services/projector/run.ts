@@ -8,6 +8,8 @@ import type { Logger } from '../logging/logger.js';
 import { connectMongo } from '../read-model-store/connect.js';
 import { ensureIndexes, readModelCollections } from '../read-model-store/documents.js';
 import type { Fold } from './fold-step.js';
+import type { ProjectorMetrics } from '../metrics/projector-metrics.js';
+import { batchObserver, countingDeadLetters, measuredBatches, watchConsumerLag } from './measure.js';
 import { createBatchProjector } from './projector.js';
 import { untilAnswered } from '../lifecycle/until-answered.js';
 
@@ -16,13 +18,18 @@ export interface RunningProjector {
   stop(): Promise<void>;
 }
 
-export interface ProjectorOverrides {
+export interface ProjectorExtras {
+  metrics?: ProjectorMetrics;
+  /** Called when the consumer has joined its group (readiness). */
+  onJoin?: () => void;
+  onLeave?: () => void;
   /** A defective fold, for the tests that prove one cannot hold a partition. */
   fold?: Fold;
 }
 
 /** Starts once MongoDB and Kafka answer, however long that takes (each wait is logged). */
-export async function startProjector(config: ProjectorConfig, logger: Logger, overrides: ProjectorOverrides = {}): Promise<RunningProjector> {
+export async function startProjector(config: ProjectorConfig, logger: Logger, extras: ProjectorExtras = {}): Promise<RunningProjector> {
+  const { metrics } = extras;
   const mongo = await untilAnswered(
     'MongoDB',
     async () => {
@@ -42,26 +49,43 @@ export async function startProjector(config: ProjectorConfig, logger: Logger, ov
 
   const kafka = createKafka(config.kafkaBrokers, 'ossn-projector', logger);
   await untilAnswered('Kafka', () => ensureTopics(kafka, config.topic, config.topicPartitions), logger);
-  const sink = await untilAnswered('Kafka', () => connectSink(kafka), logger);
-  const handler = createBatchProjector({
+  const dlqTopic = deadLetterTopic(config.topic);
+  const connected = await untilAnswered('Kafka', () => connectSink(kafka), logger);
+  const sink = metrics ? countingDeadLetters(connected, dlqTopic, metrics) : connected;
+  const projectBatches = createBatchProjector({
     collections,
     previousCollections:
       config.previousReadModelVersion === undefined ? undefined : readModelCollections(db, config.previousReadModelVersion),
     sink,
-    deadLetterTopic: deadLetterTopic(config.topic),
+    deadLetterTopic: dlqTopic,
     logger,
     stateCacheSize: config.stateCacheSize,
-    fold: overrides.fold,
+    observer: metrics ? batchObserver(metrics) : undefined,
+    fold: extras.fold,
   });
   const consumer = await untilAnswered(
     'Kafka',
-    () => consumeBatches(kafka, { groupId: config.consumerGroup, topic: config.topic, logger, sessionTimeoutMs: config.consumerSessionTimeoutMs }, handler),
+    () =>
+      consumeBatches(
+        kafka,
+        {
+          groupId: config.consumerGroup,
+          topic: config.topic,
+          logger,
+          sessionTimeoutMs: config.consumerSessionTimeoutMs,
+          onJoin: extras.onJoin,
+          onLeave: extras.onLeave,
+        },
+        metrics ? measuredBatches(projectBatches, metrics) : projectBatches,
+      ),
     logger,
   );
+  const lagWatch = metrics ? watchConsumerLag(kafka, { groupId: config.consumerGroup, topic: config.topic }, metrics, logger) : undefined;
   logger.info({ topic: config.topic, group: config.consumerGroup, readModelVersion: config.store.readModelVersion }, 'projector consuming');
   return {
     async stop() {
       await consumer.stop();
+      await lagWatch?.stop();
       await sink.close();
       await mongo.close();
     },

@@ -14,13 +14,19 @@ const chunkSize = 500;
  * `<clientId>:<salesOrderNumber>` (one partition per sales order, in order). Refused lines are
  * reported with their numbers and reasons; blank lines are skipped.
  */
-export async function publishNdjson(lines: AsyncIterable<string> | Iterable<string>, sink: MessageSink, topic: string): Promise<PublishReport> {
+export async function publishNdjson(
+  lines: AsyncIterable<string> | Iterable<string>,
+  sink: MessageSink,
+  topic: string,
+  onProgress?: (report: PublishReport) => void,
+): Promise<PublishReport> {
   const report: PublishReport = { sent: 0, refused: [] };
   let pending: OutgoingMessage[] = [];
   const flush = async () => {
     await sink.send(topic, pending);
     report.sent += pending.length;
     pending = [];
+    onProgress?.(report);
   };
   let lineNumber = 0;
   for await (const line of lines) {

@@ -1,10 +1,14 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from '../logging/logger.js';
+import type { QueryMetrics } from '../metrics/query-metrics.js';
 import { healthRoutes } from './health/health-routes.js';
 import { drainOversizedBodies } from './http/oversized-bodies.js';
 import { InvalidCredentialsError, LoggableUrlLogController, partnerJsonApi, withLoggableRequests } from './json/index.js';
+import { MeasuredLookups } from './metrics/measured-lookups.js';
+import { queryMetrics } from './metrics/metrics-plugin.js';
 import type { Authenticator, OrderLookups } from './ports.js';
 import { guardLogins, type RequestLimits } from './rate-limit/index.js';
+import { readinessRoutes } from './readiness/readiness-routes.js';
 import { promoStandardsSoap, SoapClientFault, type BeforeOperation } from './soap/index.js';
 
 export interface AppDependencies {
@@ -22,6 +26,10 @@ export interface AppDependencies {
   trustedProxyHops?: number;
   /** Runs before each authenticated SOAP operation, after the limits. */
   beforeOperation?: BeforeOperation;
+  /** Request, refusal and answer-size metrics, served at GET /metrics. */
+  metrics?: QueryMetrics;
+  /** Resolves when the service can answer (store up, active read-model version known): GET /readyz. */
+  readinessCheck?(): Promise<void>;
 }
 
 // The SOAP operations' fault text for an unknown id/password pair (operations.ts).
@@ -46,13 +54,16 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // Fastify's own 404 repeats the URL, query string (and any password sent in it) included.
   app.setNotFoundHandler(async (_request, reply) => reply.code(404).send({ error: 'Not found' }));
   await app.register(healthRoutes, { check: deps.healthCheck });
+  if (deps.readinessCheck) await app.register(readinessRoutes, { check: deps.readinessCheck });
+  if (deps.metrics) await app.register(queryMetrics, { metrics: deps.metrics, isLoginFailure });
+  const lookups = deps.metrics ? new MeasuredLookups(deps.lookups, deps.metrics) : deps.lookups;
   // The partner endpoints, SOAP and JSON, share one rate limit and one failed-login limit.
   await app.register(async (partners) => {
     const beforePasswordCheck = limits ? guardLogins(partners, limits, isLoginFailure) : undefined;
     await partners.register(promoStandardsSoap, {
       beforePasswordCheck,
       publicBaseUrl: deps.publicBaseUrl,
-      lookups: deps.lookups,
+      lookups,
       authenticator: deps.authenticator,
       beforeOperation: async (credential, operation) => {
         await limits?.admit(credential);
@@ -61,7 +72,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     });
     await partners.register(partnerJsonApi, {
       publicBaseUrl: deps.publicBaseUrl,
-      lookups: deps.lookups,
+      lookups,
       authenticator: deps.authenticator,
       beforeLookup: limits ? (credential) => limits.admit(credential) : undefined,
       beforePasswordCheck,

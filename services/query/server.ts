@@ -3,10 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import type { QueryConfig } from '../config/config.js';
 import { CachingAuthenticator } from '../credentials/authenticator.js';
 import { CredentialStore, credentialsCollection } from '../credentials/credential-store.js';
+import { untilAnswered } from '../lifecycle/until-answered.js';
 import type { Logger } from '../logging/logger.js';
-import { readModelCollections } from '../read-model-store/documents.js';
-import { MongoOrderLookups } from '../read-model-store/lookups.js';
+import { createQueryMetrics } from '../metrics/query-metrics.js';
 import { StoreConnection } from '../read-model-store/store-connection.js';
+import { SwitchingLookups } from '../read-model-store/switching-lookups.js';
 import { buildApp } from './app.js';
 import type { Authenticator, OrderLookups } from './ports.js';
 import { createRequestLimits } from './rate-limit/index.js';
@@ -29,11 +30,7 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
   // Every round trip to the store has this deadline, so a frozen store cannot hold requests.
   const store = new StoreConnection(config.store.mongodbUri, 'ossn-query', logger, { deadlineMs: config.storeTimeoutMs });
   const db = store.client.db(config.store.database);
-  const mongoLookups = new MongoOrderLookups(readModelCollections(db, config.store.readModelVersion));
-  const lookups: OrderLookups = {
-    orderStatus: (clientIds, query) => store.whenConnected(() => mongoLookups.orderStatus(clientIds, query)),
-    shipmentNotifications: (clientIds, query) => store.whenConnected(() => mongoLookups.shipmentNotifications(clientIds, query)),
-  };
+  const stopFollowing = new AbortController();
   const cachingAuthenticator = new CachingAuthenticator(new CredentialStore(credentialsCollection(db)));
   const authenticator: Authenticator = {
     verify: (id, password, beforeCheck) => store.whenConnected(() => cachingAuthenticator.verify(id, password, beforeCheck)),
@@ -45,11 +42,35 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
     redisUrl: config.redisUrl,
     logger,
   });
+  const metrics = createQueryMetrics();
+  // The active version as `ossn replay` records it (READ_MODEL_VERSION before the first switch),
+  // followed once the store answers.
+  const switching = new SwitchingLookups(db, {
+    fallbackVersion: config.store.readModelVersion,
+    onSwitch: (version) => {
+      metrics.activeVersion.set(version);
+      logger.info({ readModelVersion: version }, 'answering from read-model version');
+    },
+    onRefreshError: (error) => logger.warn({ err: error }, 'reading the active read-model version failed; answering from the last one'),
+  });
+  const following = store.connected
+    .then(() => untilAnswered('the active read-model version', () => switching.start(), logger, { signal: stopFollowing.signal }))
+    .catch(() => undefined); // only a close before the store answered ends it
+  const lookups: OrderLookups = {
+    orderStatus: (clientIds, query) => store.whenConnected(() => switching.orderStatus(clientIds, query)),
+    shipmentNotifications: (clientIds, query) => store.whenConnected(() => switching.shipmentNotifications(clientIds, query)),
+  };
   const app = await buildApp({
     logger,
     publicBaseUrl: config.publicBaseUrl,
     lookups,
     authenticator,
+    metrics,
+    readinessCheck: () =>
+      store.whenConnected(async () => {
+        await db.command({ ping: 1 }, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) });
+        if (!switching.readWithin(10_000)) throw new Error('active read-model version not read in the last 10 s');
+      }),
     limits,
     trustedProxyHops: config.trustedProxyHops,
     // Liveness of what answers partners: the store. Redis is not asked: without it the limits
@@ -59,12 +80,14 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
   });
   // A store that answers at once is connected before the first request; one that does not is
   // waited for in the background while the service already answers (503 and 500 until then).
-  await Promise.race([store.connected, sleep(config.storeTimeoutMs, undefined, { ref: false })]);
+  await Promise.race([following, sleep(config.storeTimeoutMs, undefined, { ref: false })]);
   const url = await app.listen({ host: config.host, port: config.port });
   return {
     app,
     url,
     async close() {
+      stopFollowing.abort();
+      switching.stop();
       await app.close(); // closes the limits' Redis connections too
       await store.close();
     },

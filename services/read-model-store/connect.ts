@@ -29,3 +29,8 @@ export async function connectMongo(uri: string, appName: string, options: MongoC
   await client.connect();
   return client;
 }
+
+/** A client that connects on its first operation and gives up selecting a server after `timeoutMs`: for a report that must show the rest when the store is away. */
+export function lazyMongo(uri: string, appName: string, timeoutMs: number): MongoClient {
+  return new MongoClient(uri, { ignoreUndefined: true, appName, serverSelectionTimeoutMS: timeoutMs });
+}

@@ -1,6 +1,8 @@
 import { readProjectorConfig } from '../../config/config.js';
 import { createLogger } from '../../logging/logger.js';
-import { startProjector } from '../../projector/run.js';
+import { createProjectorMetrics } from '../../metrics/projector-metrics.js';
+import { startProbeServer } from '../../probes/probe-server.js';
+import { startFollowingProjector } from '../../projector/follow-active-version.js';
 import { exitOnSecondSignal } from '../second-signal.js';
 import { untilSignal } from '../signals.js';
 
@@ -9,7 +11,8 @@ export async function projectorCommand(): Promise<void> {
   const logger = createLogger('ossn-projector', config.logLevel);
   // Listening from the start: as a container's PID 1 the process would otherwise ignore SIGTERM.
   const stopRequested = untilSignal();
-  const starting = startProjector(config, logger);
+  const metrics = createProjectorMetrics();
+  const starting = startFollowingProjector(config, logger, { metrics });
   const first = await Promise.race([starting.then((projector) => ({ projector })), stopRequested.then((signal) => ({ signal }))]);
   if ('signal' in first) {
     // Still connecting (Kafka or MongoDB may be away): no batch has been committed by this process,
@@ -17,8 +20,21 @@ export async function projectorCommand(): Promise<void> {
     logger.info({ signal: first.signal }, 'stopping while starting');
     process.exit(0);
   }
+  const { projector } = first;
+  const probes = await startProbeServer({
+    host: config.metricsHost ?? '127.0.0.1',
+    port: config.metricsPort ?? 9464,
+    registry: metrics.registry,
+    logger,
+    readinessCheck: async () => {
+      await projector.ping();
+      if (!projector.joined()) throw new Error(`not (yet) a member of the consumer group of read-model version ${projector.version()}`);
+    },
+  });
+  logger.info({ url: probes.url }, 'projector metrics and probes listening');
   const signal = await stopRequested;
   logger.info({ signal }, 'stopping after the current batch');
   exitOnSecondSignal(logger);
-  await first.projector.stop();
+  await probes.close();
+  await projector.stop();
 }

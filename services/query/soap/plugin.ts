@@ -12,7 +12,8 @@ import {
   type OperationContext,
   type OperationTable,
 } from './operations.js';
-import { decodeRequestBody, operationElement } from './parse-envelope.js';
+import { childText, decodeRequestBody, operationElement } from './parse-envelope.js';
+import { labelRequest } from '../metrics/request-labels.js';
 import { loadServedDocuments, type ServedDocuments, type ServiceFiles } from './wsdl.js';
 
 export const ORDER_STATUS_PATH = '/api/promostandards/order-status';
@@ -100,8 +101,10 @@ export const promoStandardsSoap: FastifyPluginAsync<PromoStandardsSoapOptions> =
 
     app.post(path, { bodyLimit }, async (request, reply) => {
       if (typeof request.body !== 'string') throw new SoapClientFault(MALFORMED_REQUEST);
+      const element = operationElement(request.body);
+      labelRequest(request, { operation: operations.get(element.name)?.name ?? 'unsupported', queryType: childText(element, 'queryType') });
       const { beforePasswordCheck } = options;
-      const payload = await runOperation(operations, operationElement(request.body), {
+      const payload = await runOperation(operations, element, {
         ...context,
         beforePasswordCheck: beforePasswordCheck && (() => beforePasswordCheck(request)),
       });

@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import type { Kafka } from 'kafkajs';
+
+export interface StoredMessage {
+  partition: number;
+  offset: string;
+  /** When the broker stored it (ms since the epoch, as text). */
+  timestamp: string;
+  key: Buffer | null;
+  value: Buffer | null;
+  headers: Record<string, string>;
+}
+
+export interface ReadTopicOptions {
+  /** Stop before these offsets (per partition); the topic's end offsets when reading began by default. */
+  until?: Map<number, bigint>;
+  /** Called with the count so far, every few thousand messages. */
+  onProgress?: (read: number) => void;
+  timeoutMs?: number;
+}
+
+/**
+ * Every message of `topic` from its beginning up to its end as it was when reading began, in
+ * partition order. Reads with a throwaway consumer group that commits nothing and is deleted after.
+ */
+export async function readTopic(kafka: Kafka, topic: string, options: ReadTopicOptions = {}): Promise<StoredMessage[]> {
+  const admin = kafka.admin();
+  await admin.connect();
+  const groupId = `ossn-reader-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+  const consumer = kafka.consumer({ groupId });
+  try {
+    const offsets = await admin.fetchTopicOffsets(topic);
+    const until = options.until ?? new Map(offsets.map((p) => [p.partition, BigInt(p.high)]));
+    const remaining = new Set(offsets.filter((p) => (until.get(p.partition) ?? 0n) > BigInt(p.low)).map((p) => p.partition));
+    const messages: StoredMessage[] = [];
+    if (remaining.size > 0) {
+      await consumer.connect();
+      await consumer.subscribe({ topic, fromBeginning: true });
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`reading ${topic} took longer than ${(options.timeoutMs ?? 120_000) / 1000} s (${messages.length} messages read)`)),
+          options.timeoutMs ?? 120_000,
+        );
+        consumer
+          .run({
+            autoCommit: false,
+            eachBatch: async ({ batch }) => {
+              const end = until.get(batch.partition) ?? 0n;
+              for (const m of batch.messages) {
+                if (BigInt(m.offset) >= end) break;
+                messages.push({
+                  partition: batch.partition,
+                  offset: m.offset,
+                  timestamp: m.timestamp,
+                  key: m.key,
+                  value: m.value,
+                  headers: Object.fromEntries(Object.entries(m.headers ?? {}).map(([k, v]) => [k, v?.toString() ?? ''])),
+                });
+                if (messages.length % 5_000 === 0) options.onProgress?.(messages.length);
+              }
+              if (BigInt(batch.lastOffset()) + 1n >= end) remaining.delete(batch.partition);
+              if (remaining.size === 0) {
+                clearTimeout(timer);
+                resolve();
+              }
+            },
+          })
+          .catch((error: unknown) => {
+            clearTimeout(timer);
+            reject(error as Error);
+          });
+      });
+    }
+    return messages.sort((a, b) => a.partition - b.partition || Number(BigInt(a.offset) - BigInt(b.offset)));
+  } finally {
+    await consumer.disconnect();
+    await admin.deleteGroups([groupId]).catch(() => undefined);
+    await admin.disconnect();
+  }
+}

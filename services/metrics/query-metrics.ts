@@ -1,0 +1,60 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** Labels of a partner request; every value comes from a short fixed list (never a credential, PO or client). */
+export type Interface = 'soap' | 'json';
+export type Outcome = 'ok' | 'bad_request' | 'denied' | 'rate_limited' | 'error';
+
+/** The query service's metrics, in a registry of their own (a second app in one process gets its own). */
+export function createQueryMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'ossn_query_' });
+  const registers = [registry];
+  return {
+    registry,
+    requests: new Counter({
+      name: 'ossn_query_requests_total',
+      help: 'Partner requests answered, by interface (soap, json), operation, queryType and outcome (ok, bad_request, denied, rate_limited, error).',
+      labelNames: ['interface', 'operation', 'query_type', 'outcome'] as const,
+      registers,
+    }),
+    requestDuration: new Histogram({
+      name: 'ossn_query_request_duration_seconds',
+      help: 'Time from receiving a partner request to its answer, by interface and operation.',
+      labelNames: ['interface', 'operation'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    rateLimitRefusals: new Counter({
+      name: 'ossn_query_rate_limit_refusals_total',
+      help: 'Partner requests refused with 429 by the rate limit or the failed-login block, by interface.',
+      labelNames: ['interface'] as const,
+      registers,
+    }),
+    failedLogins: new Counter({
+      name: 'ossn_query_failed_logins_total',
+      help: 'Partner requests with an unknown id or a wrong password, by interface.',
+      labelNames: ['interface'] as const,
+      registers,
+    }),
+    answerPurchaseOrders: new Histogram({
+      name: 'ossn_query_answer_purchase_orders',
+      help: 'Purchase orders per answer of an order status or shipment lookup, by lookup (order_status, shipments).',
+      labelNames: ['lookup'] as const,
+      buckets: [0, 1, 5, 10, 50, 100, 500, 1000, 2500, 5000],
+      registers,
+    }),
+    answersCut: new Counter({
+      name: 'ossn_query_answers_cut_total',
+      help: 'Answers cut at the 5,000 purchase orders an answer may hold, by lookup (order_status, shipments).',
+      labelNames: ['lookup'] as const,
+      registers,
+    }),
+    activeVersion: new Gauge({
+      name: 'ossn_query_read_model_version',
+      help: 'The read-model version this query service answers from (the active version as it last read it).',
+      registers,
+    }),
+  };
+}
+
+export type QueryMetrics = ReturnType<typeof createQueryMetrics>;

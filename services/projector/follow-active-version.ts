@@ -1,0 +1,90 @@
+import type { ProjectorConfig } from '../config/config.js';
+import type { Logger } from '../logging/logger.js';
+import type { ProjectorMetrics } from '../metrics/projector-metrics.js';
+import { readActiveVersion } from '../read-model-store/active-version.js';
+import { connectMongo } from '../read-model-store/connect.js';
+import { untilAnswered } from '../lifecycle/until-answered.js';
+import { startProjector, type RunningProjector } from './run.js';
+import { configForVersion } from './versions.js';
+
+export interface FollowingProjector extends RunningProjector {
+  /** The version kept current now. */
+  version(): number;
+  /** True once the consumer of that version has joined its group. */
+  joined(): boolean;
+  /** Answers when the store answers. */
+  ping(): Promise<void>;
+}
+
+/**
+ * `ossn projector`: keeps the active read-model version current and follows it when `ossn replay`
+ * switches (checked every `checkMs`): it stops consuming for the old version and goes on with the
+ * new version's consumer group from where the rebuild left it, carrying change times over from
+ * the version it left (events it had shown there and the rebuild had not yet reached).
+ */
+export async function startFollowingProjector(
+  config: ProjectorConfig,
+  logger: Logger,
+  options: { metrics?: ProjectorMetrics; checkMs?: number } = {},
+): Promise<FollowingProjector> {
+  // A store away at start delays the start (each wait logged); it never ends the process.
+  const { mongo, active } = await untilAnswered(
+    'MongoDB',
+    async () => {
+      const client = await connectMongo(config.store.mongodbUri, 'ossn-projector-versions');
+      try {
+        return { mongo: client, active: await readActiveVersion(client.db(config.store.database), config.store.readModelVersion) };
+      } catch (error) {
+        await client.close().catch(() => undefined);
+        throw error;
+      }
+    },
+    logger,
+  );
+  const db = mongo.db(config.store.database);
+  let version = active.version;
+  let joined = false;
+  const start = (v: number, previous?: number) =>
+    startProjector(configForVersion(config, v, previous), logger, {
+      metrics: options.metrics,
+      onJoin: () => (joined = true),
+      onLeave: () => (joined = false),
+    });
+  let running: RunningProjector | undefined = await start(version);
+  options.metrics?.activeVersion.set(version);
+
+  let stopping = false;
+  const follow = async () => {
+    const active = (await readActiveVersion(db, config.store.readModelVersion)).version;
+    if (stopping || (active === version && running)) return;
+    logger.info({ from: version, to: active }, 'following the active read-model version');
+    const left = version;
+    joined = false;
+    await running?.stop();
+    running = undefined;
+    running = await start(active, active === left ? undefined : left);
+    version = active;
+    options.metrics?.activeVersion.set(version);
+  };
+  let following: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    // One check at a time; a failed one (store or Kafka away) is tried again at the next tick.
+    following = following.then(follow).catch((error: unknown) => logger.warn({ err: error }, 'following the active read-model version failed; retrying'));
+  }, options.checkMs ?? 2_000);
+  timer.unref();
+
+  return {
+    version: () => version,
+    joined: () => joined && running !== undefined,
+    ping: async () => {
+      await db.command({ ping: 1 });
+    },
+    async stop() {
+      stopping = true;
+      clearInterval(timer);
+      await following;
+      await running?.stop();
+      await mongo.close();
+    },
+  };
+}

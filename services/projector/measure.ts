@@ -1,0 +1,80 @@
+// The projector's metrics, taken around the batch handler, the sink and the consumer group, so
+// that the projection path itself only reports what each batch did (ProjectorDependencies.observer).
+import type { Kafka } from 'kafkajs';
+import type { BatchHandler } from '../kafka/consumer.js';
+import type { SourceMessage } from '../kafka/messages.js';
+import type { MessageSink } from '../kafka/producer.js';
+import { partitionLags } from '../kafka/progress.js';
+import type { Logger } from '../logging/logger.js';
+import type { ProjectorMetrics } from '../metrics/projector-metrics.js';
+import { withDeadline } from '../probes/deadline.js';
+import type { BatchOutcome } from './batch-outcome.js';
+
+export function measuredBatches(handler: BatchHandler, metrics: ProjectorMetrics): BatchHandler {
+  return async (messages, context) => {
+    const end = metrics.batchDuration.startTimer();
+    try {
+      await handler(messages, context);
+    } finally {
+      end();
+    }
+  };
+}
+
+/** Counts a batch's events by what the sequence rule did, and how long each applied one took from publication to visibility. */
+export function batchObserver(metrics: ProjectorMetrics): (outcome: BatchOutcome<SourceMessage>) => void {
+  return ({ applied, duplicate, stale }) => {
+    const now = Date.now();
+    metrics.eventsApplied.inc(applied.length);
+    if (duplicate > 0) metrics.eventsSkipped.inc({ reason: 'duplicate' }, duplicate);
+    if (stale > 0) metrics.eventsSkipped.inc({ reason: 'stale' }, stale);
+    for (const source of applied) metrics.freshness.observe(Math.max(0, now - Number(source.timestamp)) / 1000);
+  };
+}
+
+/** A sink that counts what it sends to the dead-letter topic, by the reason kind the dead letter carries. */
+export function countingDeadLetters(sink: MessageSink, deadLetterTopic: string, metrics: ProjectorMetrics): MessageSink {
+  return {
+    async send(topic, messages) {
+      await sink.send(topic, messages);
+      if (topic !== deadLetterTopic) return;
+      for (const message of messages) metrics.deadLetters.inc({ reason: message.headers?.['x-error-kind'] ?? 'unknown' });
+    },
+    close: () => sink.close(),
+  };
+}
+
+/** Reads the group's lag per partition every `intervalMs` into the lag gauge until stopped. */
+export function watchConsumerLag(
+  kafka: Kafka,
+  target: { groupId: string; topic: string },
+  metrics: ProjectorMetrics,
+  logger: Logger,
+  intervalMs = 5_000,
+): { stop(): Promise<void> } {
+  const admin = kafka.admin();
+  let connected: Promise<void> | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const read = async () => {
+    connected ??= admin.connect();
+    await connected;
+    for (const { partition, lag } of await partitionLags(admin, target.groupId, target.topic)) {
+      metrics.consumerLag.set({ partition: String(partition) }, Number(lag));
+    }
+  };
+  const tick = () => {
+    running = withDeadline(read(), intervalMs, 'reading the consumer lag').catch((error: unknown) => {
+      logger.debug({ err: error }, 'consumer lag not read');
+    });
+  };
+  tick();
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+      await admin.disconnect();
+    },
+  };
+}

@@ -1,0 +1,25 @@
+// What the metrics know of a partner request beyond its route: set by the protocol layer that
+// read the request (the SOAP operation is named inside the body), read when the answer is sent.
+import type { FastifyRequest } from 'fastify';
+
+export interface RequestLabels {
+  operation?: string;
+  queryType?: unknown;
+}
+
+const labels = new WeakMap<FastifyRequest, RequestLabels>();
+
+export function labelRequest(request: FastifyRequest, given: RequestLabels): void {
+  labels.set(request, { ...labels.get(request), ...given });
+}
+
+export function labelsOf(request: FastifyRequest): RequestLabels {
+  return labels.get(request) ?? {};
+}
+
+/** queryType as a label: 1 to 4, `none` when absent, `other` for anything else (a label must not take any value a client sends). */
+export function queryTypeLabel(value: unknown): string {
+  if (value === undefined || value === null || value === '') return 'none';
+  const text = String(value).trim().replace(/^\+/, '');
+  return ['1', '2', '3', '4'].includes(text) ? text : 'other';
+}

@@ -1,0 +1,32 @@
+import type { Checked, StatusReport } from './gather-status.js';
+
+const shown = <T>(checked: Checked<T>, render: (value: T) => string) => (checked.ok ? render(checked.value) : `unknown: ${checked.problem}`);
+
+/** `ossn status` as one screen of plain text. */
+export function renderStatus(report: StatusReport, now = new Date()): string {
+  const lines = [`ossn status at ${now.toISOString()}`, '', 'servers'];
+  for (const { name, answers } of report.servers) lines.push(`  ${name.padEnd(44)} ${answers.ok ? answers.value : `DOES NOT ANSWER: ${answers.problem}`}`);
+  lines.push('', 'read models');
+  lines.push(
+    `  active version     ${shown(report.active, (a) => `${a.version}${a.activatedAt.getTime() > 0 ? ` since ${a.activatedAt.toISOString()}` : ' (READ_MODEL_VERSION; no replay yet)'}${a.previous !== undefined ? `; previous ${a.previous} kept` : ''}`)}`,
+  );
+  lines.push(
+    `  building           ${shown(report.build, (b) =>
+      b ? `version ${b.record.version} since ${b.record.startedAt.toISOString()}: ${b.done.toLocaleString('en-US')} of ${b.total.toLocaleString('en-US')} events (ossn replay resumes it)` : 'nothing',
+    )}`,
+  );
+  lines.push('', 'projector');
+  if (report.lag.ok) {
+    const { group, partitions, members } = report.lag.value;
+    lines.push(`  group              ${group}: ${members.length === 0 ? 'NO MEMBER (is ossn projector running?)' : members.join(', ')}`);
+    const total = partitions.reduce((sum, p) => sum + p.lag, 0);
+    lines.push(`  lag                ${total.toLocaleString('en-US')} events; by partition ${partitions.map((p) => `${p.partition}:${p.lag}`).join(' ')}`);
+  } else {
+    lines.push(`  lag                unknown: ${report.lag.problem}`);
+  }
+  lines.push('', 'dead letters');
+  lines.push(`  ${shown(report.deadLetters, (d) => `${d.lastHour} in the last hour, ${d.all} in all (ossn dlq list)`)}`);
+  lines.push('', 'credentials');
+  lines.push(`  ${shown(report.credentials, (c) => `${c.active} active, ${c.disabled} disabled`)}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,53 @@
+import type { Kafka } from 'kafkajs';
+import type { MongoClient } from 'mongodb';
+import { afterAll, beforeAll } from 'vitest';
+import { defaultStateCacheSize, type ProjectorConfig } from '../../services/config/config.js';
+import { createKafka } from '../../services/kafka/client.js';
+import { connectSink, type MessageSink } from '../../services/kafka/producer.js';
+import { ensureTopics } from '../../services/kafka/topics.js';
+import { createLogger, type Logger } from '../../services/logging/logger.js';
+import { connectMongo } from '../../services/read-model-store/connect.js';
+import { testEnvironment, uniqueNames, type UniqueNames } from './servers.js';
+
+export interface Connections {
+  logger: Logger;
+  kafka: Kafka;
+  sink: MessageSink;
+  mongo: MongoClient;
+  /** Stopped (in reverse order) after the file's tests, before the connections close. */
+  running: { stop(): Promise<void> }[];
+}
+
+/** A test file's Kafka client, producer and MongoDB client, opened before its tests and closed after. */
+export function useConnections(label: string): Connections {
+  const env = testEnvironment();
+  const logger = createLogger(label, 'silent');
+  const connections = { logger, kafka: createKafka(env.kafkaBrokers, label, logger), running: [] } as unknown as Connections;
+  beforeAll(async () => {
+    connections.sink = await connectSink(connections.kafka);
+    connections.mongo = await connectMongo(env.mongodbUri, label);
+  });
+  afterAll(async () => {
+    for (const r of connections.running.reverse()) await r.stop().catch(() => undefined);
+    await connections.sink?.close();
+    await connections.mongo?.close();
+  });
+  return connections;
+}
+
+/** A projector configuration on a topic (created), consumer group and database of its own, read-model version 1. */
+export async function freshProjectorConfig(kafka: Kafka, label: string, partitions = 3): Promise<{ config: ProjectorConfig; names: UniqueNames }> {
+  const env = testEnvironment();
+  const names = uniqueNames(label);
+  const config: ProjectorConfig = {
+    logLevel: 'silent',
+    store: { mongodbUri: env.mongodbUri, database: names.database, readModelVersion: 1 },
+    kafkaBrokers: env.kafkaBrokers,
+    topic: names.topic,
+    topicPartitions: partitions,
+    consumerGroup: `${names.group}-v1`,
+    stateCacheSize: defaultStateCacheSize,
+  };
+  await ensureTopics(kafka, config.topic, partitions);
+  return { config, names };
+}

@@ -246,6 +246,11 @@ func (r dateRange) condition() (string, []any) {
 
 	var scalar, elements []string
 	var scalarArgs, elementArgs []any
+	if !textOrdered {
+		// Only a number can be a date here: `->>` gives arrays and strings as text, which SQLite
+		// would rank above every number.
+		scalar = append(scalar, fmt.Sprintf(`typeof(%s) = 'integer'`, r.number))
+	}
 	for _, b := range r.bounds {
 		if textOrdered {
 			scalar = append(scalar, fmt.Sprintf(`%s %s ?`, r.path, b.sqlOp()))

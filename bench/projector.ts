@@ -24,6 +24,7 @@ import { projectBatch } from '../services/projector/project-batch.js';
 import { connectMongo } from '../services/read-model-store/connect.js';
 import { collectionNames, documentId, ensureIndexes, readModelCollections } from '../services/read-model-store/documents.js';
 import { updatesPerCommand, type LoadedStates } from '../services/read-model-store/writes.js';
+import { writeResults } from './support/results.js';
 
 const { values } = parseArgs({ options: { events: { type: 'string' }, partitions: { type: 'string' } } });
 const eventCount = Number(values.events ?? process.env.BENCH_EVENTS ?? 100_000);
@@ -161,6 +162,18 @@ process.stdout.write(
     '',
   ].join('\n'),
 );
+
+const resultsFile = writeResults('projector', {
+  events: lines.length,
+  documents,
+  consumeEventsPerSecond: consumeRate,
+  storeEventsPerSecond: storeRate,
+  projectorEventsPerSecond: projectorRate,
+  ratio: projectorRate / Math.min(consumeRate, storeRate),
+  // One process runs the projector and both raw phases, one after the other: its peak RSS.
+  benchPeakRssMiB: process.resourceUsage().maxRSS / 1024,
+});
+process.stdout.write(`bench process peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB; figures in ${resultsFile}\n`);
 
 await sink.close();
 await projectedDb.dropDatabase();

@@ -40,6 +40,7 @@ import { createLogger } from '../services/logging/logger.js';
 import type { StatusQuery } from '../services/query/ports.js';
 import { orderStatusDetailsPayload } from '../services/query/soap/build-order-status.js';
 import { renderEnvelope } from '../services/query/soap/envelope.js';
+import { ORDER_STATUS_JSON_PATH } from '../services/query/json/plugin.js';
 import { ORDER_STATUS_PATH } from '../services/query/soap/index.js';
 import { OSS_NS } from '../services/query/soap/namespaces.js';
 import { connectMongo } from '../services/read-model-store/connect.js';
@@ -50,6 +51,7 @@ import { startRealApp, type RealApp } from '../test/clients/real-app.js';
 import { TimedLookups } from './support/timed-lookups.js';
 import { failureCount, LoadGenerator, rate, type LoadRequest, type LoadResult } from './support/load.js';
 import { BIG_CLIENT, clientId, ensureSeeded, type SeedSummary } from './support/seed.js';
+import { writeResults } from './support/results.js';
 import { median, mib, ms, quantile, timed } from './support/stats.js';
 
 // ---- settings
@@ -205,6 +207,12 @@ function soapRequest(credential: Credential, queryType: number, referenceNumber?
   return { method: 'POST', path: ORDER_STATUS_PATH, body: statusDetailsEnvelope(credential, queryType, referenceNumber), headers: SOAP_HEADERS };
 }
 
+function jsonRequest(credential: Credential, queryType: number, referenceNumber?: string): LoadRequest {
+  const params = new URLSearchParams({ queryType: String(queryType), ...(referenceNumber === undefined ? {} : { referenceNumber }) });
+  const authorization = `Basic ${Buffer.from(`${credential.id}:${credential.password}`).toString('base64')}`;
+  return { method: 'GET', path: `${ORDER_STATUS_JSON_PATH}?${params}`, headers: { authorization } };
+}
+
 function bareRequest(credential: Credential, queryType: number, referenceNumber?: string): LoadRequest {
   const params = new URLSearchParams({ as: credential.id, queryType: String(queryType), ...(referenceNumber === undefined ? {} : { referenceNumber }) });
   return { method: 'GET', path: `/bare/order-status?${params}` };
@@ -231,8 +239,10 @@ interface ThroughputFigures {
   bareRestMs: number;
   sequentialRequests: number;
   soapRps: number;
+  jsonRps: number;
   bareRps: number;
   soapServerMs: number;
+  jsonServerMs: number;
   bareServerMs: number;
   storeQueryMs: number;
   requestsPerRound: number;
@@ -263,9 +273,11 @@ async function throughput(label: string, stage: Stage, loader: LoadGenerator, cr
   say(`  store query alone (MongoOrderLookups.orderStatus, queryType 1, sequential): median ${ms(storeQueryMs)}`);
 
   const soap = purchaseOrders.map((po) => soapRequest(credential, 1, po));
+  const json = purchaseOrders.map((po) => jsonRequest(credential, 1, po));
   const bare = purchaseOrders.map((po) => bareRequest(credential, 1, po));
   const sides = [
     { name: 'SOAP (a)', origin: stage.real.url, requests: soap, server: () => stage.serverMs.real },
+    { name: 'JSON (a2)', origin: stage.real.url, requests: json, server: () => stage.serverMs.real },
     { name: 'bare (b)', origin: stage.bare.url, requests: bare, server: () => stage.serverMs.bare },
   ];
 
@@ -281,11 +293,11 @@ async function throughput(label: string, stage: Stage, loader: LoadGenerator, cr
   const requestsPerRound = FIXED_REQUESTS ?? Math.max(CONCURRENCY, Math.min(20_000, Math.round(Math.min(...warmRps) * ROUND_SECONDS)));
   const readsBefore = stage.credentialReads();
 
-  const rps: Record<string, number[]> = { 'SOAP (a)': [], 'bare (b)': [] };
-  const server: Record<string, number[]> = { 'SOAP (a)': [], 'bare (b)': [] };
+  const rps: Record<string, number[]> = { 'SOAP (a)': [], 'JSON (a2)': [], 'bare (b)': [] };
+  const server: Record<string, number[]> = { 'SOAP (a)': [], 'JSON (a2)': [], 'bare (b)': [] };
   let failures = 0;
   for (let round = 1; round <= ROUNDS; round++) {
-    const order = round % 2 === 1 ? sides : [...sides].reverse();
+    const order = sides.map((_, i) => sides[(i + round) % sides.length]!);
     for (const side of order) {
       side.server().length = 0;
       const result = await loader.run(side.origin, side.requests, requestsPerRound, CONCURRENCY);
@@ -299,12 +311,12 @@ async function throughput(label: string, stage: Stage, loader: LoadGenerator, cr
 
   // One request at a time: each answer's server time split into the lookup and the rest.
   const sequential = FIXED_REQUESTS ?? Math.max(3, Math.min(200, Math.round(6_000 / Math.max(storeQueryMs, 1))));
-  const rest: Record<string, number[]> = { 'SOAP (a)': [], 'bare (b)': [] };
-  const lookupShare: Record<string, number[]> = { 'SOAP (a)': [], 'bare (b)': [] };
-  const serverShare: Record<string, number[]> = { 'SOAP (a)': [], 'bare (b)': [] };
+  const rest: Record<string, number[]> = { 'SOAP (a)': [], 'JSON (a2)': [], 'bare (b)': [] };
+  const lookupShare: Record<string, number[]> = { 'SOAP (a)': [], 'JSON (a2)': [], 'bare (b)': [] };
+  const serverShare: Record<string, number[]> = { 'SOAP (a)': [], 'JSON (a2)': [], 'bare (b)': [] };
   for (let i = 0; i < sequential; i++) {
     for (const side of sides) {
-      const key = side.name === 'SOAP (a)' ? 'real' : 'bare';
+      const key = side.name === 'bare (b)' ? 'bare' : 'real';
       stage.serverMs[key].length = 0;
       stage.lookupMs[key].length = 0;
       await loader.run(side.origin, [side.requests[i % side.requests.length] as LoadRequest], 1, 1);
@@ -328,8 +340,10 @@ async function throughput(label: string, stage: Stage, loader: LoadGenerator, cr
     bareRestMs: median(rest['bare (b)'] as number[]),
     sequentialRequests: sequential,
     soapRps: median(rps['SOAP (a)'] as number[]),
+    jsonRps: median(rps['JSON (a2)'] as number[]),
     bareRps: median(rps['bare (b)'] as number[]),
     soapServerMs: median(server['SOAP (a)'] as number[]),
+    jsonServerMs: median(server['JSON (a2)'] as number[]),
     bareServerMs: median(server['bare (b)'] as number[]),
     storeQueryMs,
     requestsPerRound,
@@ -448,6 +462,9 @@ function printThroughput(f: ThroughputFigures): void {
   console.log(`    (a) SOAP getOrderStatusDetails qt 1  ${f.soapRps.toFixed(1).padStart(8)} req/s   server median ${ms(f.soapServerMs)}`);
   console.log(`    (b) bare Fastify JSON, same query    ${f.bareRps.toFixed(1).padStart(8)} req/s   server median ${ms(f.bareServerMs)}`);
   console.log(`    ratio a/b                            ${ratio.toFixed(3).padStart(8)}         (target >= 0.8: ${ratio >= 0.8 ? 'met' : 'NOT met'})`);
+  const jsonRatio = f.jsonRps / f.bareRps;
+  console.log(`    (a2) JSON /orders/status qt 1        ${f.jsonRps.toFixed(1).padStart(8)} req/s   server median ${ms(f.jsonServerMs)}`);
+  console.log(`    ratio a2/b                           ${jsonRatio.toFixed(3).padStart(8)}         (target >= 0.9: ${jsonRatio >= 0.9 ? 'met' : 'NOT met'})`);
   console.log(
     `    server time besides the lookup, one request at a time (median of ${f.sequentialRequests}): SOAP ${ms(f.soapRestMs, 2)}, bare ${ms(f.bareRestMs, 2)}` +
       ` -> the SOAP layer adds ${ms(f.soapRestMs - f.bareRestMs, 2)} per request`,
@@ -509,7 +526,12 @@ async function main(): Promise<void> {
       console.log(`    over HTTP, SOAP: client ${ms(b.soapHttpMs)}, server ${ms(b.soapHttpServerMs)} (besides the lookup ${ms(b.soapHttpRestMs)})`);
       console.log(`    over HTTP, JSON: client ${ms(b.bareHttpMs)}, server ${ms(b.bareHttpServerMs)} (besides the lookup ${ms(b.bareHttpRestMs)})`);
     }
-    console.log(`total time ${Math.round((Date.now() - started) / 1000)} s`);
+    const file = writeResults('soap', {
+      salesOrders: seeded.summary.statusDocuments,
+      throughput: figures.map((f) => ({ ...f, soapOverBare: f.soapRps / f.bareRps, jsonOverBare: f.jsonRps / f.bareRps })),
+      bigAnswer: bigFigures && { ...bigFigures, soapOverJsonServer: bigFigures.soapHttpServerMs / bigFigures.bareHttpServerMs },
+    });
+    console.log(`figures in ${file}; total time ${Math.round((Date.now() - started) / 1000)} s`);
   } finally {
     for (const stage of stages) await stage.close();
     await loader.close();

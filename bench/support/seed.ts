@@ -11,7 +11,7 @@ import type { OrderStatusState, ShipmentsState } from '../../projections/state.j
 import { documentId, ensureIndexes, readModelCollections, type OrderStatusDocument, type ReadModelCollections, type ShipmentsDocument } from '../../services/read-model-store/documents.js';
 
 /** Bump when the documents written change shape, so older bench databases are seeded again. */
-const SEED_FORMAT = 1;
+const SEED_FORMAT = 2;
 const READ_MODEL_VERSION = 1;
 const BATCH = 1_000;
 const META = 'bench_meta';
@@ -89,7 +89,13 @@ export async function ensureSeeded(db: Db, params: SeedParams, log: (line: strin
   await db.dropDatabase();
   await ensureIndexes(collections);
   const started = Date.now();
-  const changedAt = new Date();
+  // Change times spread over the last 30 days, clients interleaved, as a live store's would be.
+  const changeSpanMs = 30 * 24 * 3_600_000;
+  let spread = params.seed >>> 0;
+  const changedAt = () => {
+    spread = (Math.imul(spread, 1_664_525) + 1_013_904_223) >>> 0;
+    return new Date(started - (spread / 2 ** 32) * changeSpanMs);
+  };
   const summary: SeedSummary = { statusDocuments: 0, shipmentDocuments: 0, purchaseOrders: {}, bigOpenPurchaseOrders: 0 };
   const clients = [...Array.from({ length: params.clients }, (_, c) => clientId(c)), ...(params.bigOrders > 0 ? [BIG_CLIENT] : [])];
 
@@ -98,13 +104,13 @@ export async function ensureSeeded(db: Db, params: SeedParams, log: (line: strin
     if (orders === 0) continue;
     const folded = foldClient(id, orders, params.seed * 1_000 + c);
     const statuses = [...folded.orderStatus.values()];
-    await insertAll(collections.orderStatus, statuses.map((s) => statusDocument(s, changedAt)));
+    await insertAll(collections.orderStatus, statuses.map((s) => statusDocument(s, changedAt())));
     await insertAll(collections.shipments, [...folded.shipments.values()].map(shipmentsDocument));
     summary.statusDocuments += folded.orderStatus.size;
     summary.shipmentDocuments += folded.shipments.size;
     summary.purchaseOrders[id] = [...new Set(statuses.flatMap((s) => (s.purchaseOrderNumber ? [s.purchaseOrderNumber] : [])))].slice(0, 500);
     if (id === BIG_CLIENT) summary.bigOpenPurchaseOrders = new Set(statuses.filter((s) => s.open && s.purchaseOrderNumber).map((s) => s.purchaseOrderNumber)).size;
-    if ((c + 1) % 10 === 0 || c === clients.length - 1) {
+    if ((c + 1) % Math.max(10, Math.ceil(clients.length / 10)) === 0 || c === clients.length - 1) {
       log(`  ${c + 1}/${clients.length} clients, ${summary.statusDocuments} sales orders written (${Math.round((Date.now() - started) / 1000)} s)`);
     }
   }

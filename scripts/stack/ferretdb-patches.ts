@@ -1,13 +1,13 @@
-import { chmodSync, copyFileSync, cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StackError } from './errors.js';
 
 /**
  * Fixes to FerretDB 1.24.2's SQLite backend, applied to a copy of its module that our build uses
- * instead of the downloaded one. Without them every lookup by _id scans the whole table, so
- * writes slow down with the collection's size, which MongoDB's do not; the local stack is meant
- * to behave like the production database, only smaller.
+ * instead of the downloaded one. Without them every lookup but one by _id alone scans the whole
+ * table, so writes and queries slow down with the collection's size, which MongoDB's do not; the
+ * local stack is meant to behave like the production database, only smaller.
  */
 
 /** This file: a change to the patches rebuilds the binary. */
@@ -40,6 +40,11 @@ ${explainLine}			whereClause = fmt.Sprintf(\` WHERE %s = ?\`, metadata.IDColumn)
 	}
 `;
 
+/** Go files of ours added to FerretDB's SQLite backend (package sqlite), from scripts/stack/ferretdb. */
+export const ferretdbAddedFiles: { from: string; to: string }[] = [
+  { from: '_sqlite/filter_pushdown.go', to: 'internal/backends/sqlite/filter_pushdown.go' },
+];
+
 export const ferretdbPatches: SourcePatch[] = [
   {
     file: 'internal/backends/sqlite/metadata/metadata.go',
@@ -51,8 +56,9 @@ export const ferretdbPatches: SourcePatch[] = [
   {
     file: 'internal/backends/sqlite/collection.go',
     why:
-      'the _id of a filter narrows the query only when the filter has no other field, and `$in` never: ' +
-      'now any filter with an _id equality or an `$in` of ids narrows it (the handlers still apply the whole filter)',
+      'only a filter of nothing but an _id is pushed down to SQLite, so every other lookup reads the whole table: ' +
+      'now equality, $in and date ranges on top-level fields are (filter_pushdown.go), in Query and in Explain alike ' +
+      '(the handlers still apply the whole filter), and SQLite gets index statistics as tables grow',
     edits: [
       {
         before: `	q := prepareSelectClause(meta.TableName, params.Comment, meta.Capped(), params.OnlyRecordIDs)
@@ -60,64 +66,44 @@ export const ferretdbPatches: SourcePatch[] = [
 ${upstreamIdRule('')}`,
         after: `	q := prepareSelectClause(meta.TableName, params.Comment, meta.Capped(), params.OnlyRecordIDs)
 
-	whereClause, args := idWhereClause(params.Filter)
+	whereClause, args := pushdownWhereClause(params.Filter)
 `,
       },
       {
         // Explain has its own copy of the old rule; it must report what Query now does.
         before: `	var filterPushdown bool
 ${upstreamIdRule('\t\t\tfilterPushdown = true\n')}`,
-        after: `	whereClause, args := idWhereClause(params.Filter)
+        after: `	whereClause, args := pushdownWhereClause(params.Filter)
 	filterPushdown := whereClause != ""
 `,
       },
       {
-        before: `// Explain implements backends.Collection interface.`,
-        after: `// idWhereClause narrows a query to the ids its filter's _id field allows: one id, or an $in of
-// at most maxNarrowedIDs ids (SQLite limits the variables of a statement). A filter naming _id
-// twice is left alone: types.Document.Get panics on a duplicated key.
-func idWhereClause(filter *types.Document) (string, []any) {
-	const maxNarrowedIDs = 10000
-
-	var v any
-	found := 0
-	for i, key := range filter.Keys() {
-		if key == "_id" {
-			v = filter.Values()[i]
-			found++
-		}
-	}
-	if found != 1 {
-		return "", nil
+        // InsertAll's transaction, once its documents are in.
+        before: `		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 
-	switch v := v.(type) {
-	case string, types.ObjectID:
-		return fmt.Sprintf(\` WHERE %s = ?\`, metadata.IDColumn), []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}
-	case *types.Document:
-		if v.Len() != 1 {
-			return "", nil
-		}
-		in, _ := v.Get("$in")
-		ids, ok := in.(*types.Array)
-		if !ok || ids.Len() == 0 || ids.Len() > maxNarrowedIDs {
-			return "", nil
-		}
-		args := make([]any, 0, ids.Len())
-		for i := 0; i < ids.Len(); i++ {
-			switch id := must.NotFail(ids.Get(i)); id.(type) {
-			case string, types.ObjectID:
-				args = append(args, string(must.NotFail(sjson.MarshalSingleValue(id))))
-			default:
-				return "", nil
-			}
-		}
-		return fmt.Sprintf(\` WHERE %s IN (?%s)\`, metadata.IDColumn, strings.Repeat(", ?", len(args)-1)), args
+	return new(backends.InsertAllResult), nil`,
+        after: `		return analyzeWhenGrown(ctx, tx, meta.TableName)
+	})
+	if err != nil {
+		return nil, err
 	}
-	return "", nil
-}
 
-// Explain implements backends.Collection interface.`,
+	return new(backends.InsertAllResult), nil`,
+      },
+      {
+        // A new index on a table that already has rows gets its statistics at once.
+        before: `	return new(backends.CreateIndexesResult), nil`,
+        after: `	if db, meta := c.r.DatabaseGetExisting(ctx, c.dbName), c.r.CollectionGet(ctx, c.dbName, c.name); db != nil && meta != nil {
+		if err = db.InTransaction(ctx, func(tx *fsql.Tx) error { return analyze(ctx, tx, meta.TableName) }); err != nil {
+			return nil, lazyerrors.Error(err)
+		}
+	}
+
+	return new(backends.CreateIndexesResult), nil`,
       },
     ],
   },
@@ -142,6 +128,7 @@ export function preparePatchedFerretdb(moduleRoot: string, ourModuleDir: string,
   rmSync(sources, { recursive: true, force: true });
   cpSync(moduleRoot, sources, { recursive: true });
   makeWritable(sources);
+  for (const { from, to } of ferretdbAddedFiles) copyFileSync(resolve(ourModuleDir, from), resolve(sources, to));
   for (const patch of ferretdbPatches) {
     const file = resolve(sources, patch.file);
     let text = readFileSync(file, 'utf8');
@@ -157,6 +144,15 @@ export function preparePatchedFerretdb(moduleRoot: string, ourModuleDir: string,
   const goMod = resolve(dir, 'go.mod');
   const replace = `\nreplace github.com/FerretDB/FerretDB => ${JSON.stringify(sources)}\n`;
   writeFileSync(goMod, readFileSync(resolve(ourModuleDir, 'go.mod'), 'utf8') + replace);
+  copyFileSync(resolve(ourModuleDir, 'go.sum'), resolve(dir, 'go.sum'));
+  return goMod;
+}
+
+/** Writes a go.mod and go.sum (our module's, unchanged) for `go build -modfile` of FerretDB as released. */
+export function prepareUpstreamFerretdb(ourModuleDir: string, dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  const goMod = resolve(dir, 'go.mod');
+  copyFileSync(resolve(ourModuleDir, 'go.mod'), goMod);
   copyFileSync(resolve(ourModuleDir, 'go.sum'), resolve(dir, 'go.sum'));
   return goMod;
 }

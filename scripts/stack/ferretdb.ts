@@ -4,11 +4,11 @@ import { MongoClient } from 'mongodb';
 import { shown, type StackConfig } from './config.js';
 import { StackError } from './errors.js';
 import type { Server, ServerContext } from './server.js';
-import { ferretdbPatchesFile, preparePatchedFerretdb } from './ferretdb-patches.js';
+import { ferretdbAddedFiles, ferretdbPatchesFile, preparePatchedFerretdb, prepareUpstreamFerretdb } from './ferretdb-patches.js';
 import { grepLog, run, which } from './tools.js';
 
 /** True when the server answers a MongoDB `ping`. */
-async function mongoAnswers(uri: string): Promise<boolean> {
+export async function mongoAnswers(uri: string): Promise<boolean> {
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 1_000, connectTimeoutMS: 1_000 });
   try {
     const reply = await client.db('admin').command({ ping: 1 });
@@ -24,21 +24,34 @@ function mtime(path: string): number {
   return existsSync(path) ? statSync(path).mtimeMs : 0;
 }
 
-/** Builds our FerretDB command with Go, patched, when the binary is missing or older than its sources. */
-async function build(ctx: ServerContext, moduleDir: string, binary: string): Promise<void> {
-  const sources = [...['main.go', 'go.mod', 'go.sum'].map((file) => resolve(moduleDir, file)), ferretdbPatchesFile].map(mtime);
-  if (mtime(binary) >= Math.max(...sources)) return;
+/** Which FerretDB to build: ours, patched (the local stack's), or as released (to compare with in tests). */
+export type FerretdbVariant = 'patched' | 'upstream';
+
+/** The binary of a variant, below the stack's cache. */
+export function ferretdbBinary(config: StackConfig, variant: FerretdbVariant): string {
+  return resolve(config.cacheDir, variant === 'patched' ? 'bin/ferretdb' : 'bin/ferretdb-upstream');
+}
+
+/** Builds our FerretDB command with Go when the binary is missing or older than its sources. */
+export async function buildFerretdb(ctx: ServerContext, variant: FerretdbVariant): Promise<string> {
+  const { config } = ctx;
+  const moduleDir = resolve(config.repoRoot, 'scripts/stack/ferretdb');
+  const binary = ferretdbBinary(config, variant);
+  const ours = ['main.go', 'go.mod', 'go.sum', ...(variant === 'patched' ? ferretdbAddedFiles.map((file) => file.from) : [])];
+  const sources = [...ours.map((file) => resolve(moduleDir, file)), ...(variant === 'patched' ? [ferretdbPatchesFile] : [])].map(mtime);
+  if (mtime(binary) >= Math.max(...sources)) return binary;
 
   const go = which('go');
   if (!go) throw new StackError('ferretdb: go is not on the PATH: FerretDB is built from source with Go 1.24 or newer');
-  const { config } = ctx;
-  const logFile = resolve(config.logsDir, 'go-build.log');
+  mkdirSync(config.logsDir, { recursive: true });
+  const logFile = resolve(config.logsDir, variant === 'patched' ? 'go-build.log' : 'go-build-upstream.log');
   const goCache = resolve(config.cacheDir, 'go');
   mkdirSync(resolve(config.cacheDir, 'bin'), { recursive: true });
   const fresh = !existsSync(binary);
+  const what = variant === 'patched' ? 'FerretDB 1.24.2' : 'FerretDB 1.24.2 as released (no patches)';
   ctx.log(
     fresh
-      ? `ferretdb: building FerretDB 1.24.2 with Go into ${shown(binary)} (first run only: downloads modules and compiles, a few minutes)`
+      ? `ferretdb: building ${what} with Go into ${shown(binary)} (first run only: downloads modules and compiles, a few minutes)`
       : `ferretdb: rebuilding ${shown(binary)} (its sources changed)`,
   );
   const started = Date.now();
@@ -64,10 +77,15 @@ async function build(ctx: ServerContext, moduleDir: string, binary: string): Pro
     return new StackError(`ferretdb: ${step} failed: ${reason}; full output in ${shown(logFile)}`);
   };
 
-  const download = await run(go, ['mod', 'download', '-json', 'github.com/FerretDB/FerretDB'], goOptions);
-  if (download.code !== 0) throw failed('go mod download', download.code);
-  const { Dir: ferretdbSources } = JSON.parse(download.stdout) as { Dir: string };
-  const goMod = preparePatchedFerretdb(ferretdbSources, moduleDir, resolve(config.cacheDir, 'ferretdb-patched'));
+  let goMod: string;
+  if (variant === 'patched') {
+    const download = await run(go, ['mod', 'download', '-json', 'github.com/FerretDB/FerretDB'], goOptions);
+    if (download.code !== 0) throw failed('go mod download', download.code);
+    const { Dir: ferretdbSources } = JSON.parse(download.stdout) as { Dir: string };
+    goMod = preparePatchedFerretdb(ferretdbSources, moduleDir, resolve(config.cacheDir, 'ferretdb-patched'));
+  } else {
+    goMod = prepareUpstreamFerretdb(moduleDir, resolve(config.cacheDir, 'ferretdb-upstream'));
+  }
 
   // Built beside the target and renamed, so an interrupted build never leaves a binary that looks current.
   const partial = `${binary}.partial`;
@@ -75,11 +93,11 @@ async function build(ctx: ServerContext, moduleDir: string, binary: string): Pro
   if (code !== 0) throw failed('go build', code);
   renameSync(partial, binary);
   ctx.log(`ferretdb: built in ${Math.round((Date.now() - started) / 1000)} s`);
+  return binary;
 }
 
 export function ferretdbServer(config: StackConfig): Server {
-  const moduleDir = resolve(config.repoRoot, 'scripts/stack/ferretdb');
-  const binary = resolve(config.cacheDir, 'bin/ferretdb');
+  const binary = ferretdbBinary(config, 'patched');
   const address = `127.0.0.1:${config.ports.ferretdb}`;
   const uri = `mongodb://${address}/`;
 
@@ -89,7 +107,9 @@ export function ferretdbServer(config: StackConfig): Server {
     address: uri,
     startTimeoutMs: 30_000,
     stopGraceMs: 10_000,
-    prepare: (ctx) => build(ctx, moduleDir, binary),
+    prepare: async (ctx) => {
+      await buildFerretdb(ctx, 'patched');
+    },
     async launch() {
       return {
         command: binary,

@@ -503,6 +503,7 @@ describe('at most 5,000 purchase orders per answer, none cut in half', () => {
   const po = (n: number) => `PO-${String(n).padStart(5, '0')}`;
   const base = Date.parse('2025-01-01T00:00:00Z');
   let lookups: MongoOrderLookups;
+  let store: ReadModelCollections;
 
   const members: { po: number; so: string; at: number }[] = [];
   for (let n = 1; n <= total; n++) members.push({ po: n, so: `SO-${n}-a`, at: base + n * 1_000 });
@@ -511,7 +512,7 @@ describe('at most 5,000 purchase orders per answer, none cut in half', () => {
   members.push({ po: 1, so: 'SO-1-z', at: base + (total + 10) * 1_000 });
 
   beforeAll(async () => {
-    const store = await freshStore('lookups-cap');
+    store = await freshStore('lookups-cap');
     lookups = new MongoOrderLookups(store);
     const statuses: OrderStatusDocument[] = members.map((m) => {
       const state: OrderStatusState = { clientId: 'C1', salesOrderNumber: m.so, sequence: 1, purchaseOrderNumber: po(m.po), statusId: 20, open: true, validTimestamp: new Date(m.at) };
@@ -545,22 +546,54 @@ describe('at most 5,000 purchase orders per answer, none cut in half', () => {
     expect(outline.map(([p]) => p)).toEqual(Array.from({ length: maxPurchaseOrdersPerAnswer }, (_, i) => po(i + 1)));
   });
 
-  // In time order, PO-00001's later sales order SO-1-z changed after PO-05001 (left out), so it
-  // waits for the next poll; a poller moving on to the last time it received misses nothing.
-  const lastTime = base + maxPurchaseOrdersPerAnswer * 1_000 + 2;
+  const poOf = (so: string) => members.find((m) => m.so === so)!.po;
+  /** Every purchase order of the answer carries all of its sales orders (all of them changed since the timestamp). */
+  const expectWhole = (outline: [string, string[]][]) => {
+    for (const [p, sos] of outline) expect(sos.length, p).toBe(members.filter((m) => po(m.po) === p).length);
+  };
 
-  it('status queryType 3: every change before the first purchase order left out, and the rest on the next poll', async () => {
-    const outline = statusOutline(await lookups.orderStatus(['C1'], { queryType: 3, statusTimeStamp: new Date(base) })) as [string, string[]][];
-    expectCap(outline, [po(1), ['SO-1-a']]);
-    const next = statusOutline(await lookups.orderStatus(['C1'], { queryType: 3, statusTimeStamp: new Date(lastTime) })) as [string, string[]][];
-    expect(next.map(([p]) => p)).toEqual(expect.arrayContaining([po(maxPurchaseOrdersPerAnswer + 1), po(maxPurchaseOrdersPerAnswer + 3), po(1)]));
-    expect(next.find(([p]) => p === po(1))?.[1]).toEqual(['SO-1-z']);
+  it('status queryType 3: the 5,000 purchase orders whose earliest change comes first, each with every sales order changed since', async () => {
+    const outline = statusOutline(await lookups.orderStatus(['C1'], { queryType: 3, statusTimeStamp: new Date(0) })) as [string, string[]][];
+    // PO-00001's SO-1-z changed after PO-05001..05003 (left out): it comes with PO-00001 all the same.
+    expectCap(outline, [po(1), ['SO-1-a', 'SO-1-z']]);
+    expect(outline.map(([p]) => p)).toEqual(Array.from({ length: maxPurchaseOrdersPerAnswer }, (_, i) => po(i + 1)));
+    expectWhole(outline);
   });
 
-  it('shipment queryType 3: every shipment before the first purchase order left out, and the rest on the next poll', async () => {
-    const outline = shipmentOutline(await lookups.shipmentNotifications(['C1'], { queryType: 3, shipmentDateTimeStamp: new Date(base) })) as [string, string[]][];
-    expectCap(outline, [po(1), ['SO-1-a']]);
-    const next = shipmentOutline(await lookups.shipmentNotifications(['C1'], { queryType: 3, shipmentDateTimeStamp: new Date(lastTime) })) as [string, string[]][];
+  it('status queryType 3: a partner polling from the time of its previous poll gets what changed since, whole, and nothing twice', async () => {
+    const firstPoll = new Date();
+    expect(await lookups.orderStatus(['C1'], { queryType: 3, statusTimeStamp: new Date(0) })).toHaveLength(maxPurchaseOrdersPerAnswer);
+    await sleep(changeTimeOverlapMs / 50);
+    // After that poll: a status change of a purchase order the full answer left out, a change and
+    // a new sales order of one it held. The store stamps the change time as the projector's writes do.
+    const changed = async (so: string, purchaseOrder = poOf(so)) =>
+      store.orderStatus.updateOne(
+        { _id: documentId('C1', so) },
+        { $set: { statusId: 60, purchaseOrderNumber: po(purchaseOrder) }, $setOnInsert: { clientId: 'C1', salesOrderNumber: so, sequence: 1, open: true, validTimestamp: new Date() }, $currentDate: { changedAt: true } },
+        { upsert: true },
+      );
+    await changed('SO-5002-a');
+    await changed('SO-2-a');
+    await changed('SO-2-new', 2);
+    const secondPoll = new Date(Date.now() + changeTimeOverlapMs); // after the overlap, nothing of before comes back
+    await sleep(changeTimeOverlapMs + 50);
+    const next = await lookups.orderStatus(['C1'], { queryType: 3, statusTimeStamp: firstPoll });
+    expect(statusOutline(next)).toEqual([
+      [po(5002), ['SO-5002-a']],
+      [po(2), ['SO-2-a', 'SO-2-new']],
+    ]);
+    expect(next.flatMap((o) => o.details.map((d) => d.statusID))).toEqual([60, 60, 60]);
+    expect(await lookups.orderStatus(['C1'], { queryType: 3, statusTimeStamp: secondPoll })).toEqual([]);
+  });
+
+  it('shipment queryType 3: the 5,000 purchase orders whose earliest shipment comes first, whole; moving to the earliest shipment of the last one misses nothing', async () => {
+    const answer = await lookups.shipmentNotifications(['C1'], { queryType: 3, shipmentDateTimeStamp: new Date(base) });
+    const outline = shipmentOutline(answer) as [string, string[]][];
+    expectCap(outline, [po(1), ['SO-1-a', 'SO-1-z']]);
+    expectWhole(outline);
+    const last = answer.at(-1)!;
+    const resume = new Date(Math.min(...last.salesOrders.flatMap((s) => s.locations.flatMap((l) => l.packages.map((p) => p.shipmentDate.getTime())))));
+    const next = shipmentOutline(await lookups.shipmentNotifications(['C1'], { queryType: 3, shipmentDateTimeStamp: resume })) as [string, string[]][];
     expect(next.map(([p]) => p)).toEqual([po(maxPurchaseOrdersPerAnswer), po(maxPurchaseOrdersPerAnswer + 1), po(maxPurchaseOrdersPerAnswer + 2), po(maxPurchaseOrdersPerAnswer + 3), po(1)]);
     expect(next.at(-1)?.[1]).toEqual(['SO-1-z']);
   });

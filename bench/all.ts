@@ -1,0 +1,67 @@
+// npm run bench: every bench, one after the other (they would share the 2 cores otherwise), then
+// the charts and the table for the README from their figures in bench/results/.
+// Settings: BENCH_SIZES (lookups; the largest is the SOAP bench's order book), BENCH_EVENTS
+// (projector, default 1,000,000), and each bench's own (see their headers).
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { resultsDir } from './support/results.js';
+import { barChart } from './support/svg-chart.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const sizes = (process.env.BENCH_SIZES ?? '3000,30000,300000').split(',').map(Number);
+const largest = Math.max(...sizes);
+const events = process.env.BENCH_EVENTS ?? '1000000';
+
+function runBench(script: string, args: string[], env: Record<string, string>): void {
+  console.log(`\n#### npx tsx bench/${script} ${args.join(' ')} (${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')})`);
+  const result = spawnSync(process.execPath, ['--import', 'tsx', resolve(here, script), ...args], { stdio: 'inherit', env: { ...process.env, ...env } });
+  if (result.status !== 0) throw new Error(`bench/${script} failed (exit code ${result.status ?? result.signal})`);
+}
+
+runBench('lookups.ts', [], { BENCH_SIZES: sizes.join(',') });
+runBench('soap.ts', [], { BENCH_ORDERS: String(largest) });
+runBench('projector.ts', ['--events', events], {});
+
+// ---- the table and charts
+const read = (name: string) => JSON.parse(readFileSync(resolve(resultsDir, `${name}.json`), 'utf8')) as { machine: Record<string, unknown>; finishedAt: string; figures: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+const lookups = read('lookups');
+const soap = read('soap');
+const projector = read('projector');
+const full = soap.figures.throughput[0];
+writeFileSync(
+  resolve(resultsDir, 'interfaces.svg'),
+  barChart(`getOrderStatusDetails queryType 1 at ${soap.figures.salesOrders.toLocaleString('en-US')} sales orders`, 'req/s', [
+    { label: 'SOAP (real app)', value: full.soapRps },
+    { label: 'JSON (real app)', value: full.jsonRps },
+    { label: 'bare route, same store query', value: full.bareRps },
+  ]),
+);
+const m = lookups.machine;
+const big = soap.figures.bigAnswer;
+const f = (n: number, digits = 1) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const summary = [
+  `Machine: ${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}, load average ${(m.loadAverage as number[]).join(' ')} (shared with other work). ${lookups.finishedAt.slice(0, 10)}.`,
+  '',
+  '**Lookup time in the store** (MongoOrderLookups, one call at a time, 300 sales orders a client):',
+  '',
+  lookups.figures.table,
+  '',
+  `**Interfaces at ${soap.figures.salesOrders.toLocaleString('en-US')} sales orders** (getOrderStatusDetails queryType 1 over HTTP, concurrency 4, medians of interleaved rounds):`,
+  '',
+  '| interface | req/s | ÷ bare | target |',
+  '| --- | --- | --- | --- |',
+  `| SOAP | ${f(full.soapRps)} | ${f(full.soapOverBare, 2)} | ≥ 0.8 |`,
+  `| JSON | ${f(full.jsonRps)} | ${f(full.jsonOverBare, 2)} | ≥ 0.9 |`,
+  `| bare route, same store query | ${f(full.bareRps)} | 1 | |`,
+  '',
+  big
+    ? `**A ${f(big.purchaseOrders, 0)}-purchase-order answer** (${f(big.salesOrders, 0)} sales orders): lookup ${f(big.lookupMs)} ms; serialization SOAP ${f(big.soapRenderMs)} ms (${f(big.soapBytes / 2 ** 20, 2)} MiB), JSON ${f(big.jsonMs)} ms (${f(big.jsonBytes / 2 ** 20, 2)} MiB); server time over HTTP SOAP ${f(big.soapHttpServerMs)} ms ÷ JSON ${f(big.bareHttpServerMs)} ms = ${f(big.soapOverJsonServer, 2)} (target ≤ 1.5).`
+    : '',
+  '',
+  `**Projector** on ${f(projector.figures.events, 0)} events: ${f(projector.figures.projectorEventsPerSecond, 0)} events/s; raw kafkajs consume ${f(projector.figures.consumeEventsPerSecond, 0)}, raw store writes ${f(projector.figures.storeEventsPerSecond, 0)}; ratio ${f(projector.figures.ratio, 2)} (target ≥ 0.7); bench process peak RSS ${f(projector.figures.benchPeakRssMiB, 0)} MiB.`,
+  '',
+].join('\n');
+writeFileSync(resolve(resultsDir, 'summary.md'), summary);
+console.log(`\n==== npm run bench: summary (bench/results/summary.md) ====\n${summary}`);

@@ -1,0 +1,150 @@
+// Each lookup's time in the store (MongoOrderLookups, one call at a time), p50 and p99, at order
+// books of several sizes, measured in one run and printed (never asserted): with every lookup read
+// through an index, the figure at the largest size should stay within twice the one at the
+// smallest. Clients keep 300 sales orders each, so that an answer is the same size at every size
+// and only the store's share can change.
+//
+// Data: demo sales orders folded by the projections and bulk-inserted as the store's documents
+// (bench/support/seed.ts), one database per size, reused when already seeded.
+// Run: npx tsx bench/lookups.ts      Settings: BENCH_SIZES (default 3000,30000,300000),
+// BENCH_SAMPLES (per lookup and size, default 200), MONGODB_URI.
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ensureStack } from '../scripts/stack/stack.js';
+import type { ShipmentQuery, StatusQuery } from '../services/query/ports.js';
+import { connectMongo } from '../services/read-model-store/connect.js';
+import { MongoOrderLookups } from '../services/read-model-store/lookups.js';
+import { clientId, ensureSeeded } from './support/seed.js';
+import { resultsDir, writeResults } from './support/results.js';
+import { quantile, timed } from './support/stats.js';
+import { lineChart } from './support/svg-chart.js';
+
+const SIZES = (process.env.BENCH_SIZES ?? '3000,30000,300000').split(',').map((n) => Number(n.trim()));
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
+const ORDERS_PER_CLIENT = 300;
+/** A lookup stops sampling after this long, whatever SAMPLES says. */
+const MAX_MS_PER_LOOKUP = 30_000;
+const SEED = 7;
+
+for (const size of SIZES) if (!Number.isInteger(size) || size < ORDERS_PER_CLIENT) throw new Error(`BENCH_SIZES: ${size} is not a whole number of at least ${ORDERS_PER_CLIENT}`);
+
+const started = Date.now();
+const say = (line: string) => console.log(`[${String(Math.round((Date.now() - started) / 1000)).padStart(4)} s] ${line}`);
+
+/** One lookup as a partner makes it, for one sample of a client's numbers. */
+interface Lookup {
+  name: string;
+  run: (lookups: MongoOrderLookups, sample: Sample) => Promise<unknown[]>;
+}
+
+interface Sample {
+  clientId: string;
+  purchaseOrderNumber: string;
+  salesOrderNumber: string;
+}
+
+const hour = 3_600_000;
+const status = (query: StatusQuery) => (l: MongoOrderLookups, s: Sample) => l.orderStatus([s.clientId], query);
+const shipments = (query: (s: Sample) => ShipmentQuery) => (l: MongoOrderLookups, s: Sample) => l.shipmentNotifications([s.clientId], query(s));
+
+const LOOKUPS: Lookup[] = [
+  { name: 'status qT1 (purchase order)', run: (l, s) => l.orderStatus([s.clientId], { queryType: 1, referenceNumber: s.purchaseOrderNumber }) },
+  { name: 'status qT2 (sales order)', run: (l, s) => l.orderStatus([s.clientId], { queryType: 2, referenceNumber: s.salesOrderNumber }) },
+  // A poll 6 hours after the previous one; changes are spread over 30 days.
+  { name: 'status qT3 (changes, 6 h)', run: (l, s) => status({ queryType: 3, statusTimeStamp: new Date(Date.now() - 6 * hour) })(l, s) },
+  { name: 'status qT4 (open orders)', run: status({ queryType: 4 }) },
+  { name: 'shipments qT1 (purchase order)', run: shipments((s) => ({ queryType: 1, referenceNumber: s.purchaseOrderNumber })) },
+  { name: 'shipments qT2 (sales order)', run: shipments((s) => ({ queryType: 2, referenceNumber: s.salesOrderNumber })) },
+  { name: 'shipments qT3 (shipped, 3 days)', run: shipments(() => ({ queryType: 3, shipmentDateTimeStamp: new Date(Date.now() - 72 * hour) })) },
+];
+
+interface Figure {
+  lookup: string;
+  size: number;
+  samples: number;
+  p50Ms: number;
+  p99Ms: number;
+  meanAnswerPurchaseOrders: number;
+}
+
+async function samplesOf(collections: Awaited<ReturnType<typeof ensureSeeded>>['collections'], clients: number): Promise<Sample[]> {
+  const samples: Sample[] = [];
+  for (let i = 0; samples.length < 100 && i < 400; i++) {
+    const client = clientId((i * 7919) % clients);
+    const docs = await collections.orderStatus.find({ clientId: client, purchaseOrderNumber: { $exists: true } }, { projection: { _id: 0, purchaseOrderNumber: 1, salesOrderNumber: 1 } }).limit(3).toArray();
+    const doc = docs[i % Math.max(docs.length, 1)];
+    if (doc?.purchaseOrderNumber) samples.push({ clientId: client, purchaseOrderNumber: doc.purchaseOrderNumber, salesOrderNumber: doc.salesOrderNumber });
+  }
+  if (samples.length === 0) throw new Error('no sales order with a purchase order number to look up');
+  return samples;
+}
+
+async function measure(size: number, uri: string): Promise<Figure[]> {
+  const mongo = await connectMongo(uri, 'bench-lookups');
+  try {
+    const clients = Math.round(size / ORDERS_PER_CLIENT);
+    const seedStarted = Date.now();
+    const seeded = await ensureSeeded(mongo.db(`ossn_bench_lookups_${size}`), { clients, orders: size, bigOrders: 0, seed: SEED }, (line) => say(`  ${line}`));
+    say(`size ${size}: ${seeded.summary.statusDocuments} sales orders, ${seeded.summary.shipmentDocuments} shipment documents, ${clients} clients${seeded.reused ? ' (reused)' : ` (seeded in ${Math.round((Date.now() - seedStarted) / 1000)} s)`}`);
+    const lookups = new MongoOrderLookups(seeded.collections);
+    const samples = await samplesOf(seeded.collections, clients);
+    const figures: Figure[] = [];
+    for (const lookup of LOOKUPS) {
+      for (let i = 0; i < 5; i++) await lookup.run(lookups, samples[i % samples.length]!); // warm-up
+      const times: number[] = [];
+      let answered = 0;
+      const began = Date.now();
+      for (let i = 0; i < SAMPLES && Date.now() - began < MAX_MS_PER_LOOKUP; i++) {
+        const { ms, value } = await timed(() => lookup.run(lookups, samples[i % samples.length]!));
+        times.push(ms);
+        answered += value.length;
+      }
+      times.sort((a, b) => a - b);
+      const figure = { lookup: lookup.name, size, samples: times.length, p50Ms: quantile(times, 0.5), p99Ms: quantile(times, 0.99), meanAnswerPurchaseOrders: answered / times.length };
+      say(`  ${lookup.name.padEnd(32)} p50 ${figure.p50Ms.toFixed(2).padStart(8)} ms  p99 ${figure.p99Ms.toFixed(2).padStart(8)} ms  (${figure.samples} calls, ${figure.meanAnswerPurchaseOrders.toFixed(1)} purchase orders an answer)`);
+      figures.push(figure);
+    }
+    return figures;
+  } finally {
+    await mongo.close();
+  }
+}
+
+function table(figures: Figure[]): string {
+  const sizes = [...new Set(figures.map((f) => f.size))];
+  const smallest = Math.min(...sizes);
+  const largest = Math.max(...sizes);
+  const header = `| lookup | ${sizes.map((s) => `p50 / p99 at ${s.toLocaleString('en-US')} (ms)`).join(' | ')} | p50 at ${largest.toLocaleString('en-US')} ÷ at ${smallest.toLocaleString('en-US')} |`;
+  const rows = LOOKUPS.map((l) => {
+    const of = (size: number) => figures.find((f) => f.lookup === l.name && f.size === size);
+    const cells = sizes.map((size) => {
+      const f = of(size);
+      return f ? `${f.p50Ms.toFixed(2)} / ${f.p99Ms.toFixed(2)}` : '—';
+    });
+    const ratio = (of(largest)?.p50Ms ?? NaN) / (of(smallest)?.p50Ms ?? NaN);
+    return `| ${l.name} | ${cells.join(' | ')} | ${ratio.toFixed(2)} ${ratio <= 2 ? '(≤ 2: met)' : '(> 2: NOT met)'} |`;
+  });
+  return [header, `| --- | ${sizes.map(() => '---').join(' | ')} | --- |`, ...rows].join('\n');
+}
+
+async function main(): Promise<void> {
+  const uri = process.env.MONGODB_URI || (await ensureStack({ log: (line) => say(`stack: ${line}`) })).MONGODB_URI;
+  say(`store: ${uri.replace(/\/\/[^@/]*@/, '//***@')}; sizes ${SIZES.join(', ')}; ${SAMPLES} calls per lookup and size`);
+  const figures: Figure[] = [];
+  for (const size of SIZES) figures.push(...(await measure(size, uri)));
+
+  const markdown = table(figures);
+  console.log('\n==== bench/lookups.ts results: time in the store, one call at a time ====');
+  console.log(markdown);
+  const file = writeResults('lookups', { store: uri.includes('127.0.0.1') ? 'local stack FerretDB (SQLite), patched' : 'given MONGODB_URI', ordersPerClient: ORDERS_PER_CLIENT, figures, table: markdown });
+  const chart = lineChart(
+    'Lookup time in the store (p50) against the order book',
+    'sales orders in the store',
+    'p50 ms (log)',
+    LOOKUPS.map((l) => ({ name: l.name, points: figures.filter((f) => f.lookup === l.name).map((f) => ({ x: f.size, y: f.p50Ms })) })),
+  );
+  writeFileSync(resolve(resultsDir, 'lookups.svg'), chart);
+  console.log(`figures in ${file}, chart in ${resolve(resultsDir, 'lookups.svg')}; total ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
+await main();

@@ -1,0 +1,37 @@
+// Where the benches leave their figures: bench/results/<name>.json, with the machine they ran on.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { arch, cpus, freemem, loadavg, platform, release, totalmem } from 'node:os';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const resultsDir = resolve(fileURLToPath(new URL('.', import.meta.url)), '../results');
+
+export interface Machine {
+  cpus: number;
+  cpuModel: string;
+  memoryGiB: number;
+  freeMemoryGiB: number;
+  loadAverage: number[];
+  os: string;
+  node: string;
+}
+
+export function machine(): Machine {
+  return {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+    freeMemoryGiB: Math.round((freemem() / 2 ** 30) * 10) / 10,
+    loadAverage: loadavg().map((n) => Math.round(n * 100) / 100),
+    os: `${platform()} ${release()} ${arch()}`,
+    node: process.version,
+  };
+}
+
+/** Writes `figures` with the time and the machine to bench/results/<name>.json; returns the path. */
+export function writeResults(name: string, figures: unknown): string {
+  mkdirSync(resultsDir, { recursive: true });
+  const file = resolve(resultsDir, `${name}.json`);
+  writeFileSync(file, `${JSON.stringify({ bench: name, finishedAt: new Date().toISOString(), machine: machine(), figures }, null, 2)}\n`);
+  return file;
+}

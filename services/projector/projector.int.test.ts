@@ -7,13 +7,12 @@ import { parseErpEvent, type ErpEvent } from '../../contracts/erp-events.js';
 import { deadLetterTopic, eventKey } from '../../contracts/transport.js';
 import { foldEvents } from '../../projections/fold.js';
 import { readModels, reference } from '../../test/support/read-models.js';
-import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
+import { testEnvironment } from '../../test/support/servers.js';
 import { consumeAll } from '../../test/support/kafka-progress.js';
 import { waitUntilCaughtUp } from '../kafka/progress.js';
-import { defaultStateCacheSize, type ProjectorConfig } from '../config/config.js';
+import type { ProjectorConfig } from '../config/config.js';
 import { createKafka } from '../kafka/client.js';
 import { connectSink, type MessageSink } from '../kafka/producer.js';
-import { ensureTopics } from '../kafka/topics.js';
 import { createLogger } from '../logging/logger.js';
 import { publishNdjson } from '../publishing/publish-events.js';
 import { connectMongo } from '../read-model-store/connect.js';
@@ -24,6 +23,7 @@ import type { OutgoingMessage, SourceMessage } from '../kafka/messages.js';
 import { ensureIndexes, readModelCollections } from '../read-model-store/documents.js';
 import { loadStates } from '../read-model-store/writes.js';
 import { locationRecorded, packageShipped, statusChanged } from '../../contracts/sample-events.js';
+import { freshProjectorConfig } from '../../test/support/projector-system.js';
 import { startTcpProxy } from '../../test/support/tcp-proxy.js';
 
 const logger = createLogger('projector-test', 'silent');
@@ -45,17 +45,7 @@ afterAll(async () => {
 
 /** A fresh topic, consumer group and database for one test. */
 async function freshSetup(label: string) {
-  const names = uniqueNames(label);
-  const config: ProjectorConfig = {
-    logLevel: 'silent',
-    store: { mongodbUri: env.mongodbUri, database: names.database, readModelVersion: 1 },
-    kafkaBrokers: env.kafkaBrokers,
-    topic: names.topic,
-    topicPartitions: 3,
-    consumerGroup: `${names.topic}-projector`,
-    stateCacheSize: defaultStateCacheSize,
-  };
-  await ensureTopics(kafka, config.topic, config.topicPartitions);
+  const { config, names } = await freshProjectorConfig(kafka, label);
   const db = mongo.db(names.database);
   return { config, db, collections: readModelCollections(db, 1) };
 }

@@ -16,6 +16,7 @@ import { startProjector } from '../../projector/run.js';
 import { publishNdjson } from '../../publishing/publish-events.js';
 import { connectMongo } from '../../read-model-store/connect.js';
 import { startQueryService } from '../../query/server.js';
+import { exitOnSecondSignal } from '../second-signal.js';
 import { untilSignal } from '../signals.js';
 import { examples } from '../start-examples.js';
 
@@ -68,6 +69,7 @@ export async function startCommand(): Promise<void> {
   process.stdout.write(examples({ baseUrl: queryConfig.publicBaseUrl, id: demoCredentialId, password }));
   await untilSignal();
   process.stdout.write('stopping…\n');
+  exitOnSecondSignal(logger);
   await query.close();
   await projector.stop();
   if (stackStartedHere) await stopStack();

@@ -22,6 +22,12 @@ export interface ProjectorConfig {
   stateCacheSize: number;
   /** While rebuilding READ_MODEL_VERSION, the live version whose change times are carried over. */
   previousReadModelVersion?: number;
+  /**
+   * Only changes the previous version showed before this time keep its change time: one it showed
+   * later (after a switch made this version the one partners read) is stamped anew, or a partner
+   * polling this version could miss it.
+   */
+  previousShownBefore?: Date;
   /** Silence after which the consumer group counts a projector gone and hands its partitions on (30 s when absent). */
   consumerSessionTimeoutMs?: number;
   /** Where `ossn projector` serves /metrics, /healthz and /readyz; port 0 picks a free one. */

@@ -44,8 +44,8 @@ export async function startFollowingProjector(
   const db = mongo.db(config.store.database);
   let version = active.version;
   let joined = false;
-  const start = (v: number, previous?: number) =>
-    startProjector(configForVersion(config, v, previous), logger, {
+  const start = (v: number, previous?: number, shownBefore?: Date) =>
+    startProjector(configForVersion(config, v, previous, shownBefore), logger, {
       metrics: options.metrics,
       onJoin: () => (joined = true),
       onLeave: () => (joined = false),
@@ -55,14 +55,15 @@ export async function startFollowingProjector(
 
   let stopping = false;
   const follow = async () => {
-    const active = (await readActiveVersion(db, config.store.readModelVersion)).version;
+    const { version: active, activatedAt } = await readActiveVersion(db, config.store.readModelVersion);
     if (stopping || (active === version && running)) return;
     logger.info({ from: version, to: active }, 'following the active read-model version');
     const left = version;
     joined = false;
     await running?.stop();
     running = undefined;
-    running = await start(active, active === left ? undefined : left);
+    // What the version left showed after the switch, no partner reading this one has seen.
+    running = await start(active, active === left ? undefined : left, activatedAt);
     version = active;
     options.metrics?.activeVersion.set(version);
   };

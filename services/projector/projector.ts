@@ -19,6 +19,8 @@ export interface ProjectorDependencies {
   collections: ReadModelCollections;
   /** The live version while this projector rebuilds a new one: change times already shown are kept. */
   previousCollections?: ReadModelCollections;
+  /** See ProjectorConfig.previousShownBefore. */
+  previousShownBefore?: Date;
   sink: MessageSink;
   deadLetterTopic: string;
   logger: Logger;
@@ -82,7 +84,7 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
           return;
         }
         try {
-          await writeEffects(deps.collections, projected.effects, deps.previousCollections);
+          await writeEffects(deps.collections, projected.effects, deps.previousCollections, deps.previousShownBefore);
         } catch (error) {
           if (isRefusedDocument(error)) writeRefusals++;
           throw error;

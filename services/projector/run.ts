@@ -56,6 +56,7 @@ export async function startProjector(config: ProjectorConfig, logger: Logger, ex
     collections,
     previousCollections:
       config.previousReadModelVersion === undefined ? undefined : readModelCollections(db, config.previousReadModelVersion),
+    previousShownBefore: config.previousShownBefore,
     sink,
     deadLetterTopic: dlqTopic,
     logger,

@@ -14,11 +14,12 @@ export function consumerGroupFor(config: Pick<ProjectorConfig, 'consumerGroup' |
 }
 
 /** The projector's configuration for keeping `version` current, carrying change times over from `previous`. */
-export function configForVersion(config: ProjectorConfig, version: number, previous?: number): ProjectorConfig {
+export function configForVersion(config: ProjectorConfig, version: number, previous?: number, previousShownBefore?: Date): ProjectorConfig {
   return {
     ...config,
     store: { ...config.store, readModelVersion: version },
     consumerGroup: consumerGroupFor(config, version),
     previousReadModelVersion: previous,
+    previousShownBefore,
   };
 }

@@ -10,6 +10,7 @@ import type { SourceMessage } from '../kafka/messages.js';
 export interface IsolatingWriteDependencies {
   collections: ReadModelCollections;
   previousCollections?: ReadModelCollections;
+  previousShownBefore?: Date;
   fold: Fold;
   /** Sends those of the dead letters not sent yet for this batch. */
   sendDeadLetters(letters: DeadLetter[]): Promise<void>;
@@ -32,7 +33,7 @@ export async function writeSettingAsideRefusals(
     const effects = effectsOf(projected.effects, key);
     if (!hasEffects(effects)) continue;
     try {
-      await writeEffects(deps.collections, effects, deps.previousCollections);
+      await writeEffects(deps.collections, effects, deps.previousCollections, deps.previousShownBefore);
       continue;
     } catch (error) {
       if (!isRefusedDocument(error)) throw error;
@@ -48,7 +49,7 @@ async function writeEventByEvent(deps: IsolatingWriteDependencies, key: string, 
     await deps.sendDeadLetters(step.rejected);
     if (!hasEffects(step.effects)) continue;
     try {
-      await writeEffects(deps.collections, step.effects, deps.previousCollections);
+      await writeEffects(deps.collections, step.effects, deps.previousCollections, deps.previousShownBefore);
       states = step.states;
     } catch (error) {
       if (!isRefusedDocument(error)) throw error;

@@ -149,13 +149,16 @@ export async function writeEffects(
   collections: ReadModelCollections,
   effects: BatchEffects,
   previous?: ReadModelCollections,
+  /** Only what `previous` showed before this time keeps its change time (see ProjectorConfig.previousShownBefore). */
+  previousShownBefore?: Date,
 ): Promise<void> {
   const carried = previous ? await changeTimesOf(previous, effects.orderStatus) : new Map<string, { sequence: number; changedAt: Date }>();
 
   const statusOps = effects.orderStatus.map((change) => {
     const key = documentId(change.after.clientId, change.after.salesOrderNumber);
     const shown = carried.get(key);
-    const alreadyShown = shown !== undefined && change.after.sequence <= shown.sequence;
+    const alreadyShown =
+      shown !== undefined && change.after.sequence <= shown.sequence && (!previousShownBefore || shown.changedAt < previousShownBefore);
     const set: Document = alreadyShown ? { ...change.after, changedAt: shown.changedAt } : { ...change.after };
     const stamp = alreadyShown ? {} : { $currentDate: { changedAt: true } };
     return guardedWrite<OrderStatusDocument>(key, change, statusOptionalFields, set, stamp);

@@ -7,7 +7,7 @@ import type { MessageSink } from '../kafka/producer.js';
 import { partitionLags } from '../kafka/progress.js';
 import type { Logger } from '../logging/logger.js';
 import type { ProjectorMetrics } from '../metrics/projector-metrics.js';
-import { withDeadline } from '../probes/deadline.js';
+import { withDeadline } from '../lifecycle/deadline.js';
 import type { BatchOutcome } from './batch-outcome.js';
 
 export function measuredBatches(handler: BatchHandler, metrics: ProjectorMetrics): BatchHandler {

@@ -60,6 +60,7 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
     orderStatus: (clientIds, query) => store.whenConnected(() => switching.orderStatus(clientIds, query)),
     shipmentNotifications: (clientIds, query) => store.whenConnected(() => switching.shipmentNotifications(clientIds, query)),
   };
+  const pingStore = async () => void (await db.command({ ping: 1 }, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) }));
   const app = await buildApp({
     logger,
     publicBaseUrl: config.publicBaseUrl,
@@ -68,15 +69,14 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
     metrics,
     readinessCheck: () =>
       store.whenConnected(async () => {
-        await db.command({ ping: 1 }, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) });
+        await pingStore();
         if (!switching.readWithin(10_000)) throw new Error('active read-model version not read in the last 10 s');
       }),
     limits,
     trustedProxyHops: config.trustedProxyHops,
     // Liveness of what answers partners: the store. Redis is not asked: without it the limits
     // count per instance and requests are still served.
-    healthCheck: () =>
-      store.whenConnected(async () => void (await db.command({ ping: 1 }, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) }))),
+    healthCheck: () => store.whenConnected(pingStore),
   });
   // A store that answers at once is connected before the first request; one that does not is
   // waited for in the background while the service already answers (503 and 500 until then).

@@ -1,7 +1,7 @@
 import type { MongoClient } from 'mongodb';
 import type { Logger } from '../logging/logger.js';
 import { untilAnswered } from '../lifecycle/until-answered.js';
-import { within } from './within.js';
+import { withDeadline } from '../lifecycle/deadline.js';
 import { createMongoClient, type MongoClientOptions } from './connect.js';
 
 export class StoreNotConnectedError extends Error {
@@ -48,7 +48,7 @@ export class StoreConnection {
   whenConnected<T>(operation: () => Promise<T>): Promise<T> {
     if (!this.isConnected) return Promise.reject(new StoreNotConnectedError());
     const { deadlineMs } = this.options;
-    return deadlineMs ? within(operation(), deadlineMs, 'the store did not answer') : operation();
+    return deadlineMs ? withDeadline(operation(), deadlineMs, 'a store operation') : operation();
   }
 
   async close(): Promise<void> {

@@ -5,7 +5,7 @@ import { deadLetterTopic } from '../../contracts/transport.js';
 import type { ProjectorConfig } from '../config/config.js';
 import { CredentialStore, credentialsCollection } from '../credentials/credential-store.js';
 import { partitionLags } from '../kafka/progress.js';
-import { withDeadline } from '../probes/deadline.js';
+import { withDeadline } from '../lifecycle/deadline.js';
 import { configForVersion } from '../projector/versions.js';
 import { readActiveVersion, readBuild, type ActiveVersionRecord, type BuildRecord } from '../read-model-store/active-version.js';
 

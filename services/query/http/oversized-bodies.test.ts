@@ -1,6 +1,7 @@
 // Oversized bodies over real HTTP, as curl and Python's http.client send them: both read the
 // fault (SOAP) or the 413 (other routes) instead of a broken pipe.
 import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequestLimits } from '../rate-limit/index.js';
@@ -71,6 +72,30 @@ describe('a 5 MB body', () => {
       expect(answer.status).toBe('413');
     });
   }
+
+  it('past 16 MiB of it the connection is dropped instead of read on, and the service keeps serving', async () => {
+    const { port } = new URL(base);
+    let sentMiB = 0;
+    const closed = await new Promise<boolean>((resolve) => {
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.write(`POST ${ORDER_STATUS_URL} HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: ${64 * 1024 * 1024}\r\n\r\n`);
+        const chunk = Buffer.alloc(1024 * 1024, 'a');
+        const send = (left: number): void => {
+          if (left === 0 || socket.destroyed) return;
+          sentMiB++;
+          if (socket.write(chunk)) send(left - 1);
+          else socket.once('drain', () => send(left - 1));
+        };
+        send(64);
+      });
+      socket.on('error', () => resolve(true));
+      socket.on('close', () => resolve(true));
+      setTimeout(() => resolve(false), 20_000).unref();
+    });
+    expect(closed).toBe(true);
+    expect(sentMiB).toBeLessThan(64); // dropped before the client could send it all
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  }, 30_000);
 
   it('the service keeps serving afterwards', async () => {
     expect((await fetch(`${base}/healthz`)).status).toBe(200);

@@ -1,7 +1,7 @@
 // The Redis connection that lets several query-service instances share their counts.
 import Bottleneck from 'bottleneck';
 import { Redis, type RedisOptions } from 'ioredis';
-import { within } from '../../read-model-store/within.js';
+import { withDeadline } from '../../lifecycle/deadline.js';
 
 /** ioredis options from a redis:// or rediss:// URL (user, password, database number, TLS). */
 export function redisClientOptions(url: string): RedisOptions {
@@ -67,7 +67,7 @@ export function connectRedis(url: string, onError: (error: unknown) => void): Sh
     connection,
     // bottleneck.d.ts declares ready() a method; in 2.19.5 it is the promise itself.
     reader: async () => (await (connection as unknown as { ready: Promise<Bottleneck.ClientsList> }).ready).client as RedisReader,
-    ping: (ms) => within(client.ping().then(() => undefined), ms, 'Redis did not answer PING'),
+    ping: (ms) => withDeadline(client.ping().then(() => undefined), ms, 'a PING to Redis'),
     onReady: (listener) => void client.on('ready', listener),
     onLost: (listener) => void client.on('close', () => listener(new Error('connection to Redis closed'))),
     async close() {

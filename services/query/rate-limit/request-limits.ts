@@ -4,7 +4,7 @@
 import type { Credential } from '../ports.js';
 import { RateLimitedError, retryAfterSeconds } from './errors.js';
 import { FixedWindows, localStore, redisStore, type WindowOptions } from './fixed-windows.js';
-import { within } from '../../read-model-store/within.js';
+import { withDeadline } from '../../lifecycle/deadline.js';
 import { connectRedis } from './redis.js';
 import { SharedStoreState, sharedOrLocal, type Counter, type StoreLog } from './shared-or-local.js';
 
@@ -34,8 +34,6 @@ export interface RequestLimits {
    * function gives the reservation back, for a request that turned out not to be a failed login.
    */
   reserveLogin(address: string): Promise<() => Promise<void>>;
-  /** Whether the counts are shared through Redis right now (false without Redis or while it is away). */
-  readonly shared: boolean;
   close(): Promise<void>;
 }
 
@@ -85,12 +83,9 @@ export function createRequestLimits(options: RequestLimitOptions): RequestLimits
         await failures.giveBack(address);
       };
     },
-    get shared() {
-      return state?.inUse ?? false;
-    },
     async close() {
       state?.close();
-      await Promise.all(owned.map((w) => within(w.close(), 2_000, 'rate-limit windows did not close').catch(() => undefined)));
+      await Promise.all(owned.map((w) => withDeadline(w.close(), 2_000, 'closing the rate-limit windows').catch(() => undefined)));
       await redis?.close();
     },
   };

@@ -2,7 +2,7 @@
 // limit shared by all); while it does not, each instance counts on its own, so requests keep
 // being served, each instance allowing up to the limit. The switch is logged once each way.
 import type { FixedWindows, Take } from './fixed-windows.js';
-import { within } from '../../read-model-store/within.js';
+import { withDeadline } from '../../lifecycle/deadline.js';
 import type { SharedConnection } from './redis.js';
 
 export interface Counter {
@@ -23,7 +23,6 @@ export class SharedStoreState {
   // Shared from the start: the first counts wait (within the timeout) for the connection rather
   // than be counted apart while it is being made.
   private shared = true;
-  private announcedLoss = false;
   private probing = false;
   private closed = false;
   private readonly prober: NodeJS.Timeout;
@@ -44,9 +43,8 @@ export class SharedStoreState {
   }
 
   lost(reason: unknown): void {
-    if (this.closed || (!this.shared && this.announcedLoss)) return;
+    if (this.closed || !this.shared) return;
     this.shared = false;
-    this.announcedLoss = true;
     this.log.warn({ reason: reason instanceof Error ? reason.message : String(reason) }, 'rate-limit store unreachable: counting in this instance until it answers');
   }
 
@@ -58,8 +56,7 @@ export class SharedStoreState {
       .ping(this.timeoutMs)
       .then(() => {
         this.shared = true;
-        if (this.announcedLoss) this.log.info({}, 'rate-limit store answers again: counts are shared across instances');
-        this.announcedLoss = false;
+        this.log.info({}, 'rate-limit store answers again: counts are shared across instances');
       })
       .catch(() => undefined)
       .finally(() => {
@@ -79,7 +76,7 @@ export function sharedOrLocal(shared: FixedWindows, local: FixedWindows, state: 
   async function attempt<T>(shared: () => Promise<T>, local: () => Promise<T>): Promise<T> {
     if (state.inUse) {
       try {
-        return await within(shared(), timeoutMs, 'rate-limit store did not answer');
+        return await withDeadline(shared(), timeoutMs, 'a count in the rate-limit store');
       } catch (error) {
         state.lost(error);
       }

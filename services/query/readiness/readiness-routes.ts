@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { withDeadline } from '../../probes/deadline.js';
+import { withDeadline } from '../../lifecycle/deadline.js';
 
 export interface ReadinessOptions {
   /** Resolves when the service can answer partners; rejects with the reason otherwise. */

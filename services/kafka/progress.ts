@@ -5,12 +5,7 @@ export async function groupLag(kafka: Kafka, groupId: string, topic: string): Pr
   const admin = kafka.admin();
   await admin.connect();
   try {
-    const ends = new Map((await admin.fetchTopicOffsets(topic)).map((p) => [p.partition, BigInt(p.high)]));
-    const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
-    const done = new Map((committed?.partitions ?? []).map((p) => [p.partition, p.offset === '-1' ? 0n : BigInt(p.offset)]));
-    let lag = 0n;
-    for (const [partition, end] of ends) lag += end - (done.get(partition) ?? 0n);
-    return lag;
+    return (await partitionLags(admin, groupId, topic)).reduce((sum, p) => sum + p.lag, 0n);
   } finally {
     await admin.disconnect();
   }
@@ -42,7 +37,8 @@ export async function topicSize(kafka: Kafka, topic: string): Promise<bigint> {
 export async function partitionLags(admin: Admin, groupId: string, topic: string): Promise<{ partition: number; lag: bigint; end: bigint }[]> {
   const ends = await admin.fetchTopicOffsets(topic);
   const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
-  const done = new Map((committed?.partitions ?? []).map((p) => [p.partition, p.offset === '-1' ? 0n : BigInt(p.offset)]));
+  // A partition the group never committed on counts from the topic's first offset kept.
+  const done = new Map((committed?.partitions ?? []).filter((p) => p.offset !== '-1').map((p) => [p.partition, BigInt(p.offset)]));
   return ends
     .map((p) => ({ partition: p.partition, end: BigInt(p.high), lag: BigInt(p.high) - (done.get(p.partition) ?? BigInt(p.low)) }))
     .sort((a, b) => a.partition - b.partition);

@@ -8,7 +8,7 @@ import type { DeadLetterReason } from '../metrics/projector-metrics.js';
  * kind, a wrong key, or else the projection's refusal (e.g. a location never recorded). Worked
  * out again from the message (rare, cheap) so the projector's path stays as it is.
  */
-export function deadLetterReason(message: Pick<SourceMessage, 'key' | 'value'>): DeadLetterReason {
+function deadLetterReason(message: Pick<SourceMessage, 'key' | 'value'>): DeadLetterReason {
   const parsed = parseErpEvent(message.value ?? Buffer.alloc(0));
   if (!parsed.ok) return parsed.kind;
   return keyProblem(message.key?.toString(), parsed.event) ? 'wrong-key' : 'rejected';
@@ -31,7 +31,7 @@ export function deadLetter(message: SourceMessage, reason: string, failedAt: Dat
 }
 
 /** What a summary keeps of the value, the key and the reason: far below any broker's message limit. */
-export const summaryLimits = { valueBytes: 8_192, keyBytes: 1_024, reasonChars: 2_048 };
+const summaryLimits = { valueBytes: 8_192, keyBytes: 1_024, reasonChars: 2_048 };
 
 const cut = (bytes: Buffer | null, limit: number) => (bytes && bytes.length > limit ? bytes.subarray(0, limit) : bytes);
 
@@ -49,6 +49,8 @@ export function summaryDeadLetter(message: SourceMessage, reason: string, failed
   );
   letter.headers = {
     ...letter.headers,
+    // Of the whole message: the cut value would no longer parse.
+    'x-error-kind': deadLetterReason(message),
     'x-truncated': `the broker refused the whole dead letter (${refusal}): key of ${message.key?.length ?? 0} bytes and value of ${message.value?.length ?? 0} bytes cut to their first ${summaryLimits.keyBytes} and ${summaryLimits.valueBytes} bytes`,
   };
   return letter;

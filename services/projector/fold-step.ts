@@ -36,10 +36,16 @@ export function foldSettingAsideFailures(fold: Fold, loaded: LoadedStates, items
       }
     }
   }
-  const projected = fold(
-    loaded,
-    items.filter((item) => !failed.has(item)),
-  );
+  const rest = items.filter((item) => !failed.has(item));
+  let projected: ProjectedBatch<SourceMessage>;
+  try {
+    projected = fold(loaded, rest);
+  } catch (error) {
+    // No single event fails, yet the batch does (a projection that depends on more than one sales
+    // order): retrying could never succeed, so the rest is set aside too rather than hold the partition.
+    for (const item of rest) failed.set(item, `the projection failed on this event's batch: ${messageOf(error)}`);
+    projected = fold(loaded, []);
+  }
   const setAside = [...failed].map(([item, reason]) => ({ source: item.source, reason }));
   return { ...projected, rejected: [...setAside, ...projected.rejected] };
 }

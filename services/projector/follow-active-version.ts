@@ -44,11 +44,14 @@ export async function startFollowingProjector(
   const db = mongo.db(config.store.database);
   let version = active.version;
   let joined = false;
+  // Stopping gives up a start that waits for a server away.
+  const stopped = new AbortController();
   const start = (v: number, previous?: number, shownBefore?: Date) =>
     startProjector(configForVersion(config, v, previous, shownBefore), logger, {
       metrics: options.metrics,
       onJoin: () => (joined = true),
       onLeave: () => (joined = false),
+      signal: stopped.signal,
     });
   let running: RunningProjector | undefined = await start(version);
   options.metrics?.activeVersion.set(version);
@@ -70,7 +73,9 @@ export async function startFollowingProjector(
   let following: Promise<void> = Promise.resolve();
   const timer = setInterval(() => {
     // One check at a time; a failed one (store or Kafka away) is tried again at the next tick.
-    following = following.then(follow).catch((error: unknown) => logger.warn({ err: error }, 'following the active read-model version failed; retrying'));
+    following = following.then(follow).catch((error: unknown) => {
+      if (!stopping) logger.warn({ err: error }, 'following the active read-model version failed; retrying');
+    });
   }, options.checkMs ?? 2_000);
   timer.unref();
 
@@ -83,6 +88,7 @@ export async function startFollowingProjector(
     async stop() {
       stopping = true;
       clearInterval(timer);
+      stopped.abort();
       await following;
       await running?.stop();
       await mongo.close();

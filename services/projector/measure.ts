@@ -56,14 +56,24 @@ export function watchConsumerLag(
   let connected: Promise<void> | undefined;
   let running: Promise<void> = Promise.resolve();
   const read = async () => {
-    connected ??= admin.connect();
+    // A failed connect is tried again at the next tick, not kept.
+    connected ??= admin.connect().catch((error: unknown) => {
+      connected = undefined;
+      throw error;
+    });
     await connected;
     for (const { partition, lag } of await partitionLags(admin, target.groupId, target.topic)) {
       metrics.consumerLag.set({ partition: String(partition) }, Number(lag));
     }
   };
+  let reading = false;
   const tick = () => {
-    running = withDeadline(read(), intervalMs, 'reading the consumer lag').catch((error: unknown) => {
+    if (reading) return; // the previous read outlived its deadline and is still going
+    reading = true;
+    const attempt = read().finally(() => {
+      reading = false;
+    });
+    running = withDeadline(attempt, intervalMs, 'reading the consumer lag').catch((error: unknown) => {
       logger.debug({ err: error }, 'consumer lag not read');
     });
   };

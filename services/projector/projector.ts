@@ -33,7 +33,7 @@ export interface ProjectorDependencies {
 }
 
 /** Writes of a batch the store refuses (isRefusedDocument) before its sales orders are written one by one. */
-export const writeRefusalsBeforeIsolating = 3;
+const writeRefusalsBeforeIsolating = 3;
 
 /**
  * One batch: validate every message, fold the valid events onto the stored states, send the bad

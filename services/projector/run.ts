@@ -25,11 +25,14 @@ export interface ProjectorExtras {
   onLeave?: () => void;
   /** A defective fold, for the tests that prove one cannot hold a partition. */
   fold?: Fold;
+  /** Gives up waiting for a server that is away (the start then rejects with the signal's reason). */
+  signal?: AbortSignal;
 }
 
 /** Starts once MongoDB and Kafka answer, however long that takes (each wait is logged). */
 export async function startProjector(config: ProjectorConfig, logger: Logger, extras: ProjectorExtras = {}): Promise<RunningProjector> {
   const { metrics } = extras;
+  const waiting = { signal: extras.signal };
   const mongo = await untilAnswered(
     'MongoDB',
     async () => {
@@ -43,14 +46,15 @@ export async function startProjector(config: ProjectorConfig, logger: Logger, ex
       }
     },
     logger,
+    waiting,
   );
   const db = mongo.db(config.store.database);
   const collections = readModelCollections(db, config.store.readModelVersion);
 
   const kafka = createKafka(config.kafkaBrokers, 'ossn-projector', logger);
-  await untilAnswered('Kafka', () => ensureTopics(kafka, config.topic, config.topicPartitions), logger);
+  await untilAnswered('Kafka', () => ensureTopics(kafka, config.topic, config.topicPartitions), logger, waiting);
   const dlqTopic = deadLetterTopic(config.topic);
-  const connected = await untilAnswered('Kafka', () => connectSink(kafka), logger);
+  const connected = await untilAnswered('Kafka', () => connectSink(kafka), logger, waiting);
   const sink = metrics ? countingDeadLetters(connected, dlqTopic, metrics) : connected;
   const projectBatches = createBatchProjector({
     collections,
@@ -80,6 +84,7 @@ export async function startProjector(config: ProjectorConfig, logger: Logger, ex
         metrics ? measuredBatches(projectBatches, metrics) : projectBatches,
       ),
     logger,
+    waiting,
   );
   const lagWatch = metrics ? watchConsumerLag(kafka, { groupId: config.consumerGroup, topic: config.topic }, metrics, logger) : undefined;
   logger.info({ topic: config.topic, group: config.consumerGroup, readModelVersion: config.store.readModelVersion }, 'projector consuming');

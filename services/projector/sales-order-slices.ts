@@ -5,7 +5,7 @@ import type { BatchEffects, LoadedStates } from '../read-model-store/writes.js';
 // A batch cut into its sales orders: their events, states and effects are independent of each
 // other's, so one can be folded or written alone to find the event that fails.
 
-export const salesOrderOf = (event: ErpEvent): string => documentId(event.clientId, event.salesOrderNumber);
+const salesOrderOf = (event: ErpEvent): string => documentId(event.clientId, event.salesOrderNumber);
 
 /** The items of each sales order, in batch order. */
 export function bySalesOrder<T extends { event: ErpEvent }>(items: T[]): Map<string, T[]> {

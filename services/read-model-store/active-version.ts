@@ -24,7 +24,7 @@ export interface BuildRecord {
 
 type VersionRecord = ActiveVersionRecord | BuildRecord;
 
-export const versionsCollectionName = 'read_model_versions';
+const versionsCollectionName = 'read_model_versions';
 
 export function versionRecords(db: Db): Collection<VersionRecord> {
   return db.collection<VersionRecord>(versionsCollectionName);

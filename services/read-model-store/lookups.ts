@@ -120,7 +120,6 @@ export class MongoOrderLookups implements OrderLookups {
    * through the shipment-date index), and only a window's new sales orders are held and sorted.
    */
   private async *shipmentsInDateOrder(base: Filter<ShipmentsDocument>, since: Date): AsyncGenerator<ShipmentsDocument> {
-    const answered = new Set<string>();
     let start = since.getTime();
     let width = firstShipmentWindowMs;
     for (;;) {
@@ -130,10 +129,7 @@ export class MongoOrderLookups implements OrderLookups {
         width = Math.max(1, Math.floor(width / 2));
         continue;
       }
-      for (const so of found) {
-        answered.add(JSON.stringify([so.clientId, so.salesOrderNumber]));
-        yield so;
-      }
+      yield* found;
       if (found.length === 0 && !(await this.collections.shipments.findOne({ ...base, shipmentDates: { $gte: new Date(end) } }, { projection: { _id: 1 } }))) return;
       if (end > latestDateMs) return;
       start = end;

@@ -17,7 +17,7 @@ const groupKey = (clientId: string, purchaseOrderNumber: string) => JSON.stringi
  * limit (`cut` then says so): the groups are everything read before that point. Sorted by
  * purchase order, that is the first `limit` purchase orders whole.
  */
-export async function collectPurchaseOrders<T extends SalesOrderLike>(
+async function collectPurchaseOrders<T extends SalesOrderLike>(
   items: AsyncIterable<T> | Iterable<T>,
   limit = maxPurchaseOrdersPerAnswer,
 ): Promise<{ groups: PurchaseOrderGroup<T>[]; cut: boolean }> {

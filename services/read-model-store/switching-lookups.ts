@@ -24,6 +24,7 @@ export class SwitchingLookups implements OrderLookups {
   private current: { version: number; lookups: MongoOrderLookups } | undefined;
   private timer: NodeJS.Timeout | undefined;
   private lastRead = 0;
+  private stopped = false;
 
   constructor(
     private readonly db: Db,
@@ -43,6 +44,7 @@ export class SwitchingLookups implements OrderLookups {
   /** Reads the active version once (throws when the store does not answer), then keeps following it. */
   async start(): Promise<void> {
     await this.refresh();
+    if (this.stopped) return; // stopped while the first read was under way
     this.timer = setInterval(() => {
       this.refresh().catch((error: unknown) => this.options.onRefreshError?.(error));
     }, this.options.refreshMs ?? 1_000);
@@ -50,6 +52,7 @@ export class SwitchingLookups implements OrderLookups {
   }
 
   stop(): void {
+    this.stopped = true;
     clearInterval(this.timer);
   }
 

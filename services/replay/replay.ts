@@ -55,7 +55,7 @@ async function storedVersions(db: Db): Promise<number[]> {
 }
 
 /** The rebuild in progress, or a new one into the first version above every stored one. */
-export async function beginOrResumeBuild(ctx: ReplayContext): Promise<{ build: BuildRecord; resumed: boolean }> {
+async function beginOrResumeBuild(ctx: ReplayContext): Promise<{ build: BuildRecord; resumed: boolean }> {
   const existing = await readBuild(ctx.db);
   if (existing) return { build: existing, resumed: true };
   const active = await readActiveVersion(ctx.db, ctx.config.store.readModelVersion);
@@ -87,7 +87,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Runs the rebuild's consumer until its group has committed the whole topic, or until stopped. */
 async function rebuildUntilCaughtUp(ctx: ReplayContext, build: BuildRecord, options: ReplayOptions): Promise<'caught-up' | 'stopped'> {
-  const projector = await startProjector({ ...configForVersion(ctx.config, build.version, build.previous), consumerGroup: build.consumerGroup }, ctx.logger);
+  let projector: Awaited<ReturnType<typeof startProjector>>;
+  try {
+    const config = { ...configForVersion(ctx.config, build.version, build.previous), consumerGroup: build.consumerGroup };
+    projector = await startProjector(config, ctx.logger, { signal: options.signal });
+  } catch (error) {
+    if (options.signal?.aborted) return 'stopped'; // stopped while a server was away
+    throw error;
+  }
   try {
     let lastDone = -1;
     let lastMove = Date.now();

@@ -1,7 +1,9 @@
 // Each lookup's time in the store (MongoOrderLookups, one call at a time), p50 and p99, at order
 // books of several sizes, measured in one run and printed (never asserted): with every lookup read
 // through an index, the figure at the largest size should stay within twice the one at the
-// smallest. Clients keep 300 sales orders each, so that an answer is the same size at every size
+// smallest. getOrderStatusTypes reads no order (its answer is the standard's fixed table,
+// queries.md): its row times the whole SOAP request through the real app in process (parsing, the
+// credential, checked against that size's database once and then cached, the answer). Clients keep 300 sales orders each, so that an answer is the same size at every size
 // and only the store's share can change.
 //
 // Data: demo sales orders folded by the projections and bulk-inserted as the store's documents
@@ -12,6 +14,16 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ensureStack } from '../scripts/stack/stack.js';
 import type { ShipmentQuery, StatusQuery } from '../services/query/ports.js';
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from 'mongodb';
+import { CachingAuthenticator } from '../services/credentials/authenticator.js';
+import { CredentialStore, credentialsCollection } from '../services/credentials/credential-store.js';
+import { hashPassword } from '../services/credentials/password-hash.js';
+import { createLogger } from '../services/logging/logger.js';
+import { buildApp } from '../services/query/app.js';
+import { ORDER_STATUS_PATH } from '../services/query/soap/index.js';
+import { OSS_NS } from '../services/query/soap/namespaces.js';
 import { connectMongo } from '../services/read-model-store/connect.js';
 import { MongoOrderLookups } from '../services/read-model-store/lookups.js';
 import { clientId, ensureSeeded } from './support/seed.js';
@@ -31,10 +43,17 @@ for (const size of SIZES) if (!Number.isInteger(size) || size < ORDERS_PER_CLIEN
 const started = Date.now();
 const say = (line: string) => console.log(`[${String(Math.round((Date.now() - started) / 1000)).padStart(4)} s] ${line}`);
 
+/** What a lookup runs against: the store's lookups, and the real app in process over them. */
+interface Subject {
+  lookups: MongoOrderLookups;
+  app: FastifyInstance;
+  credential: { id: string; password: string };
+}
+
 /** One lookup as a partner makes it, for one sample of a client's numbers. */
 interface Lookup {
   name: string;
-  run: (lookups: MongoOrderLookups, sample: Sample) => Promise<unknown[]>;
+  run: (subject: Subject, sample: Sample) => Promise<unknown[]>;
 }
 
 interface Sample {
@@ -44,19 +63,50 @@ interface Sample {
 }
 
 const hour = 3_600_000;
-const status = (query: StatusQuery) => (l: MongoOrderLookups, s: Sample) => l.orderStatus([s.clientId], query);
-const shipments = (query: (s: Sample) => ShipmentQuery) => (l: MongoOrderLookups, s: Sample) => l.shipmentNotifications([s.clientId], query(s));
+const status = (query: (s: Sample) => StatusQuery) => ({ lookups }: Subject, s: Sample) => lookups.orderStatus([s.clientId], query(s));
+const shipments = (query: (s: Sample) => ShipmentQuery) => ({ lookups }: Subject, s: Sample) => lookups.shipmentNotifications([s.clientId], query(s));
+
+/** A SOAP getOrderStatusTypes request through the real app; its answer's status types. */
+async function statusTypes({ app, credential }: Subject): Promise<unknown[]> {
+  const payload =
+    '<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body>' +
+    `<ns:GetOrderStatusTypesRequest xmlns:ns="${OSS_NS}"><ns:wsVersion>1.0.0</ns:wsVersion><ns:id>${credential.id}</ns:id><ns:password>${credential.password}</ns:password></ns:GetOrderStatusTypesRequest>` +
+    '</soapenv:Body></soapenv:Envelope>';
+  const response = await app.inject({ method: 'POST', url: ORDER_STATUS_PATH, payload, headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '"getOrderStatusTypes"' } });
+  const types = response.body.match(/<Status>/g) ?? [];
+  if (response.statusCode !== 200 || types.length === 0) throw new Error(`getOrderStatusTypes answered HTTP ${response.statusCode}: ${response.body.slice(0, 300)}`);
+  return types;
+}
 
 const LOOKUPS: Lookup[] = [
-  { name: 'status qT1 (purchase order)', run: (l, s) => l.orderStatus([s.clientId], { queryType: 1, referenceNumber: s.purchaseOrderNumber }) },
-  { name: 'status qT2 (sales order)', run: (l, s) => l.orderStatus([s.clientId], { queryType: 2, referenceNumber: s.salesOrderNumber }) },
+  { name: 'status qT1 (purchase order)', run: status((s) => ({ queryType: 1, referenceNumber: s.purchaseOrderNumber })) },
+  { name: 'status qT2 (sales order)', run: status((s) => ({ queryType: 2, referenceNumber: s.salesOrderNumber })) },
   // A poll 6 hours after the previous one; changes are spread over 30 days.
-  { name: 'status qT3 (changes, 6 h)', run: (l, s) => status({ queryType: 3, statusTimeStamp: new Date(Date.now() - 6 * hour) })(l, s) },
-  { name: 'status qT4 (open orders)', run: status({ queryType: 4 }) },
+  { name: 'status qT3 (changes, 6 h)', run: status(() => ({ queryType: 3, statusTimeStamp: new Date(Date.now() - 6 * hour) })) },
+  { name: 'status qT4 (open orders)', run: status(() => ({ queryType: 4 })) },
   { name: 'shipments qT1 (purchase order)', run: shipments((s) => ({ queryType: 1, referenceNumber: s.purchaseOrderNumber })) },
   { name: 'shipments qT2 (sales order)', run: shipments((s) => ({ queryType: 2, referenceNumber: s.salesOrderNumber })) },
   { name: 'shipments qT3 (shipped, 3 days)', run: shipments(() => ({ queryType: 3, shipmentDateTimeStamp: new Date(Date.now() - 72 * hour) })) },
+  { name: 'status types (whole SOAP request)', run: statusTypes },
 ];
+
+/** The real app over this database's lookups, with one credential for the sampled clients. */
+async function subjectFor(db: Db, lookups: MongoOrderLookups, clientIds: string[]): Promise<Subject> {
+  const credential = { id: 'bench-lookups', password: randomBytes(18).toString('base64url') };
+  const store = new CredentialStore(credentialsCollection(db));
+  await credentialsCollection(db).deleteOne({ _id: credential.id });
+  await store.add({ id: credential.id, passwordHash: await hashPassword(credential.password), scopes: ['order_status', 'osn'], clientIds });
+  const app = await buildApp({
+    logger: createLogger('bench-lookups', 'warn'),
+    publicBaseUrl: 'http://127.0.0.1',
+    lookups,
+    // Cached past the run: scrypt once per credential, as for a partner polling all day.
+    authenticator: new CachingAuthenticator(store, { ttlMs: 6 * hour }),
+    healthCheck: async () => undefined,
+  });
+  await app.ready();
+  return { lookups, app, credential };
+}
 
 interface Figure {
   lookup: string;
@@ -86,24 +136,25 @@ async function measure(size: number, uri: string): Promise<Figure[]> {
     const seedStarted = Date.now();
     const seeded = await ensureSeeded(mongo.db(`ossn_bench_lookups_${size}`), { clients, orders: size, bigOrders: 0, seed: SEED }, (line) => say(`  ${line}`));
     say(`size ${size}: ${seeded.summary.statusDocuments} sales orders, ${seeded.summary.shipmentDocuments} shipment documents, ${clients} clients${seeded.reused ? ' (reused)' : ` (seeded in ${Math.round((Date.now() - seedStarted) / 1000)} s)`}`);
-    const lookups = new MongoOrderLookups(seeded.collections);
     const samples = await samplesOf(seeded.collections, clients);
+    const subject = await subjectFor(mongo.db(`ossn_bench_lookups_${size}`), new MongoOrderLookups(seeded.collections), [...new Set(samples.map((s) => s.clientId))]);
     const figures: Figure[] = [];
     for (const lookup of LOOKUPS) {
-      for (let i = 0; i < 5; i++) await lookup.run(lookups, samples[i % samples.length]!); // warm-up
+      for (let i = 0; i < 5; i++) await lookup.run(subject, samples[i % samples.length]!); // warm-up
       const times: number[] = [];
       let answered = 0;
       const began = Date.now();
       for (let i = 0; i < SAMPLES && Date.now() - began < MAX_MS_PER_LOOKUP; i++) {
-        const { ms, value } = await timed(() => lookup.run(lookups, samples[i % samples.length]!));
+        const { ms, value } = await timed(() => lookup.run(subject, samples[i % samples.length]!));
         times.push(ms);
         answered += value.length;
       }
       times.sort((a, b) => a - b);
       const figure = { lookup: lookup.name, size, samples: times.length, p50Ms: quantile(times, 0.5), p99Ms: quantile(times, 0.99), meanAnswerPurchaseOrders: answered / times.length };
-      say(`  ${lookup.name.padEnd(32)} p50 ${figure.p50Ms.toFixed(2).padStart(8)} ms  p99 ${figure.p99Ms.toFixed(2).padStart(8)} ms  (${figure.samples} calls, ${figure.meanAnswerPurchaseOrders.toFixed(1)} purchase orders an answer)`);
+      say(`  ${lookup.name.padEnd(32)} p50 ${figure.p50Ms.toFixed(2).padStart(8)} ms  p99 ${figure.p99Ms.toFixed(2).padStart(8)} ms  (${figure.samples} calls, ${figure.meanAnswerPurchaseOrders.toFixed(1)} ${lookup.run === statusTypes ? "status types" : "purchase orders"} an answer)`);
       figures.push(figure);
     }
+    await subject.app.close();
     return figures;
   } finally {
     await mongo.close();

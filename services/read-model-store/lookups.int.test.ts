@@ -1,4 +1,4 @@
-import type { MongoClient } from 'mongodb';
+import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErpEvent, ErpEventOf } from '../../contracts/erp-events.js';
 import { sampleEvent, sampleShipFrom, sampleShipTo } from '../../contracts/sample-events.js';
@@ -596,5 +596,68 @@ describe('at most 5,000 purchase orders per answer, none cut in half', () => {
     const next = shipmentOutline(await lookups.shipmentNotifications(['C1'], { queryType: 3, shipmentDateTimeStamp: resume })) as [string, string[]][];
     expect(next.map(([p]) => p)).toEqual([po(maxPurchaseOrdersPerAnswer), po(maxPurchaseOrdersPerAnswer + 1), po(maxPurchaseOrdersPerAnswer + 2), po(maxPurchaseOrdersPerAnswer + 3), po(1)]);
     expect(next.at(-1)?.[1]).toEqual(['SO-1-z']);
+  });
+});
+
+describe('shipment queryType 3 from an old timestamp reads as far as it answers', () => {
+  // 12,000 purchase orders of C1 with one shipped sales order each, 200 a day over 60 days: a poll
+  // from before the first finds 12,000 matching and answers the first 5,000 (25 days).
+  const total = 12_000;
+  const perDay = 200;
+  const day = 24 * 3_600_000;
+  const base = Date.parse('2025-03-01T00:00:00Z');
+  const shippedAt = (n: number) => new Date(base + Math.floor(n / perDay) * day + (n % perDay) * 1_000);
+  let watched: MongoClient;
+  let store: ReadModelCollections;
+  /** Documents the server sent for reads of the shipments collection not confined to chosen purchase orders. */
+  let searchReads = 0;
+
+  beforeAll(async () => {
+    const names = uniqueNames('lookups-stream');
+    store = await freshStore('lookups-stream');
+    const shipments: ShipmentsDocument[] = Array.from({ length: total }, (_, n) => {
+      const state: ShipmentsState = {
+        clientId: 'C1',
+        salesOrderNumber: `SO-${n}`,
+        sequence: 1,
+        purchaseOrderNumber: `PO-${String(n).padStart(5, '0')}`,
+        completedAsWhole: false,
+        complete: false,
+        locations: [{ locationId: 1, complete: false, shipFrom: sampleShipFrom, shipTo: sampleShipTo, packages: [{ packageId: 1, trackingNumber: `T-${n}`, shipmentDate: shippedAt(n) }] }],
+      };
+      return { _id: documentId('C1', state.salesOrderNumber), ...state, shipmentDates: [shippedAt(n)] };
+    });
+    for (let i = 0; i < shipments.length; i += 2_000) await store.shipments.insertMany(shipments.slice(i, i + 2_000));
+
+    // The same database through a client that reports every command and the number of documents of each answer.
+    watched = new MongoClient(env.mongodbUri, { monitorCommands: true, ignoreUndefined: true, appName: `lookups-stream-${names.suffix}` });
+    const searches = new Set<string>();
+    const isSearch = new Map<number, boolean>();
+    const confinedToPurchaseOrders = (filter: { purchaseOrderNumber?: { $in?: unknown } } = {}) => filter.purchaseOrderNumber?.$in !== undefined;
+    watched.on('commandStarted', (event) => {
+      const { command } = event;
+      if (event.commandName === 'find' && command.find === store.shipments.collectionName) isSearch.set(event.requestId, !confinedToPurchaseOrders(command.filter));
+      if (event.commandName === 'getMore' && command.collection === store.shipments.collectionName) isSearch.set(event.requestId, searches.has(String(command.getMore)));
+    });
+    watched.on('commandSucceeded', (event) => {
+      if (!isSearch.get(event.requestId)) return;
+      const cursor = (event.reply as { cursor: unknown }).cursor as { id: { toString(): string }; firstBatch?: unknown[]; nextBatch?: unknown[] };
+      searches.add(cursor.id.toString());
+      searchReads += (cursor.firstBatch ?? cursor.nextBatch ?? []).length;
+    });
+    await watched.connect();
+  });
+  afterAll(async () => {
+    await watched?.close();
+  });
+
+  it('answers the first 5,000 purchase orders having read well under the 12,000 that match', async () => {
+    const lookups = new MongoOrderLookups(readModelCollections(watched.db(store.shipments.dbName), 1));
+    searchReads = 0;
+    const answer = await lookups.shipmentNotifications(['C1'], { queryType: 3, shipmentDateTimeStamp: new Date(base - day) });
+    expect(answer.map((o) => o.purchaseOrderNumber)).toEqual(Array.from({ length: maxPurchaseOrdersPerAnswer }, (_, n) => `PO-${String(n).padStart(5, '0')}`));
+    // Every answered sales order is found once; past them, at most the last window of dates is read.
+    expect(searchReads).toBeGreaterThanOrEqual(maxPurchaseOrdersPerAnswer);
+    expect(searchReads).toBeLessThan(1.5 * maxPurchaseOrdersPerAnswer);
   });
 });

@@ -1,17 +1,25 @@
-// npm run bench:projector [-- --events N]
-// Loads N events into a fresh topic, then measures in one run: the raw kafkajs consume rate with a
-// no-op handler, the projector's rate, and the raw store bulk-upsert rate for the very documents the
-// projector wrote (its recorded batches, folded outside the clock, written with the projector's
-// command size and partition concurrency). Prints the three and projector / min(raw consume, raw
-// store); the target is at least 0.7.
+// npm run bench:projector [-- --events N] [--writers 1,3]
+// Loads N events into a fresh topic, then measures in one run:
+//  - the raw kafkajs consume rate with a no-op handler (in this process, its batches recorded);
+//  - the projector's rate: `ossn projector`, the real command in its own process, from its
+//    'projector consuming' log line until its consumer group has committed the whole topic;
+//  - the raw store bulk-upsert rate of the same documents (the recorded batches folded outside the
+//    clock, written with the projector's command size, by as many writers side by side as the
+//    projector consumes partitions at once, or as --writers says; the best counts).
+// Prints the three and projector / min(raw consume, raw store) (target at least 0.7), and the
+// peak resident memory of each process: the projector, this bench, and the stack's Kafka and FerretDB.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
 import { generateDemoEvents } from '../contracts/demo-events.js';
 import { parseErpEvent } from '../contracts/erp-events.js';
 import { deadLetterTopic } from '../contracts/transport.js';
-import { ensureStack } from '../scripts/stack/stack.js';
-import { defaultStateCacheSize } from '../services/config/config.js';
+import { ensureStack, stackStatus } from '../scripts/stack/stack.js';
 import { createKafka } from '../services/kafka/client.js';
 import { consumeBatches, defaultPartitionsConsumedConcurrently, type BatchHandler } from '../services/kafka/consumer.js';
 import type { SourceMessage } from '../services/kafka/messages.js';
@@ -19,20 +27,27 @@ import { connectSink } from '../services/kafka/producer.js';
 import { waitUntilCaughtUp } from '../services/kafka/progress.js';
 import { ensureTopics } from '../services/kafka/topics.js';
 import { createLogger } from '../services/logging/logger.js';
-import { createBatchProjector } from '../services/projector/projector.js';
 import { projectBatch } from '../services/projector/project-batch.js';
 import { connectMongo } from '../services/read-model-store/connect.js';
 import { collectionNames, documentId, ensureIndexes, readModelCollections } from '../services/read-model-store/documents.js';
 import { updatesPerCommand, type LoadedStates } from '../services/read-model-store/writes.js';
-import { writeResults } from './support/results.js';
+import { MemoryWatch } from './support/process-memory.js';
+import { resultsDir, writeResults } from './support/results.js';
 
-const { values } = parseArgs({ options: { events: { type: 'string' }, partitions: { type: 'string' } } });
+const { values } = parseArgs({ options: { events: { type: 'string' }, partitions: { type: 'string' }, writers: { type: 'string' } } });
 const eventCount = Number(values.events ?? process.env.BENCH_EVENTS ?? 100_000);
 const partitions = Number(values.partitions ?? 6);
+const writerCounts = (values.writers ?? String(defaultPartitionsConsumedConcurrently)).split(',').map(Number);
+for (const n of [eventCount, partitions, ...writerCounts]) if (!Number.isInteger(n) || n < 1) throw new Error(`--events, --partitions and --writers take whole numbers of at least 1, got ${n}`);
 const logger = createLogger('bench', 'warn');
 const say = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
 const env = process.env.KAFKA_BROKERS && process.env.MONGODB_URI ? { KAFKA_BROKERS: process.env.KAFKA_BROKERS, MONGODB_URI: process.env.MONGODB_URI } : await ensureStack();
+const memory = new MemoryWatch();
+memory.watch({ name: 'bench', pid: process.pid });
+for (const server of await stackStatus()) {
+  if (server.pid !== undefined && server.name !== 'redis') memory.watch({ name: server.name, pid: server.pid, group: true });
+}
 const kafka = createKafka(env.KAFKA_BROKERS.split(','), 'bench-projector', logger);
 const mongo = await connectMongo(env.MONGODB_URI, 'bench-projector');
 const run = randomBytes(3).toString('hex');
@@ -40,13 +55,16 @@ const topic = `bench.projector.${run}`;
 
 // About 9 events per sales order in the demo data: size the data set to give at least N events.
 const perClient = Math.ceil(eventCount / 9 / 50) + 1;
-const lines = generateDemoEvents({ clients: 50, orders: perClient, seed: 42 })
-  .slice(0, eventCount)
-  .map((e) => ({ key: `${e.clientId}:${e.salesOrderNumber}`, value: JSON.stringify(e) }));
-say(`loading ${lines.length} events into ${topic} (${partitions} partitions)`);
+const events = generateDemoEvents({ clients: 50, orders: perClient, seed: 42 }).slice(0, eventCount);
+const total = events.length;
+say(`loading ${total} events into ${topic} (${partitions} partitions)`);
 await ensureTopics(kafka, topic, partitions);
 const sink = await connectSink(kafka);
-for (let i = 0; i < lines.length; i += 5_000) await sink.send(topic, lines.slice(i, i + 5_000));
+for (let i = 0; i < total; i += 5_000) {
+  await sink.send(topic, events.slice(i, i + 5_000).map((e) => ({ key: `${e.clientId}:${e.salesOrderNumber}`, value: JSON.stringify(e) })));
+  if ((i / 5_000) % 40 === 39) say(`  ${i + 5_000} loaded`);
+}
+events.length = 0;
 
 interface Timed {
   batches: SourceMessage[][];
@@ -72,27 +90,75 @@ async function timeConsumer(group: string, handler: BatchHandler): Promise<Timed
 say('raw consume (no-op handler)');
 const consumed = await timeConsumer(`bench-noop-${run}`, async () => undefined);
 
-say('projector');
-const projectedDb = mongo.db(`bench_projector_${run}`);
-const collections = readModelCollections(projectedDb, 1);
-await ensureIndexes(collections);
-const projected = await timeConsumer(
-  `bench-projector-${run}`,
-  createBatchProjector({ collections, sink, deadLetterTopic: deadLetterTopic(topic), logger, stateCacheSize: defaultStateCacheSize }),
-);
+say('projector: ossn projector in its own process');
+const projectedDatabase = `bench_projector_${run}`;
+const projected = await timeProjectorProcess(projectedDatabase, `bench-projector-${run}`);
+
+/**
+ * `ossn projector` over the topic into a fresh database: the seconds from its 'projector consuming'
+ * line (connected, about to join its group) until the group has committed every event. Its log
+ * goes to bench/results/projector-process.log.
+ */
+async function timeProjectorProcess(database: string, group: string): Promise<{ seconds: number }> {
+  const entry = fileURLToPath(new URL('../bin/ossn.mjs', import.meta.url));
+  const child = spawn(process.execPath, [entry, 'projector'], {
+    env: {
+      ...process.env,
+      KAFKA_BROKERS: env.KAFKA_BROKERS,
+      MONGODB_URI: env.MONGODB_URI,
+      MONGODB_DATABASE: database,
+      OSSN_TOPIC: topic,
+      OSSN_TOPIC_PARTITIONS: String(partitions),
+      OSSN_CONSUMER_GROUP: group,
+      OSSN_METRICS_PORT: '0',
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  memory.watch({ name: 'projector', pid: child.pid as number });
+  const log = createWriteStream(resolve(resultsDir, 'projector-process.log'));
+  child.stderr.pipe(log, { end: false });
+  let started = 0;
+  const consuming = new Promise<void>((ready, failed) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      log.write(`${line}\n`);
+      if (!started && line.includes('"projector consuming"')) {
+        started = performance.now();
+        ready();
+      }
+    });
+    void exited.then((code) => failed(new Error(`ossn projector exited (code ${code}) before consuming; see bench/results/projector-process.log`)));
+  });
+  try {
+    await consuming;
+    await waitUntilCaughtUp(kafka, group, topic, 4 * 3_600_000);
+    return { seconds: (performance.now() - started) / 1000 };
+  } finally {
+    memory.forget('projector');
+    child.kill('SIGTERM');
+    const code = await exited;
+    log.end();
+    if (code !== 0) say(`ossn projector exited with code ${code}`);
+  }
+}
 
 say(`projector took ${projected.seconds.toFixed(1)} s; raw store bulk upserts of the same documents`);
+const projectedDb = mongo.db(projectedDatabase);
 type RawDocument = Document & { _id: string };
 const upsert = (doc: Document & { clientId: string; salesOrderNumber: string }): AnyBulkWriteOperation<RawDocument> => ({
   replaceOne: { filter: { _id: documentId(doc.clientId, doc.salesOrderNumber) }, replacement: doc, upsert: true },
 });
 
 // Outside the clock: each recorded batch folded onto the states before it, from memory (the
-// projector keeps or reads them), into the documents the projector wrote, per partition.
+// projector keeps or reads them), into the documents the projector writes, per partition. A batch
+// is let go once folded: a million messages and their documents at once would be twice the memory.
 let states: LoadedStates = { orderStatus: new Map(), shipments: new Map() };
 const writesByPartition = new Map<number, { orderStatus: AnyBulkWriteOperation<RawDocument>[]; shipments: AnyBulkWriteOperation<RawDocument>[] }[]>();
 let documents = 0;
-for (const batch of projected.batches) {
+for (let i = 0; i < consumed.batches.length; i++) {
+  const batch = consumed.batches[i] as SourceMessage[];
+  consumed.batches[i] = [];
   const items = batch.flatMap((m) => {
     const parsed = parseErpEvent(m.value ?? '');
     return parsed.ok ? [{ event: parsed.event, source: m }] : [];
@@ -138,24 +204,27 @@ async function timeRawUpserts(lanes: number): Promise<number> {
   await db.dropDatabase();
   return ms;
 }
-// The store's best of one writer and of as many as the projector's consumer runs at once
-// (SQLite-backed FerretDB writes one at a time, so more writers can be slower).
-const rawRuns = [1, defaultPartitionsConsumedConcurrently];
+// The store's best over the writer counts asked for (SQLite-backed FerretDB writes one at a time,
+// so more writers can be slower).
+const rawRuns = writerCounts;
 const rawMs: number[] = [];
-for (const lanes of rawRuns) rawMs.push(await timeRawUpserts(lanes));
+for (const lanes of rawRuns) {
+  say(`raw store: ${lanes} writer${lanes > 1 ? 's' : ''}`);
+  rawMs.push(await timeRawUpserts(lanes));
+}
 const writeMs = Math.min(...rawMs);
 
-const rate = (seconds: number) => lines.length / seconds;
+const rate = (seconds: number) => total / seconds;
 const consumeRate = rate(consumed.seconds);
-const storeRate = lines.length / (writeMs / 1000);
+const storeRate = total / (writeMs / 1000);
 const projectorRate = rate(projected.seconds);
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 process.stdout.write(
   [
-    `events: ${lines.length}; projector batches: ${projected.batches.length}; documents written: ${documents}`,
+    `events: ${total}; batches: ${consumed.batches.length}; documents written: ${documents}`,
     `raw kafkajs consume (no-op):      ${fmt(consumeRate)} events/s`,
     `raw store bulk upserts (same docs): ${fmt(storeRate)} events/s (${fmt(documents / (writeMs / 1000))} documents/s; best of ${rawRuns
-      .map((lanes, i) => `${lanes} writer${lanes > 1 ? 's' : ''}: ${fmt(lines.length / (rawMs[i]! / 1000))}`)
+      .map((lanes, i) => `${lanes} writer${lanes > 1 ? 's' : ''}: ${fmt(total / (rawMs[i]! / 1000))}`)
       .join(', ')} events/s)`,
     `projector:                         ${fmt(projectorRate)} events/s`,
     `ratio projector / min(raw):        ${(projectorRate / Math.min(consumeRate, storeRate)).toFixed(2)} (target >= 0.70)`,
@@ -163,17 +232,21 @@ process.stdout.write(
   ].join('\n'),
 );
 
+const peakRssMiB = memory.peaksMiB();
+memory.stop();
+process.stdout.write(`peak resident memory (MiB): ${Object.entries(peakRssMiB).map(([name, mib]) => `${name} ${mib.toFixed(0)}`).join(', ')}\n`);
 const resultsFile = writeResults('projector', {
-  events: lines.length,
+  events: total,
   documents,
   consumeEventsPerSecond: consumeRate,
   storeEventsPerSecond: storeRate,
+  storeWriters: rawRuns,
   projectorEventsPerSecond: projectorRate,
   ratio: projectorRate / Math.min(consumeRate, storeRate),
-  // One process runs the projector and both raw phases, one after the other: its peak RSS.
-  benchPeakRssMiB: process.resourceUsage().maxRSS / 1024,
+  // Sampled every second: the projector process, this bench (raw consume, folding, raw writes), the stack's servers.
+  peakRssMiB,
 });
-process.stdout.write(`bench process peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB; figures in ${resultsFile}\n`);
+process.stdout.write(`figures in ${resultsFile}\n`);
 
 await sink.close();
 await projectedDb.dropDatabase();

@@ -4,8 +4,8 @@
 //  - the projector's rate: `ossn projector`, the real command in its own process, from its
 //    'projector consuming' log line until its consumer group has committed the whole topic;
 //  - the raw store bulk-upsert rate of the same documents (the recorded batches folded outside the
-//    clock, written with the projector's command size, by as many writers side by side as the
-//    projector consumes partitions at once, or as --writers says; the best counts).
+//    clock, written with the projector's command size, by one writer and by as many side by side
+//    as the projector consumes partitions at once, or the counts --writers names; the best counts).
 // Prints the three and projector / min(raw consume, raw store) (target at least 0.7), and the
 // peak resident memory of each process: the projector, this bench, and the stack's Kafka and FerretDB.
 import { spawn } from 'node:child_process';
@@ -37,7 +37,7 @@ import { resultsDir, writeResults } from './support/results.js';
 const { values } = parseArgs({ options: { events: { type: 'string' }, partitions: { type: 'string' }, writers: { type: 'string' } } });
 const eventCount = Number(values.events ?? process.env.BENCH_EVENTS ?? 100_000);
 const partitions = Number(values.partitions ?? 6);
-const writerCounts = (values.writers ?? String(defaultPartitionsConsumedConcurrently)).split(',').map(Number);
+const writerCounts = (values.writers ?? `1,${defaultPartitionsConsumedConcurrently}`).split(',').map(Number);
 for (const n of [eventCount, partitions, ...writerCounts]) if (!Number.isInteger(n) || n < 1) throw new Error(`--events, --partitions and --writers take whole numbers of at least 1, got ${n}`);
 const logger = createLogger('bench', 'warn');
 const say = (line: string) => process.stderr.write(`bench: ${line}\n`);

@@ -214,14 +214,23 @@ async function timeRawUpserts(lanes: number): Promise<number> {
   const names = collectionNames(1);
   const raw = { orderStatus: db.collection<RawDocument>(names.orderStatus), shipments: db.collection<RawDocument>(names.shipments) };
   const queue = [...writesByPartition.values()];
+  let written = 0;
+  const progress = setInterval(() => say(`  raw store, ${lanes} writer${lanes > 1 ? 's' : ''}: ${written} of ${documents} documents written`), 60_000);
   const started = performance.now();
-  await Promise.all(
-    Array.from({ length: lanes }, async () => {
-      for (let writes = queue.shift(); writes; writes = queue.shift()) {
-        for (const batch of writes) await Promise.all([bulkUpsert(raw.orderStatus, batch.orderStatus), bulkUpsert(raw.shipments, batch.shipments)]);
-      }
-    }),
-  );
+  try {
+    await Promise.all(
+      Array.from({ length: lanes }, async () => {
+        for (let writes = queue.shift(); writes; writes = queue.shift()) {
+          for (const batch of writes) {
+            await Promise.all([bulkUpsert(raw.orderStatus, batch.orderStatus), bulkUpsert(raw.shipments, batch.shipments)]);
+            written += batch.orderStatus.length + batch.shipments.length;
+          }
+        }
+      }),
+    );
+  } finally {
+    clearInterval(progress);
+  }
   const ms = performance.now() - started;
   await db.dropDatabase();
   return ms;

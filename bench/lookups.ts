@@ -23,7 +23,7 @@ import { hashPassword } from '../services/credentials/password-hash.js';
 import { createLogger } from '../services/logging/logger.js';
 import { buildApp } from '../services/query/app.js';
 import { ORDER_STATUS_PATH } from '../services/query/soap/index.js';
-import { OSS_NS } from '../services/query/soap/namespaces.js';
+import { statusTypesRequest } from '../services/query/soap/testing.js';
 import { connectMongo } from '../services/read-model-store/connect.js';
 import { MongoOrderLookups } from '../services/read-model-store/lookups.js';
 import { clientId, ensureSeeded } from './support/seed.js';
@@ -68,10 +68,7 @@ const shipments = (query: (s: Sample) => ShipmentQuery) => ({ lookups }: Subject
 
 /** A SOAP getOrderStatusTypes request through the real app; its answer's status types. */
 async function statusTypes({ app, credential }: Subject): Promise<unknown[]> {
-  const payload =
-    '<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body>' +
-    `<ns:GetOrderStatusTypesRequest xmlns:ns="${OSS_NS}"><ns:wsVersion>1.0.0</ns:wsVersion><ns:id>${credential.id}</ns:id><ns:password>${credential.password}</ns:password></ns:GetOrderStatusTypesRequest>` +
-    '</soapenv:Body></soapenv:Envelope>';
+  const payload = statusTypesRequest(credential);
   const response = await app.inject({ method: 'POST', url: ORDER_STATUS_PATH, payload, headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '"getOrderStatusTypes"' } });
   const types = response.body.match(/<Status>/g) ?? [];
   if (response.statusCode !== 200 || types.length === 0) throw new Error(`getOrderStatusTypes answered HTTP ${response.statusCode}: ${response.body.slice(0, 300)}`);

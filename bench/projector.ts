@@ -24,7 +24,7 @@ import { createKafka } from '../services/kafka/client.js';
 import { consumeBatches, defaultPartitionsConsumedConcurrently, type BatchHandler } from '../services/kafka/consumer.js';
 import type { SourceMessage } from '../services/kafka/messages.js';
 import { connectSink } from '../services/kafka/producer.js';
-import { partitionLags, waitUntilCaughtUp } from '../services/kafka/progress.js';
+import { waitUntilCaughtUp } from '../services/kafka/progress.js';
 import { ensureTopics } from '../services/kafka/topics.js';
 import { createLogger } from '../services/logging/logger.js';
 import { projectBatch } from '../services/projector/project-batch.js';
@@ -95,28 +95,6 @@ const projectedDatabase = `bench_projector_${run}`;
 const projected = await timeProjectorProcess(projectedDatabase, `bench-projector-${run}`);
 
 /**
- * Until the group has committed the whole topic, asked twice a second on one admin connection (a
- * connection per question, ten times a second, would cost the machine what the projector needs),
- * with progress every minute.
- */
-async function untilCommittedAll(group: string): Promise<void> {
-  const admin = kafka.admin();
-  await admin.connect();
-  try {
-    const deadline = Date.now() + 4 * 3_600_000;
-    for (let polls = 0; ; polls++) {
-      const left = (await partitionLags(admin, group, topic)).reduce((sum, p) => sum + p.lag, 0n);
-      if (left <= 0n) return;
-      if (Date.now() > deadline) throw new Error(`the projector is still ${left} events behind after 4 hours`);
-      if (polls % 120 === 119) say(`  projector: ${total - Number(left)} of ${total} events committed`);
-      await new Promise((done) => setTimeout(done, 500));
-    }
-  } finally {
-    await admin.disconnect();
-  }
-}
-
-/**
  * `ossn projector` over the topic into a fresh database: the seconds from its 'projector consuming'
  * line (connected, about to join its group) until the group has committed every event. Its log
  * goes to bench/results/projector-process.log.
@@ -154,7 +132,14 @@ async function timeProjectorProcess(database: string, group: string): Promise<{ 
   });
   try {
     await consuming;
-    await untilCommittedAll(group);
+    // Asked twice a second, with progress every minute: the wait lasts half an hour at a million events.
+    let polls = 0;
+    await waitUntilCaughtUp(kafka, group, topic, 4 * 3_600_000, {
+      everyMs: 500,
+      onLag: (left) => {
+        if (++polls % 120 === 0) say(`  projector: ${total - Number(left)} of ${total} events committed`);
+      },
+    });
     return { seconds: (performance.now() - started) / 1000 };
   } finally {
     memory.forget('projector');

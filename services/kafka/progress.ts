@@ -5,20 +5,41 @@ export async function groupLag(kafka: Kafka, groupId: string, topic: string): Pr
   const admin = kafka.admin();
   await admin.connect();
   try {
-    return (await partitionLags(admin, groupId, topic)).reduce((sum, p) => sum + p.lag, 0n);
+    return await lagOn(admin, groupId, topic);
   } finally {
     await admin.disconnect();
   }
 }
 
-/** Waits until the group has committed every message the topic held when the wait began (or later ones). */
-export async function waitUntilCaughtUp(kafka: Kafka, groupId: string, topic: string, timeoutMs = 90_000): Promise<void> {
+async function lagOn(admin: Admin, groupId: string, topic: string): Promise<bigint> {
+  return (await partitionLags(admin, groupId, topic)).reduce((sum, p) => sum + p.lag, 0n);
+}
+
+export interface CatchUpOptions {
+  /** Between two questions to the broker; 100 ms by default. */
+  everyMs?: number;
+  /** Told the lag after each question. */
+  onLag?: (lag: bigint) => void;
+}
+
+/**
+ * Waits until the group has committed every message the topic held when the wait began (or later
+ * ones), asking on one admin connection for the whole wait.
+ */
+export async function waitUntilCaughtUp(kafka: Kafka, groupId: string, topic: string, timeoutMs = 90_000, options: CatchUpOptions = {}): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const lag = await groupLag(kafka, groupId, topic);
-    if (lag <= 0n) return;
-    if (Date.now() > deadline) throw new Error(`consumer group ${groupId} is still ${lag} messages behind on ${topic}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    for (;;) {
+      const lag = await lagOn(admin, groupId, topic);
+      options.onLag?.(lag);
+      if (lag <= 0n) return;
+      if (Date.now() > deadline) throw new Error(`consumer group ${groupId} is still ${lag} messages behind on ${topic}`);
+      await new Promise((resolve) => setTimeout(resolve, options.everyMs ?? 100));
+    }
+  } finally {
+    await admin.disconnect();
   }
 }
 

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../logging/logger.js';
+import { metricsRoute } from '../metrics/metrics-route.js';
 import { healthRoutes } from '../query/health/health-routes.js';
 import { readinessRoutes } from '../query/readiness/readiness-routes.js';
 
@@ -18,10 +19,7 @@ export async function startProbeServer(options: ProbeServerOptions): Promise<{ u
   const app = Fastify({ loggerInstance: options.logger as FastifyBaseLogger });
   await app.register(healthRoutes, { check: async () => {} });
   await app.register(readinessRoutes, { check: options.readinessCheck });
-  app.get('/metrics', { logLevel: 'warn' }, async (_request, reply) => {
-    const text = await options.registry.metrics();
-    return reply.type(options.registry.contentType).send(text);
-  });
+  metricsRoute(app, options.registry);
   const url = await app.listen({ host: options.host, port: options.port });
   return { url, close: () => app.close() };
 }

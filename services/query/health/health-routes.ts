@@ -1,25 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { probeRoute } from '../../probes/probe-route.js';
 
 export interface HealthOptions {
   /** Resolves when the service's dependencies answer; rejects otherwise. */
   check(): Promise<void>;
+  /** A check that takes longer counts as unavailable; 2 s by default. */
+  timeoutMs?: number;
 }
 
-const healthSchema = {
-  response: {
-    200: { type: 'object', properties: { status: { const: 'ok' } }, required: ['status'], additionalProperties: false },
-    503: { type: 'object', properties: { status: { const: 'unavailable' } }, required: ['status'], additionalProperties: false },
-  },
-} as const;
-
 export const healthRoutes: FastifyPluginAsync<HealthOptions> = async (app, options) => {
-  app.get('/healthz', { schema: healthSchema, logLevel: 'warn' }, async (request, reply) => {
-    try {
-      await options.check();
-      return { status: 'ok' as const };
-    } catch (error) {
-      request.log.warn({ err: error }, 'health check failed');
-      return reply.code(503).send({ status: 'unavailable' as const });
-    }
-  });
+  probeRoute(app, { path: '/healthz', check: options.check, timeoutMs: options.timeoutMs ?? 2_000, up: 'ok', down: 'unavailable', failure: 'health check failed' });
 };

@@ -2,6 +2,7 @@
 // (fastify-plugin), so its hooks see the requests of the SOAP and JSON plugins beside it.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
+import { metricsRoute } from '../../metrics/metrics-route.js';
 import type { Interface, Outcome, QueryMetrics } from '../../metrics/query-metrics.js';
 import { JsonHttpError } from '../json/errors.js';
 import { ORDER_STATUS_JSON_PATH, SHIPMENTS_JSON_PATH } from '../json/index.js';
@@ -69,10 +70,7 @@ const plugin: FastifyPluginAsync<QueryMetricsOptions> = async (app, { metrics, i
     }
   });
 
-  app.get('/metrics', { logLevel: 'warn', schema: { hide: true } }, async (_request, reply) => {
-    const text = await metrics.registry.metrics();
-    return reply.type(metrics.registry.contentType).send(text);
-  });
+  metricsRoute(app, metrics.registry);
 };
 
 export const queryMetrics = fastifyPlugin(plugin, { name: 'ossn-query-metrics' });

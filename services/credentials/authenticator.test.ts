@@ -58,18 +58,35 @@ describe('CachingAuthenticator', () => {
     expect(await auth.verify('alice', 'pw-a')).toBeUndefined();
   });
 
-  it('reserves (beforeCheck) only when the password must be checked, once for parallel requests with the same pair', async () => {
+  it('reserves for every request that waits for a check, joiners included, and gives back only what a found credential covers', async () => {
     const store = storeWith([await credential('alice', 'pw-a')]);
     const auth = new CachingAuthenticator(store);
-    let reserved = 0;
-    const reserve = async () => void reserved++;
+    let held = 0;
+    const reserve = async () => {
+      held++;
+      return () => void held--;
+    };
     const answers = await Promise.all(Array.from({ length: 8 }, () => auth.verify('alice', 'pw-a', reserve)));
     expect(answers.every((a) => a?.id === 'alice')).toBe(true);
-    expect([reserved, store.lookups()]).toEqual([1, 1]);
+    expect(store.lookups()).toBe(1); // one check for the eight
     await auth.verify('alice', 'pw-a', reserve); // from the cache: no reservation
-    expect(reserved).toBe(1);
-    await Promise.all([auth.verify('alice', 'guess-1', reserve), auth.verify('alice', 'guess-2', reserve)]);
-    expect(reserved).toBe(3);
+    expect(held).toBe(0);
+    // Eight copies of one wrong pair share one check, and each counts as a guess.
+    await Promise.all(Array.from({ length: 8 }, () => auth.verify('alice', 'guess', reserve)));
+    expect(held).toBe(8);
+  });
+
+  it('keeps the reservation of a check whose caller stopped waiting, unless the check finds the credential', async () => {
+    const slow = storeWith([await credential('alice', 'pw-a')]);
+    const store = { find: async (id: string) => (await new Promise((resolve) => setTimeout(resolve, 100)), slow.find(id)) };
+    const auth = new CachingAuthenticator(store);
+    const given: string[] = [];
+    const reserve = (password: string) => async () => () => void given.push(password);
+    // Callers that give up after 10 ms (a deadline, an aborted request): the checks go on.
+    const giveUp = (password: string) => Promise.race([auth.verify('alice', password, reserve(password)), new Promise((resolve) => setTimeout(resolve, 10))]);
+    await Promise.all([giveUp('guess'), giveUp('pw-a')]);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(given).toEqual(['pw-a']);
   });
 
   it('checks no password when the reservation is refused', async () => {

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Authenticator, Credential } from '../query/ports.js';
+import type { Authenticator, Credential, ReserveLogin } from '../query/ports.js';
 import type { CredentialStore } from './credential-store.js';
 import { decoyHash, verifyPassword } from './password-hash.js';
 
@@ -38,23 +38,28 @@ export class CachingAuthenticator implements Authenticator {
     this.now = options.now ?? Date.now;
   }
 
-  async verify(id: string, password: string, beforeCheck?: () => Promise<void>): Promise<Credential | undefined> {
+  async verify(id: string, password: string, reserve?: ReserveLogin): Promise<Credential | undefined> {
     const digest = createHmac('sha256', this.key).update(id).update('\0').update(password).digest();
     const cached = this.cache.get(id);
     if (cached && cached.expiresAt > this.now() && timingSafeEqual(cached.digest, digest)) return cached.credential;
 
-    // Parallel requests with the same pair (a partner's first polls) share one check: one scrypt,
-    // and one guess as far as the failed-login limit is concerned.
+    // Every request that waits for a check reserves a failed login, one that joins a pending check
+    // included: otherwise parallel copies of one guess would each learn its answer for free.
+    const giveBack = await reserve?.(id);
+    // Parallel requests with the same pair (a partner's first polls) share one check: one scrypt.
     const key = digest.toString('base64');
-    const pending = this.checking.get(key);
-    if (pending) return pending;
-    const check = this.check(id, password, digest, beforeCheck).finally(() => this.checking.delete(key));
-    this.checking.set(key, check);
+    let check = this.checking.get(key);
+    if (!check) {
+      check = this.check(id, password, digest).finally(() => this.checking.delete(key));
+      this.checking.set(key, check);
+    }
+    // Decided by the check's own result, not by what became of the request: a request aborted or
+    // timed out while its check runs keeps its reservation unless the check finds the credential.
+    void check.then((credential) => credential && giveBack?.(), () => undefined);
     return check;
   }
 
-  private async check(id: string, password: string, digest: Buffer, beforeCheck?: () => Promise<void>): Promise<Credential | undefined> {
-    await beforeCheck?.();
+  private async check(id: string, password: string, digest: Buffer): Promise<Credential | undefined> {
     const stored = await this.store.find(id);
     if (!stored) {
       await verifyPassword(password, await decoyHash);

@@ -59,7 +59,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const lookups = deps.metrics ? new MeasuredLookups(deps.lookups, deps.metrics) : deps.lookups;
   // The partner endpoints, SOAP and JSON, share one rate limit and one failed-login limit.
   await app.register(async (partners) => {
-    const beforePasswordCheck = limits ? guardLogins(partners, limits, isLoginFailure) : undefined;
+    const beforePasswordCheck = limits ? guardLogins(limits) : undefined;
     await partners.register(promoStandardsSoap, {
       beforePasswordCheck,
       publicBaseUrl: deps.publicBaseUrl,

@@ -1,5 +1,5 @@
 // HTTP Basic credentials (RFC 7617): id as user name, password as password.
-import type { Authenticator, Credential, Scope } from '../ports.js';
+import type { Authenticator, Credential, ReserveLogin, Scope } from '../ports.js';
 import { BadRequestError, InvalidCredentialsError, MAX_FIELD_LENGTH, MissingCredentialsError, ScopeForbiddenError, tooLong } from './errors.js';
 
 export interface BasicLogin {
@@ -25,7 +25,7 @@ export interface AuthorizeOptions {
   /** After authentication, before the scope check (as on the SOAP side): the rate limit. */
   beforeLookup?: ((credential: Credential) => void | Promise<void>) | undefined;
   /** Just before a password is checked against the store (see Authenticator.verify). */
-  beforePasswordCheck?: (() => Promise<void>) | undefined;
+  beforePasswordCheck?: ReserveLogin | undefined;
 }
 
 /** Same order of checks as the SOAP operations: credential, rate limit, scope. */

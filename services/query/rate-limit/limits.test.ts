@@ -3,6 +3,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import type { ReserveLogin } from '../ports.js';
 import { basic } from '../json/testing.js';
 import { FakeAuthenticator, ACCOUNTS, faultOf, ORDER_STATUS_URL, post, shipmentRequest, SHIPMENT_URL, statusDetailsRequest } from '../soap/testing.js';
 import { createRequestLimits, type RequestLimitOptions } from './request-limits.js';
@@ -115,11 +116,13 @@ describe('failed logins per address', () => {
     const checked: string[] = [];
     const accounts = new FakeAuthenticator(ACCOUNTS);
     const authenticator = {
-      async verify(id: string, password: string, beforeCheck?: () => Promise<void>) {
-        await beforeCheck?.();
+      async verify(id: string, password: string, reserve?: ReserveLogin) {
+        const giveBack = await reserve?.(id);
         checked.push(password);
         await sleep(50);
-        return accounts.verify(id, password);
+        const credential = await accounts.verify(id, password);
+        if (credential) giveBack?.();
+        return credential;
       },
     };
     const app = await appWithLimits(createRequestLimits({ requestsPerMinute: 300, loginFailuresPerMinute: 20 }), 0, authenticator);

@@ -1,45 +1,47 @@
-// Failed logins per source address, for both protocols. Just before a password is checked against
-// the store, the request reserves one of its address's failed logins, and gives it back once it
-// turned out not to be a failed login. The count is thus taken atomically before the check:
-// parallel guesses cannot pass the limit, and an address that used up its failures is refused
-// (429) before its password is checked, so a guess cannot succeed while blocked. A pair verified
-// moments ago (the authenticator's cache) reserves nothing: a partner's polls are no guesses, and
-// a stranger's failures from the same NAT address do not lock it out while it keeps polling.
-// Failures are told from the errors the routes throw, which their own error handler answers.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// Failed logins per source address and per credential id, for both protocols. Before a password
+// is checked against the store, the request reserves one failed login of its address and one of
+// the id; the authenticator gives them back only when the check found the credential. The count is
+// thus taken atomically before the check: parallel guesses cannot pass the limit, an address or id
+// that used up its failures is refused (429) before any password is checked, and a request that is
+// aborted, times out or fails stays counted. A pair verified moments ago (the authenticator's
+// cache) reserves nothing: a partner's polls are no guesses, and a stranger's failures from the
+// same NAT address, or against the same id, do not lock it out while it keeps polling.
+import { isIPv6 } from 'node:net';
+import type { FastifyRequest } from 'fastify';
+import type { ReserveLogin } from '../ports.js';
 import type { RequestLimits } from './request-limits.js';
 
-interface Reservation {
-  release: () => Promise<void>;
-  failed: boolean;
+/**
+ * The address failed logins are counted under: an IPv4 address whole, an IPv6 one by its /64 (the
+ * least a site is given: its 2^64 addresses are one guesser's). IPv4-mapped IPv6 counts as IPv4.
+ */
+export function loginAddressKey(ip: string): string {
+  if (!isIPv6(ip)) return ip;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1]!;
+  const [head = '', tail = ''] = ip.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  // A trailing dotted quad holds two groups; only the first four groups matter here.
+  const groups = ip.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }
 
-/** Installs the hooks that settle reservations; returns what reserves one for a request. */
-export function guardLogins(
-  app: FastifyInstance,
-  limits: Pick<RequestLimits, 'reserveLogin'>,
-  isLoginFailure: (error: Error) => boolean,
-): (request: FastifyRequest) => Promise<void> {
-  const reservations = new WeakMap<FastifyRequest, Reservation>();
-  app.addHook('onError', async (request, _reply, error) => {
-    const reservation = reservations.get(request);
-    if (reservation && isLoginFailure(error)) reservation.failed = true;
-  });
-  const settle = async (request: FastifyRequest) => {
-    const reservation = reservations.get(request);
-    if (!reservation || reservation.failed) return;
-    reservations.delete(request);
-    try {
-      await reservation.release();
-    } catch (failure) {
-      // The request was answered; only the address's count stays one too high until its window ends.
-      request.log.warn({ err: failure }, 'login reservation not given back');
-    }
-  };
-  app.addHook('onResponse', settle);
-  app.addHook('onRequestAbort', settle);
-  return async (request) => {
-    if (reservations.has(request)) return;
-    reservations.set(request, { release: await limits.reserveLogin(request.ip), failed: false });
+/** What reserves a failed login for a request's password check (see Authenticator.verify). */
+export function guardLogins(limits: Pick<RequestLimits, 'reserveLogin'>): (request: FastifyRequest) => ReserveLogin {
+  return (request) => async (id) => {
+    const giveBack = await limits.reserveLogin(loginAddressKey(request.ip), id);
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      giveBack().catch((failure: unknown) => {
+        // Only the counts stay one too high until their windows end.
+        request.log.warn({ err: failure }, 'login reservation not given back');
+      });
+    };
   };
 }

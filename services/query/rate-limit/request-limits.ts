@@ -1,6 +1,7 @@
 // The two limits of the query service, shared by its SOAP and JSON endpoints:
 // - requests per credential (service.md, Limits: 300 per minute, counted across both interfaces);
-// - failed logins per source address, so that passwords cannot be guessed quickly.
+// - failed logins per source address and per credential id, so that passwords cannot be guessed
+//   quickly, neither from one address nor from many against one id.
 import type { Credential } from '../ports.js';
 import { RateLimitedError, retryAfterSeconds } from './errors.js';
 import { FixedWindows, localStore, redisStore, type WindowOptions } from './fixed-windows.js';
@@ -14,6 +15,8 @@ export interface RequestLimitOptions {
   redisUrl?: string | undefined;
   /** Failed logins per address and window; the next request from it is refused until the window ends. */
   loginFailuresPerMinute?: number;
+  /** Failed logins per credential id and window, from all addresses together. */
+  loginFailuresPerIdPerMinute?: number;
   /** One minute; tests shorten it. */
   windowMs?: number;
   /** Limiter ids start with it; default "ossn". */
@@ -24,16 +27,18 @@ export interface RequestLimitOptions {
 }
 
 export const DEFAULT_LOGIN_FAILURES_PER_MINUTE = 20;
+export const DEFAULT_LOGIN_FAILURES_PER_ID_PER_MINUTE = 50;
 
 export interface RequestLimits {
   /** Counts one request of the credential; throws RateLimitedError above the limit. */
   admit(credential: Credential): Promise<void>;
   /**
-   * Reserves one of the address's failed logins before its password is checked, so that parallel
-   * guesses cannot outrun the count; throws RateLimitedError when none is left. The returned
-   * function gives the reservation back, for a request that turned out not to be a failed login.
+   * Reserves one failed login of the address and one of the id before a password is checked, so
+   * that parallel guesses cannot outrun the counts; throws RateLimitedError when either has none
+   * left (and then reserves nothing). The returned function gives both back, for a check that
+   * found the credential.
    */
-  reserveLogin(address: string): Promise<() => Promise<void>>;
+  reserveLogin(address: string, id: string): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -44,43 +49,46 @@ export function createRequestLimits(options: RequestLimitOptions): RequestLimits
   const prefix = options.keyPrefix ?? 'ossn';
   const timeoutMs = options.storeTimeoutMs ?? 1_000;
   const log = options.logger ?? silent;
-  const requestWindows: WindowOptions = { id: `${prefix}-requests`, limit: options.requestsPerMinute, windowMs };
-  const failureWindows: WindowOptions = {
-    id: `${prefix}-login-failures`,
-    limit: options.loginFailuresPerMinute ?? DEFAULT_LOGIN_FAILURES_PER_MINUTE,
-    windowMs,
-  };
   const localError = (error: unknown) => log.warn({ err: error }, 'rate-limit counting error');
-  const local = { requests: new FixedWindows(requestWindows, localStore, localError), failures: new FixedWindows(failureWindows, localStore, localError) };
-  const owned: FixedWindows[] = [local.requests, local.failures];
-
-  let requests: Counter = local.requests;
-  let failures: Counter = local.failures;
+  const owned: FixedWindows[] = [];
   let state: SharedStoreState | undefined;
   const redis = options.redisUrl ? connectRedis(options.redisUrl, (error) => state?.lost(error)) : undefined;
-  if (redis) {
-    state = new SharedStoreState(redis, timeoutMs, log);
-    const lost = (error: unknown) => state?.lost(error);
-    const store = redisStore(redis.connection, redis.reader);
-    const shared = { requests: new FixedWindows(requestWindows, store, lost), failures: new FixedWindows(failureWindows, store, lost) };
-    owned.push(shared.requests, shared.failures);
-    requests = sharedOrLocal(shared.requests, local.requests, state, timeoutMs);
-    failures = sharedOrLocal(shared.failures, local.failures, state, timeoutMs);
+  if (redis) state = new SharedStoreState(redis, timeoutMs, log);
+  const sharedStore = redis && redisStore(redis.connection, redis.reader);
+
+  /** One count per key in windows of `windowMs`: in Redis when given (in this process while it is away). */
+  function counter(name: string, limit: number): Counter {
+    const windows: WindowOptions = { id: `${prefix}-${name}`, limit, windowMs };
+    const local = new FixedWindows(windows, localStore, localError);
+    owned.push(local);
+    if (!state || !sharedStore) return local;
+    const shared = new FixedWindows(windows, sharedStore, (error) => state?.lost(error));
+    owned.push(shared);
+    return sharedOrLocal(shared, local, state, timeoutMs);
   }
+  const requests = counter('requests', options.requestsPerMinute);
+  const addressFailures = counter('login-failures', options.loginFailuresPerMinute ?? DEFAULT_LOGIN_FAILURES_PER_MINUTE);
+  const idFailures = counter('id-login-failures', options.loginFailuresPerIdPerMinute ?? DEFAULT_LOGIN_FAILURES_PER_ID_PER_MINUTE);
 
   return {
     async admit(credential) {
       const take = await requests.take(credential.id);
       if (!take.allowed) throw new RateLimitedError(retryAfterSeconds(take.retryAfterMs));
     },
-    async reserveLogin(address) {
-      const take = await failures.take(address);
-      if (!take.allowed) throw new RateLimitedError(retryAfterSeconds(take.retryAfterMs));
+    async reserveLogin(address, id) {
+      const byAddress = await addressFailures.take(address);
+      if (!byAddress.allowed) throw new RateLimitedError(retryAfterSeconds(byAddress.retryAfterMs));
+      const byId = await idFailures.take(id);
+      if (!byId.allowed) {
+        // No password is checked: the address's failure is not used.
+        await addressFailures.giveBack(address);
+        throw new RateLimitedError(retryAfterSeconds(byId.retryAfterMs));
+      }
       let given = false;
       return async () => {
         if (given) return;
         given = true;
-        await failures.giveBack(address);
+        await Promise.all([addressFailures.giveBack(address), idFailures.giveBack(id)]);
       };
     },
     async close() {

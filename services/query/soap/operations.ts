@@ -1,6 +1,6 @@
 // The SOAP operations of each endpoint, chosen by the local name of the Body's first element.
 // Order of checks: arguments, credential, rate-limit hook, scope, lookup.
-import type { Authenticator, Credential, OrderLookups, Scope } from '../ports.js';
+import type { Authenticator, Credential, OrderLookups, ReserveLogin, Scope } from '../ports.js';
 import { orderStatusDetailsPayload, orderStatusTypesPayload } from './build-order-status.js';
 import { shipmentNotificationPayload } from './build-shipment-notification.js';
 import { SoapClientFault } from './errors.js';
@@ -18,7 +18,7 @@ export interface OperationContext {
   authenticator: Authenticator;
   beforeOperation?: BeforeOperation | undefined;
   /** Just before a password is checked against the store (see Authenticator.verify). */
-  beforePasswordCheck?: (() => Promise<void>) | undefined;
+  beforePasswordCheck?: ReserveLogin | undefined;
 }
 
 interface Operation {

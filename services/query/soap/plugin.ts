@@ -1,7 +1,7 @@
 // Fastify plugin (encapsulated) serving the PromoStandards OSS 1.0.0 and OSN 1.0.0 SOAP endpoints,
 // their WSDLs and XSDs. Every failure of these routes becomes a SOAP fault in one error handler.
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Authenticator, OrderLookups } from '../ports.js';
+import type { Authenticator, OrderLookups, ReserveLogin } from '../ports.js';
 import { renderEnvelope, renderFault, type FaultCode } from './envelope.js';
 import { MALFORMED_REQUEST, RateLimitedError, SoapClientFault } from './errors.js';
 import {
@@ -29,7 +29,7 @@ export interface PromoStandardsSoapOptions {
   /** Hook for rate limiting: runs after authentication; throw RateLimitedError to refuse. */
   beforeOperation?: BeforeOperation;
   /** Runs just before a password is checked against the store; throw RateLimitedError to refuse. */
-  beforePasswordCheck?: ((request: FastifyRequest) => Promise<void>) | undefined;
+  beforePasswordCheck?: ((request: FastifyRequest) => ReserveLogin) | undefined;
   /** Request body limit in bytes; default 64 KiB. */
   bodyLimit?: number;
 }
@@ -106,7 +106,7 @@ export const promoStandardsSoap: FastifyPluginAsync<PromoStandardsSoapOptions> =
       const { beforePasswordCheck } = options;
       const payload = await runOperation(operations, element, {
         ...context,
-        beforePasswordCheck: beforePasswordCheck && (() => beforePasswordCheck(request)),
+        beforePasswordCheck: beforePasswordCheck?.(request),
       });
       return reply.type(XML_CONTENT_TYPE).send(renderEnvelope(payload));
     });

@@ -1,7 +1,7 @@
 // In-memory ports and request texts for the SOAP tests (no MongoDB involved).
 import { XMLParser } from 'fast-xml-parser';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Authenticator, Credential, OrderLookups, ShipmentQuery, StatusQuery } from '../ports.js';
+import type { Authenticator, Credential, OrderLookups, ReserveLogin, ShipmentQuery, StatusQuery } from '../ports.js';
 import type { OrderStatusView, ShipmentNotificationView } from '../views.js';
 import { OSN_NS, OSN_SHARED_NS, OSS_NS } from './namespaces.js';
 import type { BeforeOperation } from './operations.js';
@@ -33,11 +33,13 @@ export class FakeAuthenticator implements Authenticator {
   readonly calls: Array<{ id: string; password: string }> = [];
   constructor(private readonly accounts: Record<string, { password: string; credential: Credential }>) {}
 
-  async verify(id: string, password: string, beforeCheck?: () => Promise<void>): Promise<Credential | undefined> {
-    await beforeCheck?.();
+  async verify(id: string, password: string, reserve?: ReserveLogin): Promise<Credential | undefined> {
+    const giveBack = await reserve?.(id);
     this.calls.push({ id, password });
     const account = this.accounts[id];
-    return account && account.password === password ? account.credential : undefined;
+    const credential = account && account.password === password ? account.credential : undefined;
+    if (credential) giveBack?.();
+    return credential;
   }
 }
 

@@ -1,0 +1,115 @@
+// The failed-login limit against guesses that try to slip past it: requests aborted while their
+// password is checked, checks that outlive the store deadline, parallel copies of one guess, many
+// addresses against one id, and an IPv6 /64's many addresses. Real scrypt, real CachingAuthenticator
+// (its credential lookup in memory: no server is involved in the limit's decision).
+import { connect } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CachingAuthenticator } from '../../credentials/authenticator.js';
+import { hashPassword } from '../../credentials/password-hash.js';
+import { withDeadline } from '../../lifecycle/deadline.js';
+import { basic } from '../json/testing.js';
+import type { Authenticator } from '../ports.js';
+import { loginAddressKey } from './login-guard.js';
+import { createRequestLimits, type RequestLimitOptions } from './request-limits.js';
+import { appWithLimits } from './testing.js';
+
+const apps: FastifyInstance[] = [];
+afterEach(async () => {
+  await Promise.all(apps.splice(0).map((a) => a.close()));
+});
+
+const STATUS = '/api/partners/v1/orders/status?queryType=4';
+
+/** The real authenticator over one credential, acme:right, whose lookup takes `delayMs`. */
+async function acme(delayMs = 0): Promise<CachingAuthenticator> {
+  const doc = { _id: 'acme', passwordHash: await hashPassword('right'), scopes: ['order_status' as const, 'osn' as const], clientIds: ['C1'], active: true, createdAt: new Date() };
+  return new CachingAuthenticator({ find: async (id) => (await sleep(delayMs), id === doc._id ? doc : null) });
+}
+
+async function appWith(authenticator: Authenticator, options: Partial<RequestLimitOptions> = {}): Promise<FastifyInstance> {
+  const app = await appWithLimits(createRequestLimits({ requestsPerMinute: 300, ...options }), 0, authenticator);
+  apps.push(app);
+  return app;
+}
+
+const login = (app: FastifyInstance, password: string, remoteAddress = '10.0.0.1', id = 'acme') =>
+  app.inject({ url: STATUS, headers: { authorization: basic(id, password) }, remoteAddress });
+
+/** Sends a GET with the pair over a real socket and closes it 5 ms later, while the check runs. */
+function abortedGuess(port: number, password: string): Promise<void> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write(`GET ${STATUS} HTTP/1.1\r\nHost: x\r\nAuthorization: ${basic('acme', password)}\r\n\r\n`);
+      setTimeout(() => socket.destroy(), 5);
+    });
+    socket.on('close', () => resolve());
+    socket.on('error', () => undefined);
+  });
+}
+
+describe('failed logins stay counted', () => {
+  it('when the guessing requests are aborted while their passwords are checked', async () => {
+    const app = await appWith(await acme(), { loginFailuresPerMinute: 5 });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as { port: number };
+    for (let n = 0; n < 10; n++) await abortedGuess(port, `guess-${n}`);
+    await sleep(1_000); // the checks finish after their requests are gone
+    const right = await fetch(`http://127.0.0.1:${port}${STATUS}`, { headers: { authorization: basic('acme', 'right') } });
+    expect(right.status).toBe(429);
+    expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(50);
+  });
+
+  it('when their checks outlive the store deadline and are answered 500', async () => {
+    const caching = await acme(100);
+    // As server.ts wraps it: the store's deadline, here 20 ms; the check itself goes on.
+    const authenticator: Authenticator = { verify: (id, password, reserve) => withDeadline(caching.verify(id, password, reserve), 20, 'a store operation') };
+    const app = await appWith(authenticator, { loginFailuresPerMinute: 5 });
+    const codes = [];
+    for (let n = 0; n < 8; n++) codes.push((await login(app, `guess-${n}`)).statusCode);
+    expect(codes).toEqual([500, 500, 500, 500, 500, 429, 429, 429]);
+    await sleep(500);
+    expect((await login(app, 'right')).statusCode).toBe(429);
+  });
+
+  it('when parallel copies of one wrong pair share a check: each copy counts', async () => {
+    const app = await appWith(await acme(), { loginFailuresPerMinute: 20 });
+    const answers = await Promise.all(Array.from({ length: 30 }, () => login(app, 'guess')));
+    expect(answers.filter((a) => a.statusCode === 401)).toHaveLength(20);
+    expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(10);
+    expect((await login(app, 'right')).statusCode).toBe(429);
+  });
+
+  it('per id, from every address together: many addresses cannot guess one id freely', async () => {
+    const app = await appWith(await acme(), { loginFailuresPerMinute: 2, loginFailuresPerIdPerMinute: 6 });
+    const codes = [];
+    for (let n = 0; n < 8; n++) codes.push((await login(app, `guess-${n}`, `10.7.0.${n}`)).statusCode);
+    expect(codes).toEqual([401, 401, 401, 401, 401, 401, 429, 429]);
+    // The id is locked from a fresh address too, its right password included, until the window ends.
+    const locked = await login(app, 'right', '10.7.1.1');
+    expect(locked.statusCode).toBe(429);
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(50);
+    // Another id from a fresh address is not.
+    expect((await login(app, 'whatever', '10.7.1.2', 'other')).statusCode).toBe(401);
+  });
+
+  it('per IPv6 /64: its addresses count as one', async () => {
+    const app = await appWith(await acme(), { loginFailuresPerMinute: 3 });
+    const codes = [];
+    for (const address of ['2001:db8:1:2::1', '2001:db8:1:2:ffff::9', '2001:0db8:0001:0002:aaaa:bbbb:cccc:dddd', '2001:db8:1:2::77']) {
+      codes.push((await login(app, 'guess', address)).statusCode);
+    }
+    expect(codes).toEqual([401, 401, 401, 429]);
+    expect((await login(app, 'right', '2001:db8:1:3::1')).statusCode).toBe(200);
+  });
+});
+
+it('counts IPv4 addresses whole and IPv6 ones by /64', () => {
+  expect(loginAddressKey('192.0.2.7')).toBe('192.0.2.7');
+  expect(loginAddressKey('::ffff:192.0.2.7')).toBe('192.0.2.7');
+  expect(loginAddressKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+  expect(loginAddressKey('2001:DB8:0:0:1::1')).toBe('2001:db8:0:0::/64');
+  expect(loginAddressKey('::1')).toBe('0:0:0:0::/64');
+  expect(loginAddressKey('fe80::1:2:3:4')).toBe('fe80:0:0:0::/64');
+});

@@ -1,14 +1,17 @@
-// Counting per key in fixed windows, kept by bottleneck: one limiter per key whose reservoir holds
-// the window's tokens and is refilled (reset, not topped up) to `limit` once `windowMs` has passed
-// since the last refill. A take removes one token atomically (incrementReservoir(-1), a single
-// Lua script with Redis), so nothing is ever queued: the answer is yes or no at once.
+// Counting per key in fixed windows, kept by bottleneck through its public API only: each window
+// of a key is a limiter of its own whose reservoir holds the window's tokens (never refilled). A
+// take removes one token atomically (incrementReservoir(-1), a single Lua script with Redis), so
+// nothing is ever queued: the answer is yes or no at once.
+//
+// The window's start and end are kept here, not read from bottleneck (its API does not say when a
+// reservoir was last refilled): in this process for local counting, in a key of our own in Redis
+// for shared counting, so that every instance counts in the same window and knows its end.
 //
 // Why not limiter.schedule() with highWater 0: its capacity check and its registration are two
 // steps, and a job that loses the race in between waits in the queue for the next window.
-// Why not Bottleneck.Group: its local clean-up counts idleness from the last *scheduled* job, which
-// never happens here, so it would drop live windows; and it has no way to stop its timer on close.
+// Why not Bottleneck.Group: its clean-up counts idleness from the last *scheduled* job, which
+// never happens here, and it has no way to stop its timer on close.
 import Bottleneck from 'bottleneck';
-import type { RedisReader } from './redis.js';
 
 export interface WindowOptions {
   /** Takes allowed per key and window. */
@@ -22,33 +25,32 @@ export interface Take {
   allowed: boolean;
   /** When refused: milliseconds until a take will be allowed again. */
   retryAfterMs: number;
+  /** Puts an allowed take's token back into its window (nothing once that window has ended). */
+  giveBack(): Promise<void>;
 }
 
-/** Where the reservoirs live: this process, or Redis shared by every instance. */
+export interface Window {
+  /** Shared by every instance counting in this window: it names the window's limiter. */
+  start: number;
+  /** Epoch ms, by this process's clock. */
+  endsAt: number;
+}
+
+/** Where the windows live: this process, or Redis shared by every instance. */
 export interface WindowStore {
   readonly limiterOptions: Bottleneck.ConstructorOptions;
-  /** Tokens left in the key's window and when it ends (epoch ms); undefined when none is open. */
-  state(limiterId: string, limiter: Bottleneck | undefined): Promise<{ remaining: number; endsAt: number } | undefined>;
+  /** The key's current window, opened now when none is open. */
+  window(windowKey: string, windowMs: number): Promise<Window>;
 }
 
-interface Entry {
+interface Entry extends Window {
   limiter: Bottleneck;
-  usedAt: number;
-}
-
-/**
- * Bottleneck's Redis scripts answer `SETTINGS_KEY_NOT_FOUND` once a limiter's keys have expired,
- * and `UNKNOWN_CLIENT` once Redis dropped the limiter as unresponsive (a process busy for seconds).
- * Bottleneck 2.19.5 recovers from both by their bare text, but Redis 7 prefixes script errors with
- * "ERR ", so they escape (from takes and from every heartbeat): such a limiter is simply forgotten
- * and made anew on the next take.
- */
-function isExpiredLimiter(error: unknown): boolean {
-  return error instanceof Error && /SETTINGS_KEY_NOT_FOUND|UNKNOWN_CLIENT/.test(error.message);
 }
 
 export class FixedWindows {
   private readonly entries = new Map<string, Entry>();
+  /** Windows being opened, so that parallel first takes of a key share one limiter. */
+  private readonly opening = new Map<string, Promise<Entry>>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
@@ -56,92 +58,84 @@ export class FixedWindows {
     private readonly store: WindowStore,
     private readonly onError: (error: unknown) => void,
   ) {
-    // Twice a window, so that a key is forgotten between one and one and a half windows after its
-    // last take: its window has ended, and its Redis keys (which expire after two) still exist.
+    // A key whose window has ended is forgotten within half a window.
     this.sweeper = setInterval(() => this.sweep(), Math.max(1, Math.floor(options.windowMs / 2)));
     this.sweeper.unref();
   }
 
-  /** Takes one token from the key's window. */
+  /**
+   * Takes one token from the key's window. A limiter that fails in any way (its keys expired, Redis
+   * failed while it was being made, a script error) is dropped and made anew: tried once more at
+   * once, and on the next take otherwise. So one failure never breaks a key's count for good.
+   */
   async take(key: string): Promise<Take> {
     try {
-      return await this.takeFrom(this.limiter(key), key);
-    } catch (error) {
-      if (!isExpiredLimiter(error)) throw error;
-      this.forget(key);
-      return this.takeFrom(this.limiter(key), key);
+      return await this.takeFrom(await this.current(key));
+    } catch {
+      return this.takeFrom(await this.current(key));
     }
   }
 
-  /** Gives back a token taken from the key's current window (never above the limit of a new one). */
-  async giveBack(key: string): Promise<void> {
-    const entry = this.entries.get(key);
-    if (!entry) return; // forgotten: its window has ended
-    try {
-      await this.putBack(entry.limiter);
-    } catch (error) {
-      if (!isExpiredLimiter(error)) throw error;
-      this.forget(key);
-    }
-  }
-
-  /** Keys with a limiter in this process (idle ones are forgotten). */
+  /** Keys with a window in this process. */
   get size(): number {
     return this.entries.size;
   }
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
-    const keys = [...this.entries.keys()];
-    await Promise.allSettled(keys.map((key) => this.forget(key)));
+    await Promise.allSettled([...this.entries.keys()].map((key) => this.forget(key)));
   }
 
-  private async takeFrom(limiter: Bottleneck, key: string): Promise<Take> {
-    let remaining = await limiter.incrementReservoir(-1);
-    // With Redis an ended window is refilled after the increment is applied, which erases this
-    // take; a full reservoir can only mean that (a take leaves at most limit - 1), so take again.
-    if (remaining === this.options.limit) remaining = await limiter.incrementReservoir(-1);
-    if (remaining !== undefined && remaining >= 0) return { allowed: true, retryAfterMs: 0 };
-    // Refused: the token is put back, so that refusals do not push the window's count below zero
-    // (a key's count then always equals the takes that were allowed).
-    await this.putBack(limiter);
-    const state = await this.store.state(this.limiterId(key), limiter);
-    return { allowed: false, retryAfterMs: Math.max(1, (state?.endsAt ?? Date.now() + this.options.windowMs) - Date.now()) };
-  }
-
-  private async putBack(limiter: Bottleneck): Promise<void> {
-    const remaining = await limiter.incrementReservoir(1);
-    // A window refilled meanwhile holds `limit` again plus this token: take the extra back.
-    if (remaining !== undefined && remaining > this.options.limit) await limiter.incrementReservoir(this.options.limit - remaining);
-  }
-
-  private limiterId(key: string): string {
-    return `${this.options.id}-${key}`;
-  }
-
-  private limiter(key: string): Bottleneck {
-    const now = Date.now();
-    const existing = this.entries.get(key);
-    if (existing) {
-      existing.usedAt = now;
-      return existing.limiter;
+  private async takeFrom(entry: Entry & { key: string }): Promise<Take> {
+    let remaining: number | null;
+    try {
+      remaining = await entry.limiter.incrementReservoir(-1);
+    } catch (error) {
+      void this.forget(entry.key, entry.limiter);
+      throw error;
     }
-    const { limit, windowMs } = this.options;
+    const giveBack = async () => {
+      if (this.entries.get(entry.key)?.limiter === entry.limiter) await entry.limiter.incrementReservoir(1);
+    };
+    if (remaining !== null && remaining >= 0) return { allowed: true, retryAfterMs: 0, giveBack };
+    // Refused: the token is put back, so that refusals do not dig the window below zero (its count
+    // then always equals the takes that were allowed).
+    await giveBack();
+    return { allowed: false, retryAfterMs: Math.max(1, entry.endsAt - Date.now()), giveBack: async () => undefined };
+  }
+
+  /** The key's open window, opening the next one when its last has ended. */
+  private current(key: string): Promise<Entry & { key: string }> {
+    const entry = this.entries.get(key);
+    if (entry && Date.now() < entry.endsAt) return Promise.resolve({ ...entry, key });
+    let opening = this.opening.get(key);
+    if (!opening) {
+      opening = this.open(key).finally(() => this.opening.delete(key));
+      this.opening.set(key, opening);
+    }
+    return opening.then((opened) => ({ ...opened, key }));
+  }
+
+  private async open(key: string): Promise<Entry> {
+    const { limit, windowMs, id } = this.options;
+    const window = await this.store.window(`${id}-${key}`, windowMs);
+    const previous = this.entries.get(key);
+    if (previous?.start === window.start) return previous;
+    if (previous) void this.forget(key, previous.limiter);
     const limiter = new Bottleneck({
       ...this.store.limiterOptions,
-      id: this.limiterId(key),
+      id: `${id}-${key}-${window.start}`,
       reservoir: limit,
-      reservoirRefreshAmount: limit,
-      reservoirRefreshInterval: windowMs,
-      // With Redis: the keys expire this long after the last take, which outlives the window.
+      // With Redis: the limiter's keys expire this long after their last use, once its window has ended.
       timeout: 2 * windowMs,
     });
     limiter.on('error', (error: unknown) => {
-      if (isExpiredLimiter(error)) this.forget(key, limiter);
-      else this.onError(error);
+      void this.forget(key, limiter);
+      this.onError(error);
     });
-    this.entries.set(key, { limiter, usedAt: now });
-    return limiter;
+    const entry = { ...window, limiter };
+    this.entries.set(key, entry);
+    return entry;
   }
 
   /**
@@ -157,53 +151,53 @@ export class FixedWindows {
       .then(() => entry.limiter.disconnect(false))
       .then(
         () => undefined,
-        (error: unknown) => this.onError(error),
+        () => undefined, // the limiter is gone either way; its Redis keys expire by themselves
       );
   }
 
-  /** Forgets keys idle for a whole window: their windows have ended, so nothing is lost. */
+  /** Forgets keys whose windows have ended: a take opens the next one. */
   private sweep(): void {
-    const before = Date.now() - this.options.windowMs;
+    const now = Date.now();
     for (const [key, entry] of this.entries) {
-      if (entry.usedAt < before) void this.forget(key);
+      if (entry.endsAt <= now) void this.forget(key, entry.limiter);
     }
   }
 }
 
-// Bottleneck 2.19.5 (pinned) keeps the time of the last refill privately; the LocalDatastore
-// refills on a heartbeat, so a window really ends up to one heartbeat after refill + interval.
-interface LocalDatastoreInternals {
-  _lastReservoirRefresh: number;
-  heartbeatInterval: number;
-  storeOptions: { reservoirRefreshInterval: number };
-}
-
-/** Reservoirs in this process: each instance counts on its own. */
+/** Windows in this process: each instance counts on its own. */
 export const localStore: WindowStore = {
   limiterOptions: { datastore: 'local' },
-  async state(_id, limiter) {
-    if (!limiter) return undefined;
-    const remaining = (await limiter.currentReservoir()) ?? 0;
-    const store = (limiter as unknown as { _store: LocalDatastoreInternals })._store;
-    return { remaining, endsAt: store._lastReservoirRefresh + store.storeOptions.reservoirRefreshInterval + store.heartbeatInterval };
+  window: async (_key, windowMs) => {
+    const start = Date.now();
+    return { start, endsAt: start + windowMs };
   },
 };
 
+/** The Redis commands the shared windows need beside bottleneck's. */
+export interface WindowClient {
+  set(key: string, value: string, px: 'PX', ms: number, nx: 'NX'): Promise<'OK' | null>;
+  get(key: string): Promise<string | null>;
+  pttl(key: string): Promise<number>;
+}
+
 /**
- * Reservoirs in Redis, shared by every instance using the same limiter ids. The state is read from
- * the limiter's settings hash (b_<id>_settings, bottleneck's layout), where its Lua scripts refill
- * lazily: the first call at or after lastReservoirRefresh + reservoirRefreshInterval refills.
+ * Windows in Redis, shared by every instance using the same ids. A window is a key of ours
+ * (`<id>:window`, holding its start) that expires when the window ends: the first take after that
+ * opens the next one. Its remaining time is read from Redis, so instances' clocks need not agree.
  */
-export function redisStore(connection: Bottleneck.IORedisConnection, reader: () => Promise<RedisReader>): WindowStore {
+export function redisStore(connection: Bottleneck.IORedisConnection, client: WindowClient): WindowStore {
   return {
     limiterOptions: { datastore: 'ioredis', connection },
-    async state(id) {
-      const client = await reader();
-      const fields = await client.hmget(`b_${id}_settings`, 'reservoir', 'lastReservoirRefresh', 'reservoirRefreshInterval', 'reservoirRefreshAmount');
-      const [reservoir, last, interval, amount] = fields.map((f) => (f === null || f === '' ? undefined : Number(f)));
-      if (reservoir === undefined || last === undefined || interval === undefined) return undefined;
-      const endsAt = last + interval;
-      return { remaining: Date.now() >= endsAt ? (amount ?? reservoir) : reservoir, endsAt };
+    async window(key, windowMs) {
+      const windowKey = `${key}:window`;
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const now = Date.now();
+        if ((await client.set(windowKey, String(now), 'PX', windowMs, 'NX')) === 'OK') return { start: now, endsAt: now + windowMs };
+        const [start, left] = await Promise.all([client.get(windowKey), client.pttl(windowKey)]);
+        if (start !== null && left > 0) return { start: Number(start), endsAt: Date.now() + left };
+        // It ended between the two calls: open the next one.
+      }
+      throw new Error('the rate-limit window could not be read from Redis');
     },
   };
 }

@@ -1,12 +1,14 @@
 // The limits counted in a real Redis: 300 per credential and minute across SOAP and JSON, one
 // count shared by two app instances, and failed logins per address shared the same way.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { servers, uniqueNames } from '../../../test/support/servers.js';
 import { basic } from '../json/testing.js';
 import { faultOf, shipmentRequest, SHIPMENT_URL } from '../soap/testing.js';
-import { createRequestLimits, type RequestLimitOptions } from './request-limits.js';
+import { RateLimitedError } from './errors.js';
+import { createRequestLimits, type RequestLimitOptions, type RequestLimits } from './request-limits.js';
 import { redisClientOptions } from './redis.js';
 import { appWithLimits } from './testing.js';
 
@@ -116,15 +118,16 @@ it('shares failed logins per address between instances', async () => {
   expect((await json(a!, basic('both', 'secret'), '10.9.0.2')).statusCode).toBe(200);
 });
 
-it('keeps its counts in bottleneck limiters under the shared prefix, which expire once idle', async () => {
+it('keeps its counts in Redis: an instance started anew under the same prefix goes on counting', async () => {
   const keyPrefix = prefix();
-  const app = await instance(keyPrefix, { windowMs: 1_000 });
-  expect((await json(app)).statusCode).toBe(200);
-  const settings = `b_${keyPrefix}-requests-both_settings`;
-  expect(await redis.hget(settings, 'reservoir')).toBe('299');
-  const ttl = await redis.pttl(settings);
-  expect(ttl).toBeGreaterThan(0);
-  expect(ttl).toBeLessThanOrEqual(2_000);
+  const first = await instance(keyPrefix, { requestsPerMinute: 2 });
+  expect((await json(first)).statusCode).toBe(200);
+  await first.close();
+  const second = await instance(keyPrefix, { requestsPerMinute: 2 });
+  expect((await json(second)).statusCode).toBe(200);
+  const refused = await json(second);
+  expect(refused.statusCode).toBe(429);
+  expect(Number(refused.headers['retry-after'])).toBeGreaterThan(55);
 });
 
 it('serves requests, counting in this instance, when Redis cannot be reached', async () => {
@@ -136,4 +139,43 @@ it('serves requests, counting in this instance, when Redis cannot be reached', a
   for (let n = 0; n < 3; n++) codes.push((await json(app)).statusCode);
   expect(codes).toEqual([200, 200, 429]);
   expect(warnings).toEqual(['rate-limit store unreachable: counting in this instance until it answers']);
+});
+
+it('heals a credential whose first count met a Redis failure: its count is shared again, and the outage is logged once each way', async () => {
+  // Instance a connects as a Redis user of its own, so that Redis can fail for it alone: while its
+  // scripts are refused (NOPERM), bottleneck cannot make the limiter of a credential's first count.
+  const { suffix } = uniqueNames('blip');
+  const user = `ossn-blip-${suffix}`;
+  await redis.call('ACL', 'SETUSER', user, 'on', `>pw-${suffix}`, '~*', '&*', '+@all');
+  const log: string[] = [];
+  const logger = { warn: (_: object, message: string) => log.push(message), info: (_: object, message: string) => log.push(message) };
+  const asUser = new URL(redisUrl);
+  [asUser.username, asUser.password] = [user, `pw-${suffix}`];
+  const keyPrefix = prefix();
+  const a = createRequestLimits({ requestsPerMinute: 4, redisUrl: asUser.href, keyPrefix, logger });
+  const b = createRequestLimits({ requestsPerMinute: 4, redisUrl, keyPrefix });
+  const both = { id: 'both', scopes: [], clientIds: [] };
+  const admitted = (limits: RequestLimits) =>
+    limits.admit(both).then(
+      () => 'admitted',
+      (error: unknown) => (error instanceof RateLimitedError ? `refused, retry after ${error.retryAfterSeconds > 50 ? 'the window' : error.retryAfterSeconds}` : String(error)),
+    );
+  try {
+    await a.admit({ ...both, id: 'other' }); // a is connected
+    await redis.call('ACL', 'SETUSER', user, '-evalsha', '-eval');
+    expect(await admitted(a)).toBe('admitted'); // `both` counts first: in instance a meanwhile
+    await redis.call('ACL', 'SETUSER', user, '+@all');
+    const deadline = Date.now() + 10_000;
+    while (!log.some((line) => line.startsWith('rate-limit store answers again')) && Date.now() < deadline) await sleep(100);
+
+    // One count for both instances again: 4 in all, then refused by either until the window ends.
+    const answers = [];
+    for (const limits of [b, a, b, a, b, a]) answers.push(await admitted(limits));
+    expect(answers).toEqual(['admitted', 'admitted', 'admitted', 'admitted', 'refused, retry after the window', 'refused, retry after the window']);
+    await sleep(1_500); // a flip per request would show as more lines by now
+    expect(log).toEqual(['rate-limit store unreachable: counting in this instance until it answers', 'rate-limit store answers again: counts are shared across instances']);
+  } finally {
+    await Promise.all([a.close(), b.close()]);
+    await redis.call('ACL', 'DELUSER', user);
+  }
 });

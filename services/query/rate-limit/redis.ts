@@ -2,6 +2,7 @@
 import Bottleneck from 'bottleneck';
 import { Redis, type RedisOptions } from 'ioredis';
 import { withDeadline } from '../../lifecycle/deadline.js';
+import type { WindowClient } from './fixed-windows.js';
 
 /** ioredis options from a redis:// or rediss:// URL (user, password, database number, TLS). */
 export function redisClientOptions(url: string): RedisOptions {
@@ -20,12 +21,6 @@ export function redisClientOptions(url: string): RedisOptions {
     connectTimeout: 5_000,
     retryStrategy: (attempt) => Math.min(100 * attempt, 2_000),
   };
-}
-
-/** What the windows read beside bottleneck's scripts. */
-export interface RedisReader {
-  hmget(key: string, ...fields: string[]): Promise<(string | null)[]>;
-  ping(): Promise<string>;
 }
 
 // Bottleneck 2.19.5 drops the promise of every unsubscribe it sends when a limiter is
@@ -49,7 +44,8 @@ class LimiterConnection extends Redis {
 export interface SharedConnection {
   /** Passed to every limiter; one pair of Redis connections (commands, pub/sub) per process. */
   connection: Bottleneck.IORedisConnection;
-  reader(): Promise<RedisReader>;
+  /** The command connection, for the windows' own keys. */
+  client: WindowClient;
   /** Resolves when Redis answers a PING within `ms`, rejects otherwise. */
   ping(ms: number): Promise<void>;
   /** Called whenever the command connection becomes ready (again). */
@@ -65,8 +61,7 @@ export function connectRedis(url: string, onError: (error: unknown) => void): Sh
   connection.on('error', onError);
   return {
     connection,
-    // bottleneck.d.ts declares ready() a method; in 2.19.5 it is the promise itself.
-    reader: async () => (await (connection as unknown as { ready: Promise<Bottleneck.ClientsList> }).ready).client as RedisReader,
+    client,
     ping: (ms) => withDeadline(client.ping().then(() => undefined), ms, 'a PING to Redis'),
     onReady: (listener) => void client.on('ready', listener),
     onLost: (listener) => void client.on('close', () => listener(new Error('connection to Redis closed'))),

@@ -54,7 +54,7 @@ export function createRequestLimits(options: RequestLimitOptions): RequestLimits
   let state: SharedStoreState | undefined;
   const redis = options.redisUrl ? connectRedis(options.redisUrl, (error) => state?.lost(error)) : undefined;
   if (redis) state = new SharedStoreState(redis, timeoutMs, log);
-  const sharedStore = redis && redisStore(redis.connection, redis.reader);
+  const sharedStore = redis && redisStore(redis.connection, redis.client);
 
   /** One count per key in windows of `windowMs`: in Redis when given (in this process while it is away). */
   function counter(name: string, limit: number): Counter {
@@ -81,14 +81,14 @@ export function createRequestLimits(options: RequestLimitOptions): RequestLimits
       const byId = await idFailures.take(id);
       if (!byId.allowed) {
         // No password is checked: the address's failure is not used.
-        await addressFailures.giveBack(address);
+        await byAddress.giveBack();
         throw new RateLimitedError(retryAfterSeconds(byId.retryAfterMs));
       }
       let given = false;
       return async () => {
         if (given) return;
         given = true;
-        await Promise.all([addressFailures.giveBack(address), idFailures.giveBack(id)]);
+        await Promise.all([byAddress.giveBack(), byId.giveBack()]);
       };
     },
     async close() {

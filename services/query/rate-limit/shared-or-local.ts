@@ -7,7 +7,6 @@ import type { SharedConnection } from './redis.js';
 
 export interface Counter {
   take(key: string): Promise<Take>;
-  giveBack(key: string): Promise<void>;
 }
 
 export interface StoreLog {
@@ -73,18 +72,18 @@ export class SharedStoreState {
 
 /** Counts in `shared` while the store is in use, in `local` otherwise (and when a shared take fails or hangs). */
 export function sharedOrLocal(shared: FixedWindows, local: FixedWindows, state: SharedStoreState, timeoutMs: number): Counter {
-  async function attempt<T>(shared: () => Promise<T>, local: () => Promise<T>): Promise<T> {
-    if (state.inUse) {
-      try {
-        return await withDeadline(shared(), timeoutMs, 'a count in the rate-limit store');
-      } catch (error) {
-        state.lost(error);
-      }
-    }
-    return local();
-  }
   return {
-    take: (key) => attempt(() => shared.take(key), () => local.take(key)),
-    giveBack: (key) => attempt(() => shared.giveBack(key), () => local.giveBack(key)),
+    async take(key) {
+      if (state.inUse) {
+        try {
+          const take = await withDeadline(shared.take(key), timeoutMs, 'a count in the rate-limit store');
+          // A token goes back where it was taken from, within the same deadline.
+          return { ...take, giveBack: () => withDeadline(take.giveBack(), timeoutMs, 'giving a count back to the rate-limit store') };
+        } catch (error) {
+          state.lost(error);
+        }
+      }
+      return local.take(key);
+    },
   };
 }

@@ -53,6 +53,13 @@ describe('configuration', () => {
     );
   });
 
+  it('refuses a request timeout below the headers timeout and a connection cap of 0, one line each', () => {
+    const problems = problemsOf(() => readQueryConfig({ MONGODB_URI: 'mongodb://x/', REQUEST_TIMEOUT_MS: '5000', MAX_CONNECTIONS: '0' }));
+    expect(problems).toHaveLength(2);
+    expect(problems.some((p) => p.startsWith('REQUEST_TIMEOUT_MS'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('MAX_CONNECTIONS'))).toBe(true);
+  });
+
   it('never echoes a URL that may carry a password', () => {
     const problems = problemsOf(() => readQueryConfig({ MONGODB_URI: 'ftp://user:s3cret@db/' }));
     expect(problems.join('\n')).not.toContain('s3cret');

@@ -49,6 +49,10 @@ export interface QueryConfig {
   trustedProxyHops: number;
   /** The longest a store operation of a request may take before the partner gets a fault or 500. */
   storeTimeoutMs: number;
+  /** From a request's first byte until its body is complete; a slower request is cut off. */
+  requestTimeoutMs: number;
+  /** Connections the partner port holds at once. */
+  maxConnections: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -104,6 +108,9 @@ export function readQueryConfig(env: Env = process.env): QueryConfig {
     rateLimitWindowMs: r.integer('RATE_LIMIT_WINDOW_MS', 60_000, { min: 100, max: 3_600_000 }),
     trustedProxyHops: r.integer('TRUSTED_PROXY_HOPS', 0, { min: 0, max: 10 }),
     storeTimeoutMs: r.integer('STORE_TIMEOUT_MS', 5_000, { min: 100, max: 120_000 }),
+    // At least the headers timeout (10 s): Node would otherwise swap the two.
+    requestTimeoutMs: r.integer('REQUEST_TIMEOUT_MS', 30_000, { min: 10_000, max: 600_000 }),
+    maxConnections: r.integer('MAX_CONNECTIONS', 1_000, { min: 1, max: 1_000_000 }),
   };
   r.done();
   return config;

@@ -3,6 +3,7 @@ import type { Logger } from '../logging/logger.js';
 import type { QueryMetrics } from '../metrics/query-metrics.js';
 import { healthRoutes } from './health/health-routes.js';
 import { drainOversizedBodies } from './http/oversized-bodies.js';
+import { DEFAULT_SERVER_LIMITS, serverLimitOptions, type ServerLimits } from './http/server-limits.js';
 import { InvalidCredentialsError, LoggableUrlLogController, partnerJsonApi, withLoggableRequests } from './json/index.js';
 import { MeasuredLookups } from './metrics/measured-lookups.js';
 import { queryMetrics } from './metrics/metrics-plugin.js';
@@ -30,6 +31,8 @@ export interface AppDependencies {
   metrics?: QueryMetrics;
   /** Resolves when the service can answer (store up, active read-model version known): GET /readyz. */
   readinessCheck?(): Promise<void>;
+  /** Timeouts and the connection cap of the port; DEFAULT_SERVER_LIMITS when absent. */
+  serverLimits?: Partial<ServerLimits>;
 }
 
 // The SOAP operations' fault text for an unknown id/password pair (operations.ts).
@@ -41,12 +44,15 @@ function isLoginFailure(error: Error): boolean {
 
 /** The query service as a Fastify instance; routes arrive as encapsulated plugins. */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
+  const serverLimits = { ...DEFAULT_SERVER_LIMITS, ...deps.serverLimits };
   const app = Fastify({
     // No log line may show a password sent in a URL query (see json/url-password.ts).
     loggerInstance: withLoggableRequests(deps.logger) as FastifyBaseLogger,
     logController: new LoggableUrlLogController(),
     trustProxy: (_address: string, hop: number) => hop < (deps.trustedProxyHops ?? 0),
+    ...serverLimitOptions(serverLimits),
   });
+  app.server.maxConnections = serverLimits.maxConnections;
   const { limits } = deps;
   if (limits) app.addHook('onClose', () => limits.close());
 

@@ -74,6 +74,7 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
       }),
     limits,
     trustedProxyHops: config.trustedProxyHops,
+    serverLimits: { requestTimeoutMs: config.requestTimeoutMs, maxConnections: config.maxConnections },
     // Liveness of what answers partners: the store. Redis is not asked: without it the limits
     // count per instance and requests are still served.
     healthCheck: () => store.whenConnected(pingStore),

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Authenticator, Credential, ReserveLogin } from '../query/ports.js';
+import { CheckSlots, DEFAULT_CHECK_SLOTS, PasswordChecksBusyError, type CheckSlotOptions } from './check-slots.js';
 import type { CredentialStore } from './credential-store.js';
 import { decoyHash, verifyPassword } from './password-hash.js';
 
@@ -8,6 +9,8 @@ export interface CachingAuthenticatorOptions {
   ttlMs?: number;
   maxEntries?: number;
   now?: () => number;
+  /** The bound on password checks in this process; DEFAULT_CHECK_SLOTS when absent. */
+  checkSlots?: CheckSlotOptions;
 }
 
 interface CacheEntry {
@@ -28,6 +31,7 @@ export class CachingAuthenticator implements Authenticator {
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
+  private readonly slots: CheckSlots;
 
   constructor(
     private readonly store: Pick<CredentialStore, 'find'>,
@@ -36,6 +40,7 @@ export class CachingAuthenticator implements Authenticator {
     this.ttlMs = options.ttlMs ?? 30_000;
     this.maxEntries = options.maxEntries ?? 10_000;
     this.now = options.now ?? Date.now;
+    this.slots = new CheckSlots(options.checkSlots ?? DEFAULT_CHECK_SLOTS);
   }
 
   async verify(id: string, password: string, reserve?: ReserveLogin): Promise<Credential | undefined> {
@@ -47,15 +52,27 @@ export class CachingAuthenticator implements Authenticator {
     // included: otherwise parallel copies of one guess would each learn its answer for free.
     const giveBack = await reserve?.(id);
     // Parallel requests with the same pair (a partner's first polls) share one check: one scrypt.
+    // A check needs one of the process's slots first (PasswordChecksBusyError when none comes soon).
     const key = digest.toString('base64');
     let check = this.checking.get(key);
     if (!check) {
-      check = this.check(id, password, digest).finally(() => this.checking.delete(key));
+      check = (async () => {
+        const release = await this.slots.acquire();
+        try {
+          return await this.check(id, password, digest);
+        } finally {
+          release();
+        }
+      })().finally(() => this.checking.delete(key));
       this.checking.set(key, check);
     }
     // Decided by the check's own result, not by what became of the request: a request aborted or
     // timed out while its check runs keeps its reservation unless the check finds the credential.
-    void check.then((credential) => credential && giveBack?.(), () => undefined);
+    // A login refused as busy checked nothing, so it is no guess either.
+    void check.then(
+      (credential) => credential && giveBack?.(),
+      (error: unknown) => error instanceof PasswordChecksBusyError && giveBack?.(),
+    );
     return check;
   }
 

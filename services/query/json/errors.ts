@@ -1,6 +1,7 @@
 // The JSON error table of service.md plus the 400s of queries.md, mapped in one error handler:
 // every failure of the JSON routes, Fastify's own validation errors included, becomes {"error": …}.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { PasswordChecksBusyError } from '../../credentials/check-slots.js';
 import { RateLimitedError } from '../rate-limit/errors.js';
 
 export const BASIC_REALM = 'Basic realm="ossn"';
@@ -84,6 +85,10 @@ function isFastifyClientError(error: FastifyError): boolean {
 export function handleJsonError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof RateLimitedError) {
     return reply.code(429).header('retry-after', String(error.retryAfterSeconds)).send({ error: 'Rate limit exceeded' });
+  }
+  if (error instanceof PasswordChecksBusyError) {
+    request.log.warn('password checks at their bound: login refused as busy');
+    return reply.code(503).header('retry-after', '1').send({ error: 'Service busy — retry later' });
   }
   if (error instanceof JsonHttpError) {
     if (error.statusCode !== 400) request.log.info({ status: error.statusCode, error: error.message }, 'JSON request refused');

@@ -137,6 +137,7 @@ export const errorResponses = {
   400: errorBody('A query parameter is missing, malformed or too long, or a password was put in the URL; the text names it'),
   401: errorBody('Missing credentials — use HTTP Basic auth (id:password), or Invalid id or password', wwwAuthenticate),
   403: errorBody('Credential not permitted for scope: <scope>'),
-  429: errorBody('Rate limit exceeded (per credential, or failed logins per address)', retryAfter),
+  429: errorBody('Rate limit exceeded (per credential, or failed logins per address or id)', retryAfter),
   500: errorBody('Internal error; retry later'),
+  503: errorBody('Service busy — retry later: too many logins being checked at once', retryAfter),
 };

@@ -8,7 +8,7 @@
 // same NAT address, or against the same id, do not lock it out while it keeps polling.
 import { isIPv6 } from 'node:net';
 import type { FastifyRequest } from 'fastify';
-import type { ReserveLogin } from '../ports.js';
+import type { GiveBackLogin, ReserveLogin } from '../ports.js';
 import type { RequestLimits } from './request-limits.js';
 
 /**
@@ -32,16 +32,19 @@ export function loginAddressKey(ip: string): string {
 
 /** What reserves a failed login for a request's password check (see Authenticator.verify). */
 export function guardLogins(limits: Pick<RequestLimits, 'reserveLogin'>): (request: FastifyRequest) => ReserveLogin {
-  return (request) => async (id) => {
-    const giveBack = await limits.reserveLogin(loginAddressKey(request.ip), id);
-    let given = false;
-    return () => {
-      if (given) return;
-      given = true;
-      giveBack().catch((failure: unknown) => {
-        // Only the counts stay one too high until their windows end.
-        request.log.warn({ err: failure }, 'login reservation not given back');
-      });
-    };
+  return (request) => {
+    // Read now: once the client is gone, its socket no longer tells its address.
+    const address = loginAddressKey(request.ip);
+    return async (id) => reservation(request, await limits.reserveLogin(address, id));
+  };
+}
+
+/** Gives back once at most, and never throws: a failure leaves the counts one too high until their windows end. */
+function reservation(request: FastifyRequest, giveBack: () => Promise<void>): GiveBackLogin {
+  let given = false;
+  return () => {
+    if (given) return;
+    given = true;
+    giveBack().catch((failure: unknown) => request.log.warn({ err: failure }, 'login reservation not given back'));
   };
 }

@@ -25,7 +25,8 @@ const STATUS = '/api/partners/v1/orders/status?queryType=4';
 /** The real authenticator over one credential, acme:right, whose lookup takes `delayMs`. */
 async function acme(delayMs = 0): Promise<CachingAuthenticator> {
   const doc = { _id: 'acme', passwordHash: await hashPassword('right'), scopes: ['order_status' as const, 'osn' as const], clientIds: ['C1'], active: true, createdAt: new Date() };
-  return new CachingAuthenticator({ find: async (id) => (await sleep(delayMs), id === doc._id ? doc : null) });
+  // Room for every check: the bound on checks in flight is not under test here.
+  return new CachingAuthenticator({ find: async (id) => (await sleep(delayMs), id === doc._id ? doc : null) }, { checkSlots: { concurrent: 4, queued: 1_000, maxWaitMs: 60_000 } });
 }
 
 async function appWith(authenticator: Authenticator, options: Partial<RequestLimitOptions> = {}): Promise<FastifyInstance> {

@@ -3,6 +3,7 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator, OrderLookups, ReserveLogin } from '../ports.js';
 import { renderEnvelope, renderFault, type FaultCode } from './envelope.js';
+import { PasswordChecksBusyError } from '../../credentials/check-slots.js';
 import { MALFORMED_REQUEST, RateLimitedError, SoapClientFault } from './errors.js';
 import {
   ORDER_STATUS_OPERATIONS,
@@ -62,6 +63,12 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
   if (error instanceof SoapClientFault) {
     request.log.info({ fault: error.message }, 'SOAP client fault');
     return sendFault(reply, 500, 'soap:Client', error.message);
+  }
+  if (error instanceof PasswordChecksBusyError) {
+    // The fault table has no busy answer: Internal error (retry later), without an error log each.
+    request.log.warn('password checks at their bound: login refused as busy');
+    reply.header('Retry-After', '1');
+    return sendFault(reply, 500, 'soap:Server', 'Internal error');
   }
   if (isFastifyRequestError(error)) {
     request.log.info({ fault: MALFORMED_REQUEST, code: error.code }, 'SOAP request refused');

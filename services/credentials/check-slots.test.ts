@@ -1,0 +1,56 @@
+// The process-wide bound on password checks, with the real scrypt: a flood of guesses from many
+// addresses neither queues without limit nor keeps a partner's first login waiting.
+import type { FastifyInstance } from 'fastify';
+import { afterEach, expect, it } from 'vitest';
+import { basic } from '../query/json/testing.js';
+import { createRequestLimits } from '../query/rate-limit/request-limits.js';
+import { appWithLimits } from '../query/rate-limit/testing.js';
+import { faultOf, shipmentRequest, SHIPMENT_URL } from '../query/soap/testing.js';
+import { CachingAuthenticator } from './authenticator.js';
+import { hashPassword } from './password-hash.js';
+
+const apps: FastifyInstance[] = [];
+afterEach(async () => {
+  await Promise.all(apps.splice(0).map((a) => a.close()));
+});
+
+async function floodableApp() {
+  const docs = await Promise.all(
+    ['acme', 'both'].map(async (id) => ({ _id: id, passwordHash: await hashPassword('right'), scopes: ['order_status' as const, 'osn' as const], clientIds: ['C1'], active: true, createdAt: new Date() })),
+  );
+  let finds = 0;
+  const authenticator = new CachingAuthenticator({ find: async (id) => (finds++, docs.find((d) => d._id === id) ?? null) });
+  const app = await appWithLimits(createRequestLimits({ requestsPerMinute: 1_000 }), 0, authenticator);
+  apps.push(app);
+  return { app, finds: () => finds };
+}
+
+const STATUS = '/api/partners/v1/orders/status?queryType=4';
+
+it('refuses logins beyond its bound as busy before checking them, and answers a partner within a second during a flood', async () => {
+  const { app, finds } = await floodableApp();
+  // 120 guesses (of 120 ids, from 120 addresses) at once: far beyond 4 running and 8 waiting.
+  const flood = Array.from({ length: 120 }, (_, n) => app.inject({ url: STATUS, headers: { authorization: basic(`guesser-${n}`, 'guess') }, remoteAddress: `10.8.${n >> 8}.${n & 255}` }));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const started = Date.now();
+  const partner = await app.inject({ url: STATUS, headers: { authorization: basic('both', 'right') }, remoteAddress: '192.0.2.10' });
+  const waited = Date.now() - started;
+  expect([200, 503]).toContain(partner.statusCode);
+  expect(waited).toBeLessThan(1_000);
+
+  const answers = await Promise.all(flood);
+  const busy = answers.filter((a) => a.statusCode === 503);
+  expect(busy.length).toBeGreaterThan(90);
+  expect(busy[0]!.json()).toEqual({ error: 'Service busy — retry later' });
+  expect(busy[0]!.headers['retry-after']).toBe('1');
+  // Only the checks let through looked anything up (or hashed anything).
+  expect(finds()).toBe(answers.filter((a) => a.statusCode === 401).length + (partner.statusCode === 200 ? 1 : 0));
+
+  // SOAP answers a busy login with its Internal error fault.
+  const soapFlood = await Promise.all(
+    Array.from({ length: 40 }, (_, n) =>
+      app.inject({ method: 'POST', url: SHIPMENT_URL, payload: shipmentRequest({ id: 'acme', password: `soap-${n}` }), headers: { 'content-type': 'text/xml' }, remoteAddress: `10.9.0.${n}` }),
+    ),
+  );
+  expect(soapFlood.some((a) => a.statusCode === 500 && faultOf(a.body)?.message === 'Internal error')).toBe(true);
+});

@@ -1,0 +1,61 @@
+// A bound on password checks in flight in this process. Each check is scrypt (32 MiB) on libuv's
+// thread pool (4 threads): a flood of guesses from many addresses would otherwise queue there
+// without limit, and a partner's login would wait behind all of them.
+
+/** Thrown instead of checking a password while the checks in flight and waiting are at their bound. */
+export class PasswordChecksBusyError extends Error {
+  override readonly name = 'PasswordChecksBusyError';
+  constructor() {
+    super('too many password checks in flight');
+  }
+}
+
+export interface CheckSlotOptions {
+  /** Checks running at once (libuv's thread pool runs 4 by default). */
+  concurrent: number;
+  /** Checks waiting for a slot; one more is refused at once. */
+  queued: number;
+  /** The longest a check waits for a slot before it is refused. */
+  maxWaitMs: number;
+}
+
+export const DEFAULT_CHECK_SLOTS: CheckSlotOptions = { concurrent: 4, queued: 8, maxWaitMs: 500 };
+
+export class CheckSlots {
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly options: CheckSlotOptions) {}
+
+  /** Resolves with the function that frees the slot; rejects with PasswordChecksBusyError. */
+  acquire(): Promise<() => void> {
+    if (this.running < this.options.concurrent) {
+      this.running++;
+      return Promise.resolve(this.releaser());
+    }
+    if (this.waiting.length >= this.options.queued) return Promise.reject(new PasswordChecksBusyError());
+    return new Promise((resolve, reject) => {
+      const grant = () => {
+        clearTimeout(timer);
+        resolve(this.releaser());
+      };
+      const timer = setTimeout(() => {
+        const at = this.waiting.indexOf(grant);
+        if (at >= 0) this.waiting.splice(at, 1);
+        reject(new PasswordChecksBusyError());
+      }, this.options.maxWaitMs);
+      this.waiting.push(grant);
+    });
+  }
+
+  private releaser(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiting.shift();
+      if (next) next(); // the slot passes straight to the next check
+      else this.running--;
+    };
+  }
+}

@@ -50,7 +50,7 @@ const processNames: Record<string, string> = {
   projector: 'ossn projector',
   bench: 'the bench process (raw consume, folding, raw writes)',
   kafka: 'Kafka broker',
-  ferretdb: 'FerretDB',
+  mongodb: 'mongod',
 };
 const m = lookups.machine;
 const big = soap.figures.bigAnswer;

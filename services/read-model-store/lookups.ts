@@ -12,13 +12,6 @@ import { toOrderStatusDetail, toSalesOrderShipment, withPackagesShippedSince } f
  */
 export const changeTimeOverlapMs = 5_000;
 
-/**
- * No change time reaches this (2286-11-20: change times come from the database server's clock).
- * Stating it closes the range status queryType 3 reads, which a store comparing dates as text
- * can then read through its index (the local stack's FerretDB, scripts/stack/ferretdb-patches.ts).
- */
-const changeTimeCeiling = new Date(9_999_999_999_999);
-
 /** Shipments queryType 3 reads shipment dates a window at a time; the first window spans this. */
 const firstShipmentWindowMs = 24 * 60 * 60 * 1_000;
 /** A window holding more new sales orders than this is read again at half its width. */
@@ -67,7 +60,7 @@ export class MongoOrderLookups implements OrderLookups {
    * purchase orders kept are those whose earliest change comes first, with all their changes.
    */
   private statusChangedSince(base: Filter<OrderStatusDocument>, after: Date): Promise<PurchaseOrderGroup<StatusMember>[]> {
-    const changedAt = { $gt: after, $lt: changeTimeCeiling };
+    const changedAt = { $gt: after };
     const byChangeTime = (a: StatusMember, b: StatusMember) => a.changedAt.getTime() - b.changedAt.getTime() || a.salesOrderNumber.localeCompare(b.salesOrderNumber);
     return groupWholePurchaseOrders(
       this.collections.orderStatus.find<StatusMember>({ ...base, changedAt }, { sort: { changedAt: 1, _id: 1 }, projection: statusProjection }),
@@ -105,7 +98,7 @@ export class MongoOrderLookups implements OrderLookups {
       this.shipmentsInDateOrder(base, since),
       (kept) =>
         withLocations(
-          mapAsync(this.collections.shipments.find<ShipmentsDocument>({ ...ofPurchaseOrders(kept), shipmentDates: { $gte: since } }, { projection: shipmentsProjection }), (so) =>
+          mapAsync(this.collections.shipments.find<ShipmentsDocument>({ ...ofPurchaseOrders(kept), shipmentDates: { $elemMatch: { $gte: since } } }, { projection: shipmentsProjection }), (so) =>
             withPackagesShippedSince(so, since),
           ),
         ),
@@ -130,7 +123,7 @@ export class MongoOrderLookups implements OrderLookups {
         continue;
       }
       yield* found;
-      if (found.length === 0 && !(await this.collections.shipments.findOne({ ...base, shipmentDates: { $gte: new Date(end) } }, { projection: { _id: 1 } }))) return;
+      if (found.length === 0 && !(await this.collections.shipments.findOne({ ...base, shipmentDates: { $elemMatch: { $gte: new Date(end) } } }, { projection: { _id: 1 } }))) return;
       if (end > latestDateMs) return;
       start = end;
       width = found.length * 4 < maxSalesOrdersPerWindow ? width * 2 : width;

@@ -496,8 +496,8 @@ describe('shipment notification lookups', () => {
 });
 
 describe('at most 5,000 purchase orders per answer, none cut in half', () => {
-  // 5,003 purchase orders of C1, stored directly (insertMany): folding and writing them one by one
-  // is too slow on FerretDB. PO-05000, the last one that fits, has three sales orders; PO-00001
+  // 5,003 purchase orders of C1, stored directly (insertMany), shaped as the write path stores
+  // them, to keep the set-up short. PO-05000, the last one that fits, has three sales orders; PO-00001
   // has a second sales order whose status changed and whose package shipped after everything else.
   const total = maxPurchaseOrdersPerAnswer + 3;
   const po = (n: number) => `PO-${String(n).padStart(5, '0')}`;

@@ -10,8 +10,8 @@ import { documentId, ensureIndexes, readModelCollections, type ReadModelCollecti
 import { MongoOrderLookups } from './lookups.js';
 import { loadStates, writeEffects } from './writes.js';
 
-// Every lookup reads through an index: each find a lookup sends (caught by command monitoring, so
-// no query of the lookup can escape) is explained on the real server, over a few thousand sales
+// Every lookup reads through an index: each find and aggregate a lookup sends (caught by command
+// monitoring, so no query of the lookup can escape) is explained on the real server, over a few thousand sales
 // orders written the way the projector writes them.
 
 const env = testEnvironment();
@@ -23,7 +23,7 @@ let mongo: MongoClient;
 let monitored: MongoClient;
 let lookups: MongoOrderLookups;
 let store: ReadModelCollections;
-const finds: Document[] = [];
+const commands: Document[] = [];
 let recentChangesSince: Date;
 let someShipmentDate: Date;
 let purchaseOrder: string;
@@ -71,7 +71,7 @@ beforeAll(async () => {
   // The lookups run on a client of their own that reports every command it sends.
   monitored = new MongoClient(env.mongodbUri, { monitorCommands: true, ignoreUndefined: true, appName: 'lookup-plans-monitored' });
   monitored.on('commandStarted', (event: CommandStartedEvent) => {
-    if (event.commandName === 'find' && event.databaseName === names.database) finds.push(event.command);
+    if (['find', 'aggregate'].includes(event.commandName) && event.databaseName === names.database) commands.push(event.command);
   });
   lookups = new MongoOrderLookups(readModelCollections(monitored.db(names.database), 1));
 }, 300_000);
@@ -86,6 +86,7 @@ interface PlanFigures {
   stages: string[];
   keysExamined: number;
   docsExamined: number;
+  /** What the index read selects (a find's documents returned; an aggregation's documents matched). */
   returned: number;
   /** Documents that went into a blocking (in-memory) SORT stage, if any. */
   sortedInMemory: number;
@@ -97,20 +98,32 @@ function stagesOf(plan: Document, into: Document[] = []): Document[] {
   return into;
 }
 
-async function explain(find: Document): Promise<PlanFigures> {
-  // The command as the lookup sent it, less what the driver adds for the session.
-  const { find: collection, filter, sort, projection, limit, hint, skip } = find;
-  const command = Object.fromEntries(Object.entries({ find: collection, filter, sort, projection, limit, hint, skip }).filter(([, v]) => v !== undefined));
-  const reply = await mongo.db(names.database).command({ explain: command, verbosity: 'executionStats' });
-  const stats = reply.executionStats as Document;
-  const executed = stagesOf(stats.executionStages as Document);
-  const blockingSort = executed.find((stage) => stage.stage === 'SORT');
+/** The command as the lookup sent it, less what the driver adds for the session. */
+function explainable(command: Document): Document {
+  const { find, filter, sort, projection, limit, hint, skip, aggregate, pipeline } = command;
+  const fields = aggregate === undefined ? { find, filter, sort, projection, limit, hint, skip } : { aggregate, pipeline, cursor: {} };
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+}
+
+async function explain(command: Document): Promise<PlanFigures> {
+  const reply = await mongo.db(names.database).command({ explain: explainable(command), verbosity: 'executionStats' });
+  // An aggregation explains its index read as its first stage, and the stages after it beside.
+  const read = (reply.stages?.[0]?.$cursor ?? reply) as Document;
+  const stats = read.executionStats as Document;
+  const winningPlan = (read.queryPlanner.winningPlan.queryPlan ?? read.queryPlanner.winningPlan) as Document;
+  const blockingSort = stagesOf(stats.executionStages as Document).find((stage) => stage.stage === 'SORT');
+  // A $sort stage of the pipeline holds what comes in, or at most its limit (a top-k sort).
+  const pipelineStages = (reply.stages ?? []) as Document[];
+  const sortAt = pipelineStages.findIndex((stage) => '$sort' in stage);
+  const pipelineSort = sortAt > 0 ? Math.min((pipelineStages[sortAt]!.$sort.limit as number | undefined) ?? Infinity, pipelineStages[sortAt - 1]!.nReturned as number) : 0;
+  // What the index read selects: for an aggregation (which may group inside the plan), the documents its $match finds.
+  const returned = command.aggregate === undefined ? (stats.nReturned as number) : await mongo.db(names.database).collection(command.aggregate).countDocuments(command.pipeline[0].$match);
   return {
-    stages: stagesOf(reply.queryPlanner.winningPlan as Document).map((stage) => String(stage.stage)),
+    stages: stagesOf(winningPlan).map((stage) => String(stage.stage)),
     keysExamined: stats.totalKeysExamined as number,
     docsExamined: stats.totalDocsExamined as number,
-    returned: stats.nReturned as number,
-    sortedInMemory: blockingSort ? ((blockingSort.inputStage as Document | undefined)?.nReturned ?? 0) : 0,
+    returned,
+    sortedInMemory: blockingSort ? ((blockingSort.inputStage as Document | undefined)?.nReturned ?? 0) : pipelineSort,
   };
 }
 
@@ -134,12 +147,13 @@ const shipmentLookups: [string, string[], () => ShipmentQuery][] = [
 
 describe(`every lookup reads through an index (${clients.length * ordersPerClient} sales orders, MongoDB)`, () => {
   const check = async (label: string, run: () => Promise<unknown[]>) => {
-    finds.length = 0;
+    commands.length = 0;
     const answer = await run();
-    expect(finds.length, `${label}: sent no find`).toBeGreaterThan(0);
-    for (const find of finds) {
-      const plan = await explain(find);
-      const line = `${label} · ${find.find} ${JSON.stringify(find.filter)}: ${plan.stages.join(' <- ')}; keys ${plan.keysExamined}, docs ${plan.docsExamined}, returned ${plan.returned}, sorted in memory ${plan.sortedInMemory}`;
+    expect(commands.length, `${label}: sent no query`).toBeGreaterThan(0);
+    for (const command of commands) {
+      const plan = await explain(command);
+      const what = command.find ? `find ${command.find} ${JSON.stringify(command.filter)}` : `aggregate ${command.aggregate} ${JSON.stringify(command.pipeline[0])}`;
+      const line = `${label} · ${what}: ${plan.stages.join(' <- ')}; keys ${plan.keysExamined}, docs ${plan.docsExamined}, returned ${plan.returned}, sorted in memory ${plan.sortedInMemory}`;
       process.stdout.write(`${line}\n`);
       expect(plan.stages, line).not.toContain('COLLSCAN');
       expect(plan.stages.some((stage) => stage === 'IXSCAN' || stage === 'IDHACK'), line).toBe(true);

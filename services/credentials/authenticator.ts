@@ -14,12 +14,17 @@ interface CacheEntry {
   digest: Buffer;
   credential: Credential;
   expiresAt: number;
+  /** The stored hash the pair was verified against: while it is unchanged, the pair needs no second scrypt. */
+  passwordHash: string;
 }
 
 /**
- * Verifies id and password against the stored scrypt hash. A successful verification is cached
- * briefly as a keyed digest (never the password), so a partner polling all day costs one scrypt per
- * TTL, not one per request. Failures are never cached: each wrong guess pays the full scrypt.
+ * Verifies id and password against the stored scrypt hash. A successful verification is cached as a
+ * keyed digest (never the password) for the TTL; after it, the credential is read from the store
+ * again, so a disabled, unlinked or re-scoped credential takes effect within the TTL. Scrypt runs
+ * again only when the stored hash changed (a reset password): partners poll about once a minute,
+ * longer than the TTL, and one scrypt per poll would make password checks the service's main work.
+ * Failures are never cached: each wrong guess pays the full scrypt.
  */
 export class CachingAuthenticator implements Authenticator {
   private readonly cache = new Map<string, CacheEntry>();
@@ -60,11 +65,17 @@ export class CachingAuthenticator implements Authenticator {
       await verifyPassword(password, await decoyHash);
       return undefined;
     }
-    if (!(await verifyPassword(password, stored.passwordHash)) || !stored.active) return undefined;
+    const known = this.cache.get(id);
+    const verifiedBefore = known !== undefined && known.passwordHash === stored.passwordHash && timingSafeEqual(known.digest, digest);
+    if (!stored.active || !(verifiedBefore || (await verifyPassword(password, stored.passwordHash)))) {
+      if (verifiedBefore) this.cache.delete(id);
+      return undefined;
+    }
 
     const credential: Credential = { id: stored._id, scopes: stored.scopes, clientIds: stored.clientIds };
+    this.cache.delete(id); // re-inserted last: the entry evicted at the bound is the least recently checked
     if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(id, { digest, credential, expiresAt: this.now() + this.ttlMs });
+    this.cache.set(id, { digest, credential, expiresAt: this.now() + this.ttlMs, passwordHash: stored.passwordHash });
     return credential;
   }
 }

@@ -75,7 +75,17 @@ const summary = [
     ? `**A ${f(big.purchaseOrders, 0)}-purchase-order answer** (${f(big.salesOrders, 0)} sales orders): lookup ${f(big.lookupMs)} ms; serialization SOAP ${f(big.soapRenderMs)} ms (${f(big.soapBytes / 2 ** 20, 2)} MiB), JSON ${f(big.jsonMs)} ms (${f(big.jsonBytes / 2 ** 20, 2)} MiB); server time over HTTP SOAP ${f(big.soapHttpServerMs)} ms ÷ JSON ${f(big.jsonHttpServerMs)} ms = ${f(big.soapOverJsonServer, 2)} (target ≤ 1.5).`
     : '',
   '',
-  `**Projector** on ${f(projector.figures.events, 0)} events: ${f(projector.figures.projectorEventsPerSecond, 0)} events/s; raw kafkajs consume ${f(projector.figures.consumeEventsPerSecond, 0)}, raw store writes ${f(projector.figures.storeEventsPerSecond, 0)}; ratio ${f(projector.figures.ratio, 2)} (target ≥ 0.7).`,
+  ...(soap.figures.largestAnswers?.length
+    ? [
+        `**The largest answers** (${soap.figures.largestAnswers[0].purchaseOrders.toLocaleString('en-US')} purchase orders of one client, over HTTP through the real app, p50; target ≤ 200 ms each):`,
+        '',
+        '| answer | SOAP (ms) | JSON (ms) | lookup (ms) | SOAP size (MiB) |',
+        '| --- | --- | --- | --- | --- |',
+        ...soap.figures.largestAnswers.map((l: { name: string; soapMs: number; jsonMs: number; lookupMs: number; soapBytes: number }) => `| ${l.name} | ${f(l.soapMs)} | ${f(l.jsonMs)} | ${f(l.lookupMs)} | ${f(l.soapBytes / 2 ** 20, 2)} |`),
+        '',
+      ]
+    : []),
+  `**Projector** on ${f(projector.figures.events, 0)} events: ${f(projector.figures.projectorEventsPerSecond, 0)} events/s; raw kafkajs consume ${f(projector.figures.consumeEventsPerSecond, 0)}, raw store writes ${f(projector.figures.storeEventsPerSecond, 0)}; ratio ${f(projector.figures.ratio, 2)} (target ≥ 0.8).`,
   `Peak resident memory: ${Object.entries(projector.figures.peakRssMiB as Record<string, number>)
     .map(([name, mib]) => `${processNames[name] ?? name} ${f(mib, 0)} MiB`)
     .join(', ')}.`,

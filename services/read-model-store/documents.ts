@@ -60,7 +60,7 @@ const answerable = { partialFilterExpression: { purchaseOrderNumber: { $exists: 
 const orderStatusIndexes: IndexDescription[] = [
   { name: 'by_purchase_order', key: { clientId: 1, purchaseOrderNumber: 1, salesOrderNumber: 1 }, ...answerable },
   { name: 'by_sales_order', key: { clientId: 1, salesOrderNumber: 1 }, ...answerable },
-  { name: 'by_change_time', key: { clientId: 1, changedAt: 1, _id: 1 }, ...answerable },
+  { name: 'by_change_time', key: { clientId: 1, changedAt: 1 }, ...answerable },
   { name: 'open_by_purchase_order', key: { clientId: 1, open: 1, purchaseOrderNumber: 1, salesOrderNumber: 1 }, ...answerable },
 ];
 
@@ -72,10 +72,14 @@ const shipmentsIndexes: IndexDescription[] = [
 
 /** createIndexes refuses an index whose name exists with other keys (86) or options (85). */
 const changedIndexCodes = new Set([85, 86]);
+/** IndexNotFound: another process (a projector, a replay) dropped the changed index first. */
+const indexNotFound = 27;
 
 /**
  * Creates the indexes; an index whose definition changed since an earlier release (same name,
- * other keys or options) is dropped and made again as defined now.
+ * other keys or options) is dropped and made again as defined now. Until it is made again, its
+ * lookups read through another index or none, so a changed index is best brought in by a rebuild
+ * (`ossn replay`), whose new collections get the new indexes before they serve.
  */
 async function createIndexes<T extends Document>(collection: Collection<T>, indexes: IndexDescription[]): Promise<void> {
   try {
@@ -88,7 +92,11 @@ async function createIndexes<T extends Document>(collection: Collection<T>, inde
   for (const wanted of indexes) {
     const found = existing.get(wanted.name);
     const same = found && JSON.stringify(found.key) === JSON.stringify(wanted.key) && JSON.stringify(found.partialFilterExpression) === JSON.stringify(wanted.partialFilterExpression);
-    if (found && !same) await collection.dropIndex(String(wanted.name));
+    if (found && !same) {
+      await collection.dropIndex(String(wanted.name)).catch((error: unknown) => {
+        if (!(error instanceof MongoServerError && error.code === indexNotFound)) throw error;
+      });
+    }
   }
   await collection.createIndexes(indexes);
 }

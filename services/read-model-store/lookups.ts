@@ -12,7 +12,6 @@ import { toOrderStatusDetail, toSalesOrderShipment, withPackagesShippedSince } f
  */
 export const changeTimeOverlapMs = 5_000;
 
-
 const byPurchaseOrder: Sort = { purchaseOrderNumber: 1, clientId: 1, salesOrderNumber: 1 };
 const statusProjection = { _id: 0, sequence: 0, open: 0 } as const;
 const shipmentsProjection = { _id: 0, sequence: 0, shipmentDates: 0 } as const;

@@ -38,6 +38,7 @@ import { createLogger } from '../services/logging/logger.js';
 import { publishNdjson } from '../services/publishing/publish-events.js';
 import { connectMongo } from '../services/read-model-store/connect.js';
 import { readActiveVersion } from '../services/read-model-store/active-version.js';
+import { withDeadline } from '../services/lifecycle/deadline.js';
 import { sampleCpu, type CpuSample, type WatchedCpu } from './support/cpu.js';
 import { PartnerClient, pollKinds, type PartnerLogin, type PollKind, type PollResult } from './support/partner-client.js';
 import { MemoryWatch } from './support/process-memory.js';
@@ -92,17 +93,14 @@ const children = new Map<string, ChildProcess>();
 const cleanups: { what: string; work: () => Promise<unknown> }[] = [];
 let cleaning: Promise<void> | undefined;
 
-const bounded = <T>(work: Promise<T>, ms: number, what: string): Promise<T> =>
-  Promise.race([work, sleep(ms, undefined, { ref: false }).then(() => Promise.reject(new Error(`${what}: no end within ${ms / 1000} s`)))]);
-
 async function stopChild(name: string, child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   child.kill('SIGTERM');
-  await bounded(exited, STOP_GRACE_MS, `stopping ${name}`).catch(async () => {
+  await withDeadline(exited, STOP_GRACE_MS, `stopping ${name}`).catch(async () => {
     say(`${name} did not stop within ${STOP_GRACE_MS / 1000} s of SIGTERM: SIGKILL`);
     child.kill('SIGKILL');
-    await bounded(exited, 5_000, `killing ${name}`).catch(() => undefined);
+    await withDeadline(exited, 5_000, `killing ${name}`).catch(() => undefined);
   });
 }
 
@@ -110,7 +108,7 @@ function cleanUp(): Promise<void> {
   cleaning ??= (async () => {
     await Promise.all([...children].map(([name, child]) => stopChild(name, child)));
     for (const { what, work } of cleanups.reverse()) {
-      await bounded(work(), 30_000, what).catch((error: unknown) => say(`clean-up: ${what}: ${error instanceof Error ? error.message : String(error)}`));
+      await withDeadline(work(), 30_000, what).catch((error: unknown) => say(`clean-up: ${what}: ${error instanceof Error ? error.message : String(error)}`));
     }
   })();
   return cleaning;

@@ -3,7 +3,7 @@
 // Settings: BENCH_SIZES (lookups; the largest is the SOAP bench's order book), BENCH_EVENTS
 // (projector, default 1,000,000), and each bench's own (see their headers).
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resultsDir } from './support/results.js';
@@ -20,13 +20,14 @@ function runBench(script: string, args: string[], env: Record<string, string>, n
   if (result.status !== 0) throw new Error(`bench/${script} failed (exit code ${result.status ?? result.signal})`);
 }
 
-// `npm run bench -- projector` runs that one alone (names: lookups, soap, projector); the table is
+// `npm run bench -- projector` runs that one alone (names: lookups, soap, projector, system); the table is
 // drawn from every bench's latest figures either way (`npm run bench -- table`: that alone).
 const benches = {
   lookups: () => runBench('lookups.ts', [], { BENCH_SIZES: sizes.join(',') }),
   soap: () => runBench('soap.ts', [], { BENCH_ORDERS: String(largest) }),
   // Its raw phases hold the topic's batches and their documents: gigabytes at a million events.
   projector: () => runBench('projector.ts', ['--events', events], {}, ['--max-old-space-size=16384']),
+  system: () => runBench('system.ts', [], {}),
 };
 const chosen = process.argv.slice(2);
 for (const name of chosen) if (!(name in benches) && name !== 'table') throw new Error(`no bench named '${name}' (there are ${Object.keys(benches).join(', ')}, and table for the table alone)`);
@@ -50,7 +51,7 @@ const processNames: Record<string, string> = {
   projector: 'ossn projector',
   bench: 'the bench process (raw consume, folding, raw writes)',
   kafka: 'Kafka broker',
-  ferretdb: 'FerretDB',
+  mongodb: 'mongod',
 };
 const m = lookups.machine;
 const big = soap.figures.bigAnswer;
@@ -74,11 +75,35 @@ const summary = [
     ? `**A ${f(big.purchaseOrders, 0)}-purchase-order answer** (${f(big.salesOrders, 0)} sales orders): lookup ${f(big.lookupMs)} ms; serialization SOAP ${f(big.soapRenderMs)} ms (${f(big.soapBytes / 2 ** 20, 2)} MiB), JSON ${f(big.jsonMs)} ms (${f(big.jsonBytes / 2 ** 20, 2)} MiB); server time over HTTP SOAP ${f(big.soapHttpServerMs)} ms ÷ JSON ${f(big.jsonHttpServerMs)} ms = ${f(big.soapOverJsonServer, 2)} (target ≤ 1.5).`
     : '',
   '',
-  `**Projector** on ${f(projector.figures.events, 0)} events: ${f(projector.figures.projectorEventsPerSecond, 0)} events/s; raw kafkajs consume ${f(projector.figures.consumeEventsPerSecond, 0)}, raw store writes ${f(projector.figures.storeEventsPerSecond, 0)}; ratio ${f(projector.figures.ratio, 2)} (target ≥ 0.7).`,
+  ...(soap.figures.largestAnswers?.length
+    ? [
+        `**The largest answers** (${soap.figures.largestAnswers[0].purchaseOrders.toLocaleString('en-US')} purchase orders of one client, over HTTP through the real app, p50; target ≤ 200 ms each):`,
+        '',
+        '| answer | SOAP (ms) | JSON (ms) | lookup (ms) | SOAP size (MiB) |',
+        '| --- | --- | --- | --- | --- |',
+        ...soap.figures.largestAnswers.map((l: { name: string; soapMs: number; jsonMs: number; lookupMs: number; soapBytes: number }) => `| ${l.name} | ${f(l.soapMs)} | ${f(l.jsonMs)} | ${f(l.lookupMs)} | ${f(l.soapBytes / 2 ** 20, 2)} |`),
+        '',
+      ]
+    : []),
+  `**Projector** on ${f(projector.figures.events, 0)} events: ${f(projector.figures.projectorEventsPerSecond, 0)} events/s; raw kafkajs consume ${f(projector.figures.consumeEventsPerSecond, 0)}, raw store writes ${f(projector.figures.storeEventsPerSecond, 0)}; ratio ${f(projector.figures.ratio, 2)} (target ≥ 0.8).`,
   `Peak resident memory: ${Object.entries(projector.figures.peakRssMiB as Record<string, number>)
     .map(([name, mib]) => `${processNames[name] ?? name} ${f(mib, 0)} MiB`)
     .join(', ')}.`,
   '',
+  systemSummary(),
 ].join('\n');
 writeFileSync(resolve(resultsDir, 'summary.md'), summary);
 console.log(`\n==== npm run bench: summary (bench/results/summary.md) ====\n${summary}`);
+
+/** The system bench's line, once it has run (bench/system.ts). */
+function systemSummary(): string {
+  if (!existsSync(resolve(resultsDir, 'system.json'))) return '';
+  const { settings: s, partners: p, events: e, freshness: fr, processes, saturation } = read('system').figures;
+  const seconds = (value: number, above: boolean) => `${above ? '> ' : ''}${f(value, 2)} s`;
+  return [
+    `**The whole system** for ${f(s.minutes, 0)} min at ${f(s.orders, 0)} sales orders: ${f(s.credentials, 0)} partners polling queryType 3 once a minute, ${f(s.eventsPerSecond, 0)} events/s:`,
+    `partner p50 ${f(p.p50Ms)} ms, p99 ${f(p.p99Ms)} ms (goal ≤ 50); errors ${f(p.errors, 0)} (goal 0); freshness p50 ${seconds(fr.p50Seconds, fr.p50Above)}, p99 ${seconds(fr.p99Seconds, fr.p99Above)} (goal ≤ 1 s);`,
+    `events published ${f(e.published, 0)} (${f(e.publishPerSecond, 0)}/s), applied ${f(e.applied, 0)}. CPU cores used: ${(processes as { name: string; cores: number }[]).map((x) => `${x.name} ${f(x.cores, 2)}`).join(', ')}. Saturates first: ${saturation}.`,
+    '',
+  ].join('\n');
+}

@@ -27,7 +27,7 @@ import { statusTypesRequest } from '../services/query/soap/testing.js';
 import { connectMongo } from '../services/read-model-store/connect.js';
 import { MongoOrderLookups } from '../services/read-model-store/lookups.js';
 import { clientId, ensureSeeded } from './support/seed.js';
-import { resultsDir, writeResults } from './support/results.js';
+import { resultsDir, storeDescription, writeResults } from './support/results.js';
 import { quantile, timed } from './support/stats.js';
 import { lineChart } from './support/svg-chart.js';
 
@@ -184,7 +184,7 @@ async function main(): Promise<void> {
   const markdown = table(figures);
   console.log('\n==== bench/lookups.ts results: time in the store, one call at a time ====');
   console.log(markdown);
-  const file = writeResults('lookups', { store: uri.includes('127.0.0.1') ? 'local stack FerretDB (SQLite), patched' : 'given MONGODB_URI', ordersPerClient: ORDERS_PER_CLIENT, figures, table: markdown });
+  const file = writeResults('lookups', { store: await storeDescription(uri), ordersPerClient: ORDERS_PER_CLIENT, figures, table: markdown });
   const chart = lineChart(
     'Lookup time in the store (p50) against the order book',
     'sales orders in the store',

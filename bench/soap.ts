@@ -41,8 +41,9 @@ import { createLogger } from '../services/logging/logger.js';
 import type { StatusQuery } from '../services/query/ports.js';
 import { orderStatusDetailsPayload } from '../services/query/soap/build-order-status.js';
 import { renderEnvelope } from '../services/query/soap/envelope.js';
-import { ORDER_STATUS_JSON_PATH } from '../services/query/json/plugin.js';
-import { ORDER_STATUS_PATH } from '../services/query/soap/index.js';
+import { ORDER_STATUS_JSON_PATH, SHIPMENTS_JSON_PATH } from '../services/query/json/plugin.js';
+import { ORDER_STATUS_PATH, SHIPMENT_NOTIFICATION_PATH } from '../services/query/soap/index.js';
+import { shipmentRequest } from '../services/query/soap/testing.js';
 import { OSS_NS } from '../services/query/soap/namespaces.js';
 import { connectMongo } from '../services/read-model-store/connect.js';
 import type { ReadModelCollections } from '../services/read-model-store/documents.js';
@@ -52,7 +53,7 @@ import { startRealApp, type RealApp } from '../test/clients/real-app.js';
 import { TimedLookups } from './support/timed-lookups.js';
 import { failureCount, LoadGenerator, rate, type LoadRequest, type LoadResult } from './support/load.js';
 import { BIG_CLIENT, clientId, ensureSeeded, type SeedSummary } from './support/seed.js';
-import { writeResults } from './support/results.js';
+import { storeDescription, writeResults } from './support/results.js';
 import { median, mib, ms, quantile, timed } from './support/stats.js';
 
 // ---- settings
@@ -74,11 +75,14 @@ const ROUNDS = integer('BENCH_ROUNDS', 5, 1);
 const CONCURRENCY = integer('BENCH_CONCURRENCY', 4, 1);
 const ROUND_SECONDS = integer('BENCH_ROUND_SECONDS', 8, 1);
 const FIXED_REQUESTS = process.env.BENCH_REQUESTS ? integer('BENCH_REQUESTS', 0, 1) : undefined;
-const BIG_RUNS = integer('BENCH_BIG_RUNS', 3, 1);
+const BIG_RUNS = integer('BENCH_BIG_RUNS', 5, 1);
 const LINKED_CLIENTS = Math.min(integer('BENCH_LINKED_CLIENTS', 2, 1), CLIENTS);
 const DATABASE = process.env.BENCH_DB || 'ossn_bench_soap';
 const LOG_LEVEL = (process.env.BENCH_LOG_LEVEL ?? 'warn') as LogLevel;
 const SEED = 42;
+/** Before every seeded change and shipment: a partner's first poll. */
+const LONG_AGO = '2024-01-01T00:00:00Z';
+const LARGEST_ANSWER_TARGET_MS = 200;
 /** Longer than any run: the authenticator never goes back to scrypt while measuring. */
 const AUTH_CACHE_TTL_MS = 6 * 3_600_000;
 
@@ -265,7 +269,7 @@ async function throughput(label: string, stage: Stage, loader: LoadGenerator, cr
   await checkAnswers(stage, credential, purchaseOrders[0] as string);
 
   // The store query alone, one at a time: what both servers wait for.
-  // Up to 5 samples, fewer when each takes seconds (FerretDB scans the collection).
+  // Up to 5 samples, fewer when each takes seconds.
   const storeTimes: number[] = [];
   for (const po of purchaseOrders.slice(0, 5)) {
     storeTimes.push((await timed(() => stage.lookups.orderStatus(credential.clientIds, { queryType: 1, referenceNumber: po }))).ms);
@@ -370,13 +374,6 @@ interface BigAnswerFigures {
   soapBytes: number;
   jsonMs: number;
   jsonBytes: number;
-  soapHttpMs: number;
-  soapHttpServerMs: number;
-  jsonHttpMs: number;
-  jsonHttpServerMs: number;
-  /** Server time besides the lookup: parsing, credential, serialization, sending. */
-  soapHttpRestMs: number;
-  jsonHttpRestMs: number;
 }
 
 /** One request alone through the real app: the client's time, the server's, and the lookup's share. */
@@ -389,7 +386,7 @@ async function loneRequest(stage: Stage, loader: LoadGenerator, request: LoadReq
 }
 
 async function bigAnswer(stage: Stage, loader: LoadGenerator, credential: Credential): Promise<BigAnswerFigures> {
-  say(`(c) queryType 4 for ${BIG_CLIENT}: lookup, then SOAP vs JSON serialization, ${BIG_RUNS} runs each after a warm-up`);
+  say(`(c) queryType 4 for ${BIG_CLIENT}: lookup, then SOAP vs JSON serialization, ${BIG_RUNS} runs each after a warm-up (over HTTP: the first of (d))`);
   const query: StatusQuery = { queryType: 4 };
   const lookupTimes: number[] = [];
   let views = await stage.lookups.orderStatus(credential.clientIds, query);
@@ -416,29 +413,6 @@ async function bigAnswer(stage: Stage, loader: LoadGenerator, credential: Creden
   }
   say(`  SOAP render (payload shaping + XML): median ${ms(median(soapTimes))}, ${mib(soapBytes)}; JSON.stringify: median ${ms(median(jsonTimes))}, ${mib(jsonBytes)}`);
 
-  // Over HTTP, SOAP and the JSON endpoint alternating: what a polling partner waits for.
-  const soapHttp: number[] = [];
-  const jsonHttp: number[] = [];
-  const soapServer: number[] = [];
-  const jsonServer: number[] = [];
-  const soapRest: number[] = [];
-  const jsonRest: number[] = [];
-  for (let run = 0; run <= BIG_RUNS; run++) {
-    // Both through the real app, one after the other: each answer is the only one in flight.
-    const soap = await loneRequest(stage, loader, soapRequest(credential, 4));
-    const json = await loneRequest(stage, loader, jsonRequest(credential, 4));
-    if (run === 0) continue;
-    soapHttp.push(soap.clientMs);
-    jsonHttp.push(json.clientMs);
-    soapServer.push(soap.serverMs);
-    jsonServer.push(json.serverMs);
-    soapRest.push(soap.serverMs - soap.lookupMs);
-    jsonRest.push(json.serverMs - json.lookupMs);
-  }
-  say(
-    `  over HTTP: SOAP ${ms(median(soapHttp))} (server ${ms(median(soapServer))}, of which besides the lookup ${ms(median(soapRest))}),` +
-      ` JSON ${ms(median(jsonHttp))} (server ${ms(median(jsonServer))}, besides the lookup ${ms(median(jsonRest))})`,
-  );
   return {
     purchaseOrders: views.length,
     salesOrders: views.reduce((n, v) => n + v.details.length, 0),
@@ -447,13 +421,92 @@ async function bigAnswer(stage: Stage, loader: LoadGenerator, credential: Creden
     soapBytes,
     jsonMs: median(jsonTimes),
     jsonBytes,
-    soapHttpMs: median(soapHttp),
-    soapHttpServerMs: median(soapServer),
-    jsonHttpMs: median(jsonHttp),
-    jsonHttpServerMs: median(jsonServer),
-    soapHttpRestMs: median(soapRest),
-    jsonHttpRestMs: median(jsonRest),
   };
+}
+
+// ---- (d) the largest answers
+
+/** A partner's first polls (queryType 3 from long ago) and its open orders: answers of up to 5,000 purchase orders. */
+const largestAnswers: { name: string; soap: (c: Credential) => LoadRequest; json: (c: Credential) => LoadRequest }[] = [
+  { name: 'status queryType 4 (open orders)', soap: (c) => soapRequest(c, 4), json: (c) => jsonRequest(c, 4) },
+  {
+    name: 'status queryType 3 from long ago',
+    soap: (c) => soapRequest(c, 3),
+    json: (c) => ({ ...jsonRequest(c, 3), path: `${ORDER_STATUS_JSON_PATH}?queryType=3&statusTimeStamp=${LONG_AGO}` }),
+  },
+  {
+    name: 'shipments queryType 3 from long ago',
+    soap: (c) => ({
+      method: 'POST',
+      path: SHIPMENT_NOTIFICATION_PATH,
+      body: shipmentRequest({ id: c.id, password: c.password, queryType: '3', shipmentDateTimeStamp: LONG_AGO }),
+      headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '"getOrderShipmentNotification"' },
+    }),
+    json: (c) => ({ ...jsonRequest(c, 3), path: `${SHIPMENTS_JSON_PATH}?queryType=3&shipmentDateTimeStamp=${LONG_AGO}` }),
+  },
+];
+
+interface LargestAnswerFigures {
+  name: string;
+  purchaseOrders: number;
+  soapBytes: number;
+  jsonBytes: number;
+  soapMs: number;
+  jsonMs: number;
+  soapServerMs: number;
+  jsonServerMs: number;
+  lookupMs: number;
+  /** Server time besides the lookup: parsing, credential, serialization, sending. */
+  soapRestMs: number;
+  jsonRestMs: number;
+}
+
+/** Each largest answer over HTTP through the real app, SOAP and JSON alternating, one in flight at a time: p50 of BIG_RUNS after a warm-up. */
+async function largestAnswer(stage: Stage, loader: LoadGenerator, credential: Credential): Promise<LargestAnswerFigures[]> {
+  const figures: LargestAnswerFigures[] = [];
+  for (const answer of largestAnswers) {
+    const soap: number[] = [];
+    const json: number[] = [];
+    const soapServer: number[] = [];
+    const jsonServer: number[] = [];
+    const lookup: number[] = [];
+    const soapRest: number[] = [];
+    const jsonRest: number[] = [];
+    const soapRequestOnce = answer.soap(credential);
+    const jsonRequestOnce = answer.json(credential);
+    for (let run = 0; run <= BIG_RUNS; run++) {
+      // Both through the real app, one after the other: each answer is the only one in flight.
+      const s = await loneRequest(stage, loader, soapRequestOnce);
+      const j = await loneRequest(stage, loader, jsonRequestOnce);
+      if (run === 0) continue;
+      soap.push(s.clientMs);
+      json.push(j.clientMs);
+      soapServer.push(s.serverMs);
+      jsonServer.push(j.serverMs);
+      lookup.push(s.lookupMs, j.lookupMs);
+      soapRest.push(s.serverMs - s.lookupMs);
+      jsonRest.push(j.serverMs - j.lookupMs);
+    }
+    // The answer itself, once more, to say how large it is (the load generator keeps no bodies).
+    const soapBody = await (await fetch(stage.real.url + soapRequestOnce.path, { method: 'POST', headers: soapRequestOnce.headers, body: soapRequestOnce.body })).text();
+    const jsonBody = await (await fetch(stage.real.url + jsonRequestOnce.path, { headers: jsonRequestOnce.headers })).text();
+    const purchaseOrders = (soapBody.match(/<(?:\w+:)?purchaseOrderNumber>/g) ?? []).length;
+    figures.push({
+      name: answer.name,
+      purchaseOrders,
+      soapBytes: Buffer.byteLength(soapBody),
+      jsonBytes: Buffer.byteLength(jsonBody),
+      soapMs: median(soap),
+      jsonMs: median(json),
+      soapServerMs: median(soapServer),
+      jsonServerMs: median(jsonServer),
+      lookupMs: median(lookup),
+      soapRestMs: median(soapRest),
+      jsonRestMs: median(jsonRest),
+    });
+    say(`  ${answer.name}: ${purchaseOrders} purchase orders; over HTTP p50 SOAP ${ms(median(soap))}, JSON ${ms(median(json))} (lookup ${ms(median(lookup))})`);
+  }
+  return figures;
 }
 
 // ---- the run
@@ -517,6 +570,10 @@ async function main(): Promise<void> {
     const figures: ThroughputFigures[] = [];
     figures.push(await throughput(`full store (${seeded.summary.statusDocuments} sales orders)`, stage, loader, partner, purchaseOrdersOf(seeded.summary, linked)));
     const bigFigures = BIG_ORDERS > 0 ? await bigAnswer(stage, loader, big) : undefined;
+    if (BIG_ORDERS > 0) say(`(d) the largest answers for ${BIG_CLIENT}, over HTTP, ${BIG_RUNS} runs each after a warm-up`);
+    const largest = BIG_ORDERS > 0 ? await largestAnswer(stage, loader, big) : [];
+    // (c)'s answer over HTTP is (d)'s first: the same request, measured once.
+    const openOrders = largest[0];
 
     if (SMALL_ORDERS > 0) {
       const smallDb = mongo.db(`${DATABASE}_small`);
@@ -529,7 +586,7 @@ async function main(): Promise<void> {
     }
 
     console.log('\n==== bench/soap.ts results ====');
-    console.log(`machine: ${cpus().length} CPUs, load average now ${load()}; store ${uri.startsWith('mongodb://127.0.0.1:27018') ? 'local stack FerretDB (SQLite)' : uri.replace(/\/\/[^@/]*@/, '//***@')}`);
+    console.log(`machine: ${cpus().length} CPUs, load average now ${load()}; store ${await storeDescription(uri)}`);
     console.log('(a)/(b) SOAP vs bare JSON, same store query, over HTTP on loopback:');
     for (const f of figures) printThroughput(f);
     if (bigFigures) {
@@ -539,13 +596,31 @@ async function main(): Promise<void> {
       console.log(`    SOAP serialization (shape + XML)        ${ms(b.soapRenderMs).padStart(12)}   ${mib(b.soapBytes)}`);
       console.log(`    JSON serialization (JSON.stringify)     ${ms(b.jsonMs).padStart(12)}   ${mib(b.jsonBytes)}`);
       console.log(`    SOAP serialization / JSON               ${(b.soapRenderMs / b.jsonMs).toFixed(1).padStart(9)} x`);
-      console.log(`    over HTTP, SOAP: client ${ms(b.soapHttpMs)}, server ${ms(b.soapHttpServerMs)} (besides the lookup ${ms(b.soapHttpRestMs)})`);
-      console.log(`    over HTTP, JSON: client ${ms(b.jsonHttpMs)}, server ${ms(b.jsonHttpServerMs)} (besides the lookup ${ms(b.jsonHttpRestMs)})`);
+      if (openOrders) {
+        console.log(`    over HTTP, SOAP: client ${ms(openOrders.soapMs)}, server ${ms(openOrders.soapServerMs)} (besides the lookup ${ms(openOrders.soapRestMs)})`);
+        console.log(`    over HTTP, JSON: client ${ms(openOrders.jsonMs)}, server ${ms(openOrders.jsonServerMs)} (besides the lookup ${ms(openOrders.jsonRestMs)})`);
+      }
+    }
+    if (largest.length > 0) {
+      console.log(`(d) ${BIG_CLIENT}'s largest answers over HTTP, p50 of ${BIG_RUNS} (target <= ${LARGEST_ANSWER_TARGET_MS} ms each):`);
+      for (const l of largest) {
+        const met = Math.max(l.soapMs, l.jsonMs) <= LARGEST_ANSWER_TARGET_MS ? 'met' : 'NOT met';
+        console.log(`    ${l.name.padEnd(38)} ${String(l.purchaseOrders).padStart(5)} POs   SOAP ${ms(l.soapMs).padStart(10)} (${mib(l.soapBytes)})   JSON ${ms(l.jsonMs).padStart(10)} (${mib(l.jsonBytes)})   lookup ${ms(l.lookupMs)}   ${met}`);
+      }
     }
     const file = writeResults('soap', {
+      largestAnswers: largest,
       salesOrders: seeded.summary.statusDocuments,
       throughput: figures.map((f) => ({ ...f, soapOverBare: f.soapRps / f.bareRps, jsonOverBare: f.jsonRps / f.bareRps })),
-      bigAnswer: bigFigures && { ...bigFigures, soapOverJsonServer: bigFigures.soapHttpServerMs / bigFigures.jsonHttpServerMs },
+      bigAnswer: bigFigures &&
+        openOrders && {
+          ...bigFigures,
+          soapHttpMs: openOrders.soapMs,
+          jsonHttpMs: openOrders.jsonMs,
+          soapHttpServerMs: openOrders.soapServerMs,
+          jsonHttpServerMs: openOrders.jsonServerMs,
+          soapOverJsonServer: openOrders.soapServerMs / openOrders.jsonServerMs,
+        },
     });
     console.log(`figures in ${file}; total time ${Math.round((Date.now() - started) / 1000)} s`);
   } finally {

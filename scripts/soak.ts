@@ -172,14 +172,14 @@ function rssMiB(pid: number | undefined): string {
 }
 const servers = (JSON.parse(readFileSync(stack.stateFile, 'utf8')) as { servers: Record<string, { pid: number }> }).servers;
 const kinds = (counts: Map<string, number>) => [...counts].sort().map(([kind, count]) => `${kind}: ${count}`).join(', ');
-say('minute | requests | by answer | p50 | p99 | events published | RSS ossn (projector + query) | kafka | ferretdb | redis');
+say('minute | requests | by answer | p50 | p99 | events published | RSS ossn (projector + query) | kafka | mongodb | redis');
 let minuteNumber = 0;
 const reporter = setInterval(() => {
   minuteNumber++;
   const sorted = minute.latencies.sort((a, b) => a - b);
   say(
     `${minuteNumber} | ${minute.requests} | ${kinds(minute.byKind)} | ${percentile(sorted, 50)} | ${percentile(sorted, 99)} | ${published} | ` +
-      `${rssMiB(ossn.pid)} | ${rssMiB(servers.kafka?.pid)} | ${rssMiB(servers.ferretdb?.pid)} | ${rssMiB(servers.redis?.pid)}` +
+      `${rssMiB(ossn.pid)} | ${rssMiB(servers.kafka?.pid)} | ${rssMiB(servers.mongodb?.pid)} | ${rssMiB(servers.redis?.pid)}` +
       (ossnExit ? ` | ossn ${ossnExit}` : ''),
   );
   minute = fresh();

@@ -79,7 +79,7 @@ async function fromLocalStack(): Promise<Chosen> {
   const env = await ensureStack();
   return {
     servers: { ...env, source: 'local-stack' },
-    description: `the local stack (Kafka ${env.KAFKA_BROKERS}, FerretDB ${env.MONGODB_URI}, Redis ${env.REDIS_URL}; npm run stack:down stops it)`,
+    description: `the local stack (Kafka ${env.KAFKA_BROKERS}, MongoDB ${env.MONGODB_URI}, Redis ${env.REDIS_URL}; npm run stack:down stops it)`,
   };
 }
 

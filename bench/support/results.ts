@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { arch, cpus, freemem, loadavg, platform, release, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MongoClient } from 'mongodb';
 
 export const resultsDir = resolve(fileURLToPath(new URL('.', import.meta.url)), '../results');
 
@@ -34,4 +35,16 @@ export function writeResults(name: string, figures: unknown): string {
   const file = resolve(resultsDir, `${name}.json`);
   writeFileSync(file, `${JSON.stringify({ bench: name, finishedAt: new Date().toISOString(), machine: machine(), figures }, null, 2)}\n`);
   return file;
+}
+
+/** The store the figures were measured on, as its server describes itself (version, replica set). */
+export async function storeDescription(uri: string): Promise<string> {
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000 });
+  try {
+    const admin = client.db('admin');
+    const [build, hello] = await Promise.all([admin.command({ buildInfo: 1 }), admin.command({ hello: 1 })]);
+    return `MongoDB ${String(build.version)}${hello.setName ? `, replica set ${String(hello.setName)} of ${(hello.hosts as string[] | undefined)?.length ?? 1}` : ', standalone'}`;
+  } finally {
+    await client.close();
+  }
 }

@@ -13,6 +13,8 @@ import { documentId, ensureIndexes, readModelCollections, type OrderStatusDocume
 /** Bump when the documents written change shape, so older bench databases are seeded again. */
 const SEED_FORMAT = 2;
 const READ_MODEL_VERSION = 1;
+/** The read-model version the seeded collections belong to: what a query service must read (READ_MODEL_VERSION). */
+export const seededReadModelVersion = READ_MODEL_VERSION;
 const BATCH = 1_000;
 const META = 'bench_meta';
 

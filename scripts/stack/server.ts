@@ -1,7 +1,7 @@
 import type { StackConfig } from './config.js';
 import type { LaunchSpec } from './process.js';
 
-export type ServerName = 'kafka' | 'ferretdb' | 'redis';
+export type ServerName = 'kafka' | 'mongodb' | 'redis';
 
 export interface ServerContext {
   config: StackConfig;
@@ -24,6 +24,11 @@ export interface Server {
   prepare(ctx: ServerContext): Promise<void>;
   /** Writes its configuration and says how to start it. */
   launch(ctx: ServerContext): Promise<LaunchSpec>;
-  /** A real request that succeeds only when the server is ready for clients. */
+  /** A real request that succeeds only when the server answers clients. */
   answers(): Promise<boolean>;
+  /**
+   * Brings a server that answers to the state its clients need (MongoDB: an initiated replica set
+   * with a primary). Idempotent: run after every start and on every server found running.
+   */
+  settle?(ctx: ServerContext): Promise<void>;
 }

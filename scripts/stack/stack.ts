@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { resolve } from 'node:path';
 import { readStackConfig, shown, type StackConfig } from './config.js';
 import { isAbort, StackError } from './errors.js';
-import { ferretdbServer } from './ferretdb.js';
 import { kafkaServer } from './kafka.js';
+import { mongodbServer } from './mongodb.js';
 import { withLock } from './lock.js';
 import { isPortFree, portHolder } from './ports.js';
 import { groupMembers, isRunning, spawnDetached, stopGroup } from './process.js';
@@ -40,13 +40,13 @@ export interface ServerStatus {
 const defaultLog = (line: string) => process.stderr.write(`stack: ${line}\n`);
 
 function createServers(config: StackConfig): Server[] {
-  return [kafkaServer(config), ferretdbServer(config), redisServer(config)];
+  return [kafkaServer(config), mongodbServer(config), redisServer(config)];
 }
 
 function stackEnv(config: StackConfig): StackEnv {
   return {
     KAFKA_BROKERS: `127.0.0.1:${config.ports.kafka}`,
-    MONGODB_URI: `mongodb://127.0.0.1:${config.ports.ferretdb}/`,
+    MONGODB_URI: mongodbServer(config).address,
     REDIS_URL: `redis://127.0.0.1:${config.ports.redis}`,
   };
 }
@@ -85,7 +85,10 @@ async function ensureServer(server: Server, ctx: ServerContext, existing: Server
 
   if (existing && isRunning(existing)) {
     const samePorts = existing.ports.join() === ports.join();
-    if (samePorts && (await answersSoon(server))) return;
+    if (samePorts && (await answersSoon(server))) {
+      await server.settle?.(ctx);
+      return;
+    }
     log(
       samePorts
         ? `${name}: pid ${existing.pid} runs but does not answer; restarting it`
@@ -124,11 +127,12 @@ async function ensureServer(server: Server, ctx: ServerContext, existing: Server
     },
     timeoutMessage: `${name} did not answer on ${server.address} within ${server.startTimeoutMs / 1000} s; see ${shown(logFile)}`,
   });
+  await server.settle?.(ctx);
   log(`${name}: ready on ${server.address} (pid ${child.pid}, ${seconds(since)})`);
 }
 
 /**
- * Starts the local Kafka, FerretDB and Redis (in parallel), or finds them running, and returns
+ * Starts the local Kafka, MongoDB and Redis (in parallel), or finds them running, and returns
  * their addresses, also written to `.stack/env`. Servers that already run and answer are left as
  * they are; a dead or silent one is restarted. On failure, whatever this call started is stopped
  * again and the error says, in one line per failure, what went wrong and where its log is.

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants, createWriteStream, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { shown } from './config.js';
+import { StackError } from './errors.js';
 
 /** The full path of an executable on the PATH, if any. */
 export function which(command: string): string | undefined {
@@ -78,4 +80,39 @@ export function grepLog(logFile: string, pattern: RegExp): string[] {
   } catch {
     return [];
   }
+}
+
+export interface AptContext {
+  /** Names the server in messages: `<who>: ...`. */
+  who: string;
+  logFile: string;
+  log: (line: string) => void;
+}
+
+/**
+ * Installs Debian packages with apt-get (first run only; we run as root on our machines). Not
+ * abortable: killing dpkg halfway would leave the system's packages broken.
+ */
+export async function aptInstall(ctx: AptContext, packages: string[]): Promise<void> {
+  const aptGet = which('apt-get');
+  if (!aptGet || process.getuid?.() !== 0) {
+    throw new StackError(`${ctx.who}: ${packages.join(' ')} is missing, and only root can install it here: run apt-get install ${packages.join(' ')}`);
+  }
+  const options = {
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    logFile: ctx.logFile,
+    progress: (seconds: number) => ctx.log(`${ctx.who}: still installing ${packages.join(' ')} (${seconds} s)`),
+  };
+  // Waits for a dpkg lock held by another install instead of failing at once.
+  const lock = ['-o', 'DPkg::Lock::Timeout=300'];
+  ctx.log(`${ctx.who}: installing ${packages.join(' ')} with apt-get (first run only)`);
+  const failed = (step: string) => {
+    const why = grepLog(ctx.logFile, /^E: /).at(-1);
+    return new StackError(`${ctx.who}: apt-get ${step} failed${why ? ` (${why})` : ''}; see ${shown(ctx.logFile)}`);
+  };
+  if ((await run(aptGet, [...lock, 'update'], options)).code !== 0) throw failed('update');
+  if ((await run(aptGet, [...lock, 'install', '-y', '--no-install-recommends', ...packages], options)).code !== 0) {
+    throw failed(`install ${packages.join(' ')}`);
+  }
+  ctx.log(`${ctx.who}: ${packages.join(' ')} installed`);
 }

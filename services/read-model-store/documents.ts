@@ -47,41 +47,63 @@ export function readModelCollections(db: Db, version: number): ReadModelCollecti
   };
 }
 
-/** Indexes for the four lookups of queries.md. Named, so creating them again is a no-op. */
+/**
+ * Only sales orders with a purchase order number are ever answered, and every lookup says so in
+ * its filter: partial indexes hold those alone, so an index read examines only what may be answered.
+ */
+const answerable = { partialFilterExpression: { purchaseOrderNumber: { $exists: true } } };
+
+/**
+ * Indexes for the lookups of queries.md, each ending in the order its lookup answers in, so that no
+ * lookup sorts more than its answer in memory. Creating an index that exists as defined is a no-op.
+ */
 const orderStatusIndexes: IndexDescription[] = [
-  { name: 'by_purchase_order', key: { clientId: 1, purchaseOrderNumber: 1, salesOrderNumber: 1 } },
-  { name: 'by_sales_order', key: { clientId: 1, salesOrderNumber: 1 } },
-  { name: 'by_change_time', key: { clientId: 1, changedAt: 1 } },
-  { name: 'open_by_purchase_order', key: { clientId: 1, open: 1, purchaseOrderNumber: 1 } },
+  { name: 'by_purchase_order', key: { clientId: 1, purchaseOrderNumber: 1, salesOrderNumber: 1 }, ...answerable },
+  { name: 'by_sales_order', key: { clientId: 1, salesOrderNumber: 1 }, ...answerable },
+  { name: 'by_change_time', key: { clientId: 1, changedAt: 1 }, ...answerable },
+  { name: 'open_by_purchase_order', key: { clientId: 1, open: 1, purchaseOrderNumber: 1, salesOrderNumber: 1 }, ...answerable },
 ];
 
 const shipmentsIndexes: IndexDescription[] = [
-  { name: 'by_purchase_order', key: { clientId: 1, purchaseOrderNumber: 1, salesOrderNumber: 1 } },
-  { name: 'by_sales_order', key: { clientId: 1, salesOrderNumber: 1 } },
-  { name: 'by_shipment_date', key: { clientId: 1, shipmentDates: 1 } },
+  { name: 'by_purchase_order', key: { clientId: 1, purchaseOrderNumber: 1, salesOrderNumber: 1 }, ...answerable },
+  { name: 'by_sales_order', key: { clientId: 1, salesOrderNumber: 1 }, ...answerable },
+  { name: 'by_shipment_date', key: { clientId: 1, shipmentDates: 1 }, ...answerable },
 ];
 
-/** Names of the collection's indexes; none when the collection does not exist yet. */
-async function indexNames<T extends Document>(collection: Collection<T>): Promise<Set<string>> {
-  try {
-    return new Set((await collection.indexes()).map((index) => String(index.name)));
-  } catch (error) {
-    if (error instanceof MongoServerError && error.code === 26) return new Set(); // NamespaceNotFound
-    throw error;
-  }
-}
+/** createIndexes refuses an index whose name exists with other keys (86) or options (85). */
+const changedIndexCodes = new Set([85, 86]);
+/** IndexNotFound: another process (a projector, a replay) dropped the changed index first. */
+const indexNotFound = 27;
 
-// Only the missing indexes are created: FerretDB 1.24 panics (and drops the connection) when
-// createIndexes names an index that already exists, where MongoDB would do nothing.
-async function createMissingIndexes<T extends Document>(collection: Collection<T>, indexes: IndexDescription[]): Promise<void> {
-  const existing = await indexNames(collection);
-  const missing = indexes.filter((index) => !existing.has(String(index.name)));
-  if (missing.length > 0) await collection.createIndexes(missing);
+/**
+ * Creates the indexes; an index whose definition changed since an earlier release (same name,
+ * other keys or options) is dropped and made again as defined now. Until it is made again, its
+ * lookups read through another index or none, so a changed index is best brought in by a rebuild
+ * (`ossn replay`), whose new collections get the new indexes before they serve.
+ */
+async function createIndexes<T extends Document>(collection: Collection<T>, indexes: IndexDescription[]): Promise<void> {
+  try {
+    await collection.createIndexes(indexes);
+    return;
+  } catch (error) {
+    if (!(error instanceof MongoServerError && changedIndexCodes.has(error.code as number))) throw error;
+  }
+  const existing = new Map((await collection.indexes()).map((index) => [index.name, index]));
+  for (const wanted of indexes) {
+    const found = existing.get(wanted.name);
+    const same = found && JSON.stringify(found.key) === JSON.stringify(wanted.key) && JSON.stringify(found.partialFilterExpression) === JSON.stringify(wanted.partialFilterExpression);
+    if (found && !same) {
+      await collection.dropIndex(String(wanted.name)).catch((error: unknown) => {
+        if (!(error instanceof MongoServerError && error.code === indexNotFound)) throw error;
+      });
+    }
+  }
+  await collection.createIndexes(indexes);
 }
 
 export async function ensureIndexes(collections: ReadModelCollections): Promise<void> {
   await Promise.all([
-    createMissingIndexes(collections.orderStatus, orderStatusIndexes),
-    createMissingIndexes(collections.shipments, shipmentsIndexes),
+    createIndexes(collections.orderStatus, orderStatusIndexes),
+    createIndexes(collections.shipments, shipmentsIndexes),
   ]);
 }

@@ -1,8 +1,8 @@
-import type { Filter, Sort } from 'mongodb';
+import type { Collection, Document, Filter, Sort } from 'mongodb';
 import type { OrderLookups, ShipmentQuery, StatusQuery } from '../query/ports.js';
 import type { OrderStatusView, ShipmentNotificationView } from '../query/views.js';
 import type { OrderStatusDocument, ReadModelCollections, ShipmentsDocument } from './documents.js';
-import { groupByPurchaseOrder, groupWholePurchaseOrders, type PurchaseOrderGroup } from './purchase-order-groups.js';
+import { groupByPurchaseOrder, maxPurchaseOrdersPerAnswer, type PurchaseOrderGroup } from './purchase-order-groups.js';
 import { toOrderStatusDetail, toSalesOrderShipment, withPackagesShippedSince } from './views.js';
 
 /**
@@ -11,20 +11,6 @@ import { toOrderStatusDetail, toSalesOrderShipment, withPackagesShippedSince } f
  * on consecutive polls, never missed.
  */
 export const changeTimeOverlapMs = 5_000;
-
-/**
- * No change time reaches this (2286-11-20: change times come from the database server's clock).
- * Stating it closes the range status queryType 3 reads, which a store comparing dates as text
- * can then read through its index (the local stack's FerretDB, scripts/stack/ferretdb-patches.ts).
- */
-const changeTimeCeiling = new Date(9_999_999_999_999);
-
-/** Shipments queryType 3 reads shipment dates a window at a time; the first window spans this. */
-const firstShipmentWindowMs = 24 * 60 * 60 * 1_000;
-/** A window holding more new sales orders than this is read again at half its width. */
-const maxSalesOrdersPerWindow = 5_000;
-/** The latest time a JavaScript Date holds. */
-const latestDateMs = 8.64e15;
 
 const byPurchaseOrder: Sort = { purchaseOrderNumber: 1, clientId: 1, salesOrderNumber: 1 };
 const statusProjection = { _id: 0, sequence: 0, open: 0 } as const;
@@ -66,14 +52,12 @@ export class MongoOrderLookups implements OrderLookups {
    * Ascending by change time, each purchase order whole at its earliest change: over the cap, the
    * purchase orders kept are those whose earliest change comes first, with all their changes.
    */
-  private statusChangedSince(base: Filter<OrderStatusDocument>, after: Date): Promise<PurchaseOrderGroup<StatusMember>[]> {
-    const changedAt = { $gt: after, $lt: changeTimeCeiling };
+  private async statusChangedSince(base: Filter<OrderStatusDocument>, after: Date): Promise<PurchaseOrderGroup<StatusMember>[]> {
+    const changed = { ...base, changedAt: { $gt: after } };
+    const first = await firstPurchaseOrders(this.collections.orderStatus, changed, '$changedAt');
+    const members = this.collections.orderStatus.find<StatusMember>({ ...ofPurchaseOrders(first), changedAt: { $gt: after } }, { projection: statusProjection });
     const byChangeTime = (a: StatusMember, b: StatusMember) => a.changedAt.getTime() - b.changedAt.getTime() || a.salesOrderNumber.localeCompare(b.salesOrderNumber);
-    return groupWholePurchaseOrders(
-      this.collections.orderStatus.find<StatusMember>({ ...base, changedAt }, { sort: { changedAt: 1, _id: 1 }, projection: statusProjection }),
-      (kept) => this.collections.orderStatus.find<StatusMember>({ ...ofPurchaseOrders(kept), changedAt }, { projection: statusProjection }),
-      byChangeTime,
-    );
+    return fillGroups(first, members, (so) => so, byChangeTime);
   }
 
   async shipmentNotifications(clientIds: string[], query: ShipmentQuery): Promise<ShipmentNotificationView[]> {
@@ -97,65 +81,19 @@ export class MongoOrderLookups implements OrderLookups {
   }
 
   /**
-   * Packages shipped at or after `since`, ascending by each sales order's earliest such package
-   * (a poller can move forward), each purchase order whole at its earliest one.
+   * Packages shipped at or after `since`: the purchase orders in order of their earliest such
+   * package (a poller can move forward), each whole, their packages narrowed to those.
    */
-  private shippedSince(base: Filter<ShipmentsDocument>, since: Date): Promise<PurchaseOrderGroup<ShipmentsDocument>[]> {
-    return groupWholePurchaseOrders(
-      this.shipmentsInDateOrder(base, since),
-      (kept) =>
-        withLocations(
-          mapAsync(this.collections.shipments.find<ShipmentsDocument>({ ...ofPurchaseOrders(kept), shipmentDates: { $gte: since } }, { projection: shipmentsProjection }), (so) =>
-            withPackagesShippedSince(so, since),
-          ),
-        ),
-      (a, b) => earliestShipment(a) - earliestShipment(b) || compareKeys(a, b),
-    );
-  }
-
-  /**
-   * The sales orders with a package shipped at or after `since`, streamed ascending by the
-   * earliest such package, their packages narrowed to those. A sales order's place depends on
-   * `since`, so no stored order serves it: the dates are read a window of time at a time (each
-   * through the shipment-date index), and only a window's new sales orders are held and sorted.
-   */
-  private async *shipmentsInDateOrder(base: Filter<ShipmentsDocument>, since: Date): AsyncGenerator<ShipmentsDocument> {
-    let start = since.getTime();
-    let width = firstShipmentWindowMs;
-    for (;;) {
-      const end = Math.min(start + width, latestDateMs + 1);
-      const found = await this.firstShippedInWindow(base, since, start, end);
-      if (found === 'too many') {
-        width = Math.max(1, Math.floor(width / 2));
-        continue;
-      }
-      yield* found;
-      if (found.length === 0 && !(await this.collections.shipments.findOne({ ...base, shipmentDates: { $gte: new Date(end) } }, { projection: { _id: 1 } }))) return;
-      if (end > latestDateMs) return;
-      start = end;
-      width = found.length * 4 < maxSalesOrdersPerWindow ? width * 2 : width;
-    }
-  }
-
-  /**
-   * The sales orders whose earliest package shipped since `since` falls in [start, end), in answer
-   * order, or 'too many' when they would be more than maxSalesOrdersPerWindow.
-   */
-  private async firstShippedInWindow(base: Filter<ShipmentsDocument>, since: Date, start: number, end: number): Promise<ShipmentsDocument[] | 'too many'> {
-    const window = this.collections.shipments.find<ShipmentsDocument>(
-      { ...base, shipmentDates: { $elemMatch: { $gte: new Date(start), $lt: new Date(end) } } },
-      { projection: shipmentsProjection },
-    );
-    const first: ShipmentsDocument[] = [];
-    for await (const so of window) {
-      const narrowed = withPackagesShippedSince(so, since);
-      const earliest = earliestShipment(narrowed);
-      // One shipped earlier since `since` was answered in an earlier window.
-      if (earliest < start || earliest >= end || narrowed.locations.length === 0) continue;
-      if (first.length >= maxSalesOrdersPerWindow && end - start > 1) return 'too many';
-      first.push(narrowed);
-    }
-    return first.sort((a, b) => earliestShipment(a) - earliestShipment(b) || compareKeys(a, b));
+  private async shippedSince(base: Filter<ShipmentsDocument>, since: Date): Promise<PurchaseOrderGroup<ShipmentsDocument>[]> {
+    const shippedSinceThen = { $elemMatch: { $gte: since } };
+    const earliestSinceThen = { $min: { $filter: { input: '$shipmentDates', cond: { $gte: ['$$this', since] } } } };
+    const first = await firstPurchaseOrders(this.collections.shipments, { ...base, shipmentDates: shippedSinceThen }, earliestSinceThen);
+    const members = this.collections.shipments.find<ShipmentsDocument>({ ...ofPurchaseOrders(first), shipmentDates: shippedSinceThen }, { projection: shipmentsProjection });
+    const narrowed = (so: ShipmentsDocument) => {
+      const shipped = withPackagesShippedSince(so, since);
+      return shipped.locations.length > 0 ? shipped : undefined;
+    };
+    return fillGroups(first, members, narrowed, (a, b) => earliestShipment(a) - earliestShipment(b) || compareKeys(a, b));
   }
 
   /** A purchase order is complete when every sales order of its client carrying its number is, answered or not. */
@@ -172,16 +110,57 @@ export class MongoOrderLookups implements OrderLookups {
   }
 }
 
+interface FirstChange {
+  clientId: string;
+  purchaseOrderNumber: string;
+}
+
+/**
+ * The purchase orders (at most an answer's) whose earliest matching sales order comes first, by
+ * `firstOf` (a date of each sales order), in that order. The server groups and sorts them: a top-k
+ * sort that holds no more than an answer's purchase orders, and sends only their keys.
+ */
+async function firstPurchaseOrders<T extends Document>(collection: Collection<T>, match: Filter<T>, firstOf: unknown): Promise<FirstChange[]> {
+  const firsts = await collection
+    .aggregate<{ _id: FirstChange }>([
+      { $match: match },
+      { $group: { _id: { clientId: '$clientId', purchaseOrderNumber: '$purchaseOrderNumber' }, first: { $min: firstOf } } },
+      { $sort: { first: 1, '_id.clientId': 1, '_id.purchaseOrderNumber': 1 } },
+      { $limit: maxPurchaseOrdersPerAnswer },
+    ])
+    .toArray();
+  return firsts.map((f) => f._id);
+}
+
+/**
+ * The chosen purchase orders' groups, in their order, with the sales orders read for them (those
+ * `keep` turns to undefined, or of other combinations of the clients and numbers, are left out),
+ * members in `memberOrder`.
+ */
+async function fillGroups<T extends { clientId: string; purchaseOrderNumber?: string }>(
+  chosen: FirstChange[],
+  members: AsyncIterable<T>,
+  keep: (member: T) => T | undefined,
+  memberOrder: (a: T, b: T) => number,
+): Promise<PurchaseOrderGroup<T>[]> {
+  const groups: PurchaseOrderGroup<T>[] = chosen.map(({ clientId, purchaseOrderNumber }) => ({ clientId, purchaseOrderNumber, members: [] }));
+  const byKey = new Map(groups.map((g) => [JSON.stringify([g.clientId, g.purchaseOrderNumber]), g]));
+  if (groups.length === 0) return groups;
+  for await (const member of members) {
+    const group = byKey.get(JSON.stringify([member.clientId, member.purchaseOrderNumber]));
+    const kept = group && keep(member);
+    if (kept) group.members.push(kept);
+  }
+  for (const group of groups) group.members.sort(memberOrder);
+  return groups.filter((group) => group.members.length > 0);
+}
+
 /** A filter for the sales orders of these purchase orders (and of other combinations of their clients and numbers, to drop). */
 function ofPurchaseOrders(groups: { clientId: string; purchaseOrderNumber: string }[]) {
   return {
     clientId: { $in: [...new Set(groups.map((g) => g.clientId))] },
     purchaseOrderNumber: { $in: [...new Set(groups.map((g) => g.purchaseOrderNumber))] },
   };
-}
-
-async function* mapAsync<T, U>(items: AsyncIterable<T>, map: (item: T) => U): AsyncGenerator<U> {
-  for await (const item of items) yield map(item);
 }
 
 /** Only sales orders with at least one location are answered. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupByPurchaseOrder, groupWholePurchaseOrders } from './purchase-order-groups.js';
+import { groupByPurchaseOrder } from './purchase-order-groups.js';
 
 const so = (clientId: string, purchaseOrderNumber: string | undefined, n: string) => ({ clientId, purchaseOrderNumber, n });
 
@@ -33,43 +33,5 @@ describe('groupByPurchaseOrder', () => {
     const groups = await groupByPurchaseOrder(sorted(), 2);
     expect(groups.map((g) => g.purchaseOrderNumber)).toEqual(['PO1', 'PO2']);
     expect(read).toBe(4);
-  });
-});
-
-describe('groupWholePurchaseOrders', () => {
-  const at = (clientId: string, purchaseOrderNumber: string, salesOrderNumber: string, time: number) => ({ clientId, purchaseOrderNumber, salesOrderNumber, time });
-  const byTime = (a: { time: number }, b: { time: number }) => a.time - b.time;
-
-  it('over the limit, keeps the purchase orders that come first, each with its members read after the cut', async () => {
-    // PO1's second change (time 4) comes after PO3's first (time 3), which does not fit.
-    const inTime = [at('A', 'PO1', 'S1', 1), at('A', 'PO2', 'S2', 2), at('A', 'PO3', 'S3', 3), at('A', 'PO1', 'S4', 4)];
-    const asked: string[][] = [];
-    const groups = await groupWholePurchaseOrders(
-      inTime,
-      (kept) => {
-        asked.push(kept.map((g) => g.purchaseOrderNumber));
-        // What a store returns for those numbers: some already answered, one of another client.
-        return [at('A', 'PO1', 'S4', 4), at('A', 'PO1', 'S1', 1), at('B', 'PO2', 'S9', 5)];
-      },
-      byTime,
-      2,
-    );
-    expect(asked).toEqual([['PO1', 'PO2']]);
-    expect(groups.map((g) => [g.clientId, g.purchaseOrderNumber, g.members.map((m) => m.salesOrderNumber)])).toEqual([
-      ['A', 'PO1', ['S1', 'S4']],
-      ['A', 'PO2', ['S2']],
-    ]);
-  });
-
-  it('under the limit, answers what it read and asks for nothing more', async () => {
-    const groups = await groupWholePurchaseOrders(
-      [at('A', 'PO1', 'S1', 1), at('A', 'PO1', 'S2', 2)],
-      () => {
-        throw new Error('not asked');
-      },
-      byTime,
-      2,
-    );
-    expect(groups.map((g) => g.members.length)).toEqual([2]);
   });
 });

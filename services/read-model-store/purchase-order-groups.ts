@@ -43,32 +43,3 @@ export async function groupByPurchaseOrder<T extends SalesOrderLike>(
 ): Promise<PurchaseOrderGroup<T>[]> {
   return (await collectPurchaseOrders(items, limit)).groups;
 }
-
-/**
- * Groups sales orders that arrive in time order (queryType 3) under their purchase order, keeping
- * the `limit` purchase orders whose first sales order comes first, each whole: when the limit
- * cuts the stream, `laterMembers` is asked for the kept purchase orders' matching sales orders
- * (any it returns that are already in, or of other purchase orders, are ignored) and those read
- * after the cut join their groups. Members stay in `memberOrder`.
- */
-export async function groupWholePurchaseOrders<T extends SalesOrderLike & { salesOrderNumber: string }>(
-  inTimeOrder: AsyncIterable<T> | Iterable<T>,
-  laterMembers: (kept: PurchaseOrderGroup<T>[]) => AsyncIterable<T> | Iterable<T>,
-  memberOrder: (a: T, b: T) => number,
-  limit = maxPurchaseOrdersPerAnswer,
-): Promise<PurchaseOrderGroup<T>[]> {
-  const { groups, cut } = await collectPurchaseOrders(inTimeOrder, limit);
-  if (!cut) return groups;
-
-  const byKey = new Map(groups.map((group) => [groupKey(group.clientId, group.purchaseOrderNumber), group]));
-  const answered = new Set(groups.flatMap((group) => group.members.map((m) => groupKey(m.clientId, m.salesOrderNumber))));
-  for await (const item of laterMembers(groups)) {
-    const group = item.purchaseOrderNumber === undefined ? undefined : byKey.get(groupKey(item.clientId, item.purchaseOrderNumber));
-    const key = groupKey(item.clientId, item.salesOrderNumber);
-    if (!group || answered.has(key)) continue;
-    answered.add(key);
-    group.members.push(item);
-  }
-  for (const group of groups) group.members.sort(memberOrder);
-  return groups;
-}

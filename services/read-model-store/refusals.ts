@@ -1,4 +1,4 @@
-import { BSON, MongoInvalidArgumentError, MongoServerError } from 'mongodb';
+import { BSON, MongoBulkWriteError, MongoInvalidArgumentError, MongoServerError, type WriteError } from 'mongodb';
 
 /**
  * Server error codes that refuse the document itself, whatever the server's health: retrying the
@@ -17,13 +17,19 @@ const documentRefusedCodes = new Set([
   17420, // same, for an upsert
 ]);
 
+/** The per-document errors of a bulk write (the driver gives one or several). */
+export function writeErrorsOf(error: MongoBulkWriteError): readonly WriteError[] {
+  const { writeErrors } = error;
+  return Array.isArray(writeErrors) ? writeErrors : [writeErrors as WriteError];
+}
+
 /**
  * True when the write failed because of what it writes, not because of the store: the store
- * refused the document, or the driver could not encode it. FerretDB 1.24 (SQLite) has no size
- * limit of its own; there the driver's encoder refuses a command over its 17 MiB buffer with a
- * RangeError, where MongoDB answers BSONObjectTooLarge.
+ * refused a document (in an unordered bulk write, any one of them), or the driver could not
+ * encode it (over the server's 16 MiB document limit, the driver refuses before sending).
  */
 export function isRefusedDocument(error: unknown): boolean {
+  if (error instanceof MongoBulkWriteError) return writeErrorsOf(error).some((e) => documentRefusedCodes.has(e.code));
   if (error instanceof MongoServerError) return typeof error.code === 'number' && documentRefusedCodes.has(error.code);
-  return error instanceof BSON.BSONError || error instanceof MongoInvalidArgumentError || error instanceof RangeError;
+  return error instanceof BSON.BSONError || error instanceof MongoInvalidArgumentError;
 }

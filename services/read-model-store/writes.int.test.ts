@@ -38,6 +38,26 @@ describe('read-model writes against the real server', () => {
     expect((await collections.shipments.indexes()).map((i) => i.name).sort()).toEqual(['_id_', 'by_purchase_order', 'by_sales_order', 'by_shipment_date']);
   });
 
+  it('remakes an index whose definition changed since an earlier release, also when two processes start at once', async () => {
+    const collections = fresh();
+    // As an earlier release made them: whole (not partial), open_by_purchase_order without its last key.
+    await collections.orderStatus.createIndexes([
+      { name: 'by_change_time', key: { clientId: 1, changedAt: 1 } },
+      { name: 'open_by_purchase_order', key: { clientId: 1, open: 1, purchaseOrderNumber: 1 } },
+    ]);
+    await collections.orderStatus.insertOne({ _id: 'C1:SO-1', ...status(1, 10, { purchaseOrderNumber: 'PO-1' }), changedAt: new Date() });
+    try {
+      // A projector and a replay starting together both find the old definitions.
+      await Promise.all([ensureIndexes(collections), ensureIndexes(collections)]);
+      const indexes = new Map((await collections.orderStatus.indexes()).map((i) => [i.name, i]));
+      expect(indexes.get('by_change_time')).toMatchObject({ key: { clientId: 1, changedAt: 1 }, partialFilterExpression: { purchaseOrderNumber: { $exists: true } } });
+      expect(indexes.get('open_by_purchase_order')).toMatchObject({ key: { clientId: 1, open: 1, purchaseOrderNumber: 1, salesOrderNumber: 1 } });
+      expect(indexes.size).toBe(5);
+    } finally {
+      await mongo.db(collections.orderStatus.dbName).dropDatabase();
+    }
+  });
+
   it('stamps a server change time, removes fields the new state lacks, and reads back what it wrote', async () => {
     const collections = fresh();
     const before = Date.now();

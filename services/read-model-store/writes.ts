@@ -1,4 +1,4 @@
-import { MongoServerError, type AnyBulkWriteOperation, type Collection, type Document, type Filter, type UpdateFilter } from 'mongodb';
+import { MongoBulkWriteError, type AnyBulkWriteOperation, type BulkWriteResult, type Collection, type Document, type Filter, type UpdateFilter } from 'mongodb';
 import type { OrderStatusState, ShipmentsState } from '../../projections/state.js';
 import {
   documentId,
@@ -6,6 +6,7 @@ import {
   type ReadModelCollections,
   type ShipmentsDocument,
 } from './documents.js';
+import { writeErrorsOf } from './refusals.js';
 
 /** A read model's state for one sales order before and after a batch; before is absent for a new one. */
 export interface StateChange<S> {
@@ -25,16 +26,13 @@ export interface LoadedStates {
 
 /** Another writer changed a document between our read and our write; reload and fold again. */
 export class WriteConflictError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'WriteConflictError';
-  }
+  override readonly name = 'WriteConflictError';
 }
 
 const statusOptionalFields = ['purchaseOrderNumber', 'expectedShipDate', 'expectedDeliveryDate', 'responseRequired'] as const;
 const shipmentsOptionalFields = ['purchaseOrderNumber'] as const;
 
-/** Ids per lookup: one query each, small enough for any server to answer through its _id index. */
+/** Ids per read: a batch's sales orders in a few point-read queries of bounded size. */
 const idsPerLoad = 1_000;
 
 export async function loadStates(collections: ReadModelCollections, keys: string[]): Promise<LoadedStates> {
@@ -55,12 +53,9 @@ export async function loadStates(collections: ReadModelCollections, keys: string
  * The sequence guard in the write filter. An existing document is updated only while it still
  * holds the sequence we read. A new one is inserted only while none exists: the filter names the
  * _id alone and every field sits in $setOnInsert, so when another writer got there first nothing
- * of ours is applied (at most the change time moves on, which shows a poller the order once more)
- * and the missing upsert fails the batch. A failed guard means the whole batch is retried from a
- * read of the store, so an event at or below the stored sequence never changes anything.
- *
- * Both filters find the document through the _id index (on FerretDB 1.24 only with the local
- * stack's patches, see scripts/stack/ferretdb-patches.ts).
+ * of ours is applied (at most the change time moves on, which shows a poller the order once more).
+ * A guard that missed means the whole batch is retried from a read of the store, so an event at
+ * or below the stored sequence never changes anything. Both filters are point reads of _id.
  */
 interface GuardedWrite<T extends Document> {
   op: AnyBulkWriteOperation<T>;
@@ -77,7 +72,8 @@ function guardedWrite<T extends { _id: string; sequence: number }>(
 ): GuardedWrite<T> {
   const { before } = change;
   if (!before) {
-    return { op: { updateOne: { filter: { _id: key } as Filter<T>, update: insertOnly(set, stamp) as UpdateFilter<T>, upsert: true } }, inserts: true };
+    const update = { $setOnInsert: set, ...stamp } as UpdateFilter<T>;
+    return { op: { updateOne: { filter: { _id: key } as Filter<T>, update, upsert: true } }, inserts: true };
   }
   // The guard holds the stored document to the state we read, so only what differs from it is
   // sent: the projections share unchanged parts between states, so a field whose value is the
@@ -93,51 +89,33 @@ function guardedWrite<T extends { _id: string; sequence: number }>(
 }
 
 /**
- * An update that creates the document and leaves an existing one as it is. A top-level empty
- * array goes in as `$push` of nothing: FerretDB 1.24 drops empty arrays from `$setOnInsert`.
+ * One unordered bulk write of a collection's part of a batch: the server applies the updates in
+ * any order (each touches another document) and reports every one. Whatever a failed batch wrote
+ * is guarded like the rest: the retry reloads the states and folds only what is newer.
  */
-function insertOnly(set: Document, stamp: Document): Document {
-  const isEmptyArray = (value: unknown) => Array.isArray(value) && value.length === 0;
-  const fields = Object.entries(set);
-  const update: Document = { $setOnInsert: Object.fromEntries(fields.filter(([, value]) => !isEmptyArray(value))), ...stamp };
-  const empty = fields.filter(([, value]) => isEmptyArray(value)).map(([name]) => [name, { $each: [] }]);
-  if (empty.length > 0) update.$push = Object.fromEntries(empty);
-  return update;
-}
-
-/**
- * Updates per write command. FerretDB 1.24 (SQLite) keeps one database connection open for each
- * update of a command until the command ends, out of 100 per database: a command of many updates,
- * or several at once (partitions in parallel, two collections each), waits forever for a
- * connection. Small commands in sequence stay well below that, and cost MongoDB little.
- */
-export const updatesPerCommand = 10;
-
-async function runGuarded<T extends Document>(collection: Collection<T>, writes: GuardedWrite<T>[]) {
-  for (let start = 0; start < writes.length; start += updatesPerCommand) {
-    await runGuardedCommand(collection, writes.slice(start, start + updatesPerCommand));
-  }
-}
-
-async function runGuardedCommand<T extends Document>(collection: Collection<T>, writes: GuardedWrite<T>[]) {
-  const expectedInserts = writes.filter((w) => w.inserts).length;
+async function runGuarded<T extends Document>(collection: Collection<T>, writes: GuardedWrite<T>[]): Promise<void> {
+  if (writes.length === 0) return;
+  let result: BulkWriteResult;
   try {
-    // Ordered: FerretDB 1.x stops at the first failing update anyway. What a failed batch already
-    // wrote is guarded like the rest: the retry reloads the states and folds only what is newer.
-    const result = await collection.bulkWrite(writes.map((w) => w.op), { ordered: true });
-    // An insert that found its document counts as matched, not upserted.
-    const insertsMissed = expectedInserts - result.upsertedCount;
-    const updatesMissed = writes.length - expectedInserts - (result.matchedCount - insertsMissed);
-    if (insertsMissed > 0 || updatesMissed > 0) {
-      throw new WriteConflictError(
-        `${collection.collectionName}: ${insertsMissed} new documents existed already, ${updatesMissed} guarded updates missed`,
-      );
-    }
+    result = await collection.bulkWrite(
+      writes.map((w) => w.op),
+      { ordered: false },
+    );
   } catch (error) {
-    if (error instanceof MongoServerError && error.code === 11000) {
-      throw new WriteConflictError(`${collection.collectionName}: a document changed under the projector`);
+    // Two inserts of one new document raced (another writer's upsert won): a conflict, not a refusal.
+    if (error instanceof MongoBulkWriteError && writeErrorsOf(error).some((e) => e.code === 11000)) {
+      throw new WriteConflictError(`${collection.collectionName}: a document changed under the projector`, { cause: error });
     }
     throw error;
+  }
+  const expectedInserts = writes.filter((w) => w.inserts).length;
+  // An insert that found its document counts as matched, not upserted.
+  const insertsMissed = expectedInserts - result.upsertedCount;
+  const updatesMissed = writes.length - expectedInserts - (result.matchedCount - insertsMissed);
+  if (insertsMissed > 0 || updatesMissed > 0) {
+    throw new WriteConflictError(
+      `${collection.collectionName}: ${insertsMissed} new documents existed already, ${updatesMissed} guarded updates missed`,
+    );
   }
 }
 

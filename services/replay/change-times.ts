@@ -1,6 +1,5 @@
 import type { AnyBulkWriteOperation } from 'mongodb';
 import type { OrderStatusDocument, ReadModelCollections } from '../read-model-store/documents.js';
-import { updatesPerCommand } from '../read-model-store/writes.js';
 
 const idsPerRead = 1_000;
 
@@ -45,9 +44,7 @@ export async function settleChangeTimes(rebuilt: ReadModelCollections, live: Rea
         ops.push({ updateOne: { filter, update: { $currentDate: { changedAt: true } } } });
       }
     }
-    for (let start = 0; start < ops.length; start += updatesPerCommand) {
-      await rebuilt.orderStatus.bulkWrite(ops.slice(start, start + updatesPerCommand), { ordered: true });
-    }
+    if (ops.length > 0) await rebuilt.orderStatus.bulkWrite(ops, { ordered: false });
     page = [];
   };
   for await (const doc of cursor) {

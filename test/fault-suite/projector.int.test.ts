@@ -154,7 +154,7 @@ describe('fault suite: projector', () => {
       return projectBatch(loaded, items);
     };
     // 2. The store refuses the read model this event would make: its shipments document would
-    // pass the size limit (16 MiB on MongoDB; on FerretDB the driver's 17 MiB buffer). Each package
+    // pass MongoDB's 16 MiB document limit. Each package
     // brings a 1 MB carrier name (the contract bounds neither): the 17th is one too many.
     const huge = (event: ErpEvent) => ({ ...event, salesOrderNumber: 'SO-HUGE' }) as ErpEvent;
     const packages = Array.from({ length: 17 }, (_, i) => i + 1);

@@ -51,6 +51,11 @@ async function proxyTo(url: string): Promise<{ proxy: TcpProxy; url: string }> {
   const proxy = await startTcpProxy({ host: parsed.hostname, port: Number(parsed.port) });
   proxies.push(proxy);
   parsed.host = proxy.address;
+  if (parsed.protocol === 'mongodb:') {
+    // Through the proxy, or the driver would discover the replica set's member and go around it.
+    parsed.searchParams.delete('replicaSet');
+    parsed.searchParams.set('directConnection', 'true');
+  }
   return { proxy, url: parsed.toString() };
 }
 

@@ -67,7 +67,7 @@ export function uniqueNames(prefix: string): UniqueNames {
   const base = `test.${slug(prefix, '-')}.${suffix}`;
   return {
     suffix,
-    // [a-z0-9_] and under 64 characters: a name both MongoDB and FerretDB accept.
+    // [a-z0-9_] and under 64 characters: a database name MongoDB accepts.
     database: `t_${slug(prefix, '_').slice(0, 40)}_${suffix}`,
     topic: base,
     group: `${base}.group`,

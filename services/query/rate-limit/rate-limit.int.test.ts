@@ -141,7 +141,7 @@ it('serves requests, counting in this instance, when Redis cannot be reached', a
   expect(warnings).toEqual(['rate-limit store unreachable: counting in this instance until it answers']);
 });
 
-it('heals a credential whose first count met a Redis failure: its count is shared again, and the outage is logged once each way', async () => {
+it('heals a credential whose first count met a Redis failure: its count is shared again at once, and no outage is announced while Redis answers', async () => {
   // Instance a connects as a Redis user of its own, so that Redis can fail for it alone: while its
   // scripts are refused (NOPERM), bottleneck cannot make the limiter of a credential's first count.
   const { suffix } = uniqueNames('blip');
@@ -165,15 +165,14 @@ it('heals a credential whose first count met a Redis failure: its count is share
     await redis.call('ACL', 'SETUSER', user, '-evalsha', '-eval');
     expect(await admitted(a)).toBe('admitted'); // `both` counts first: in instance a meanwhile
     await redis.call('ACL', 'SETUSER', user, '+@all');
-    const deadline = Date.now() + 10_000;
-    while (!log.some((line) => line.startsWith('rate-limit store answers again')) && Date.now() < deadline) await sleep(100);
 
     // One count for both instances again: 4 in all, then refused by either until the window ends.
     const answers = [];
     for (const limits of [b, a, b, a, b, a]) answers.push(await admitted(limits));
     expect(answers).toEqual(['admitted', 'admitted', 'admitted', 'admitted', 'refused, retry after the window', 'refused, retry after the window']);
-    await sleep(1_500); // a flip per request would show as more lines by now
-    expect(log).toEqual(['rate-limit store unreachable: counting in this instance until it answers', 'rate-limit store answers again: counts are shared across instances']);
+    await sleep(1_500); // a flip to local counting per request would show as log lines by now
+    // Redis answered a PING throughout: one refused script is no outage to announce.
+    expect(log).toEqual([]);
   } finally {
     await Promise.all([a.close(), b.close()]);
     await redis.call('ACL', 'DELUSER', user);

@@ -62,7 +62,7 @@ export function createRequestLimits(options: RequestLimitOptions): RequestLimits
     const local = new FixedWindows(windows, localStore, localError);
     owned.push(local);
     if (!state || !sharedStore) return local;
-    const shared = new FixedWindows(windows, sharedStore, (error) => state?.lost(error));
+    const shared = new FixedWindows(windows, sharedStore, (error) => state?.doubt(error));
     owned.push(shared);
     return sharedOrLocal(shared, local, state, timeoutMs);
   }

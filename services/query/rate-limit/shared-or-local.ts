@@ -23,6 +23,7 @@ export class SharedStoreState {
   // than be counted apart while it is being made.
   private shared = true;
   private probing = false;
+  private doubting = false;
   private closed = false;
   private readonly prober: NodeJS.Timeout;
 
@@ -45,6 +46,21 @@ export class SharedStoreState {
     if (this.closed || !this.shared) return;
     this.shared = false;
     this.log.warn({ reason: reason instanceof Error ? reason.message : String(reason) }, 'rate-limit store unreachable: counting in this instance until it answers');
+  }
+
+  /**
+   * A count failed or hung. One broken limiter, or one slow answer, is no outage: Redis is declared
+   * lost only when it does not answer a PING in time either, so that an outage is announced once.
+   */
+  doubt(reason: unknown): void {
+    if (this.closed || !this.shared || this.doubting) return;
+    this.doubting = true;
+    this.redis
+      .ping(this.timeoutMs)
+      .catch(() => this.lost(reason))
+      .finally(() => {
+        this.doubting = false;
+      });
   }
 
   /** Uses Redis again once it answers a PING in time. */
@@ -80,7 +96,8 @@ export function sharedOrLocal(shared: FixedWindows, local: FixedWindows, state: 
           // A token goes back where it was taken from, within the same deadline.
           return { ...take, giveBack: () => withDeadline(take.giveBack(), timeoutMs, 'giving a count back to the rate-limit store') };
         } catch (error) {
-          state.lost(error);
+          // This request is counted here; the store is used again by the next one unless lost.
+          state.doubt(error);
         }
       }
       return local.take(key);

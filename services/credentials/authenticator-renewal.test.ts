@@ -1,0 +1,67 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { CredentialDocument } from './credential-store.js';
+import type * as PasswordHash from './password-hash.js';
+
+// How many scrypt verifications the authenticator runs: the real ones, counted.
+const scrypt = vi.hoisted(() => ({ runs: 0 }));
+vi.mock('./password-hash.js', async (importOriginal) => {
+  const real = await importOriginal<typeof PasswordHash>();
+  return {
+    ...real,
+    verifyPassword: async (password: string, hash: string) => {
+      scrypt.runs++;
+      return real.verifyPassword(password, hash);
+    },
+  };
+});
+
+const { CachingAuthenticator } = await import('./authenticator.js');
+const { hashPassword } = await import('./password-hash.js');
+
+async function storeOf(doc: CredentialDocument) {
+  const byId = new Map([[doc._id, doc]]);
+  return { byId, find: async (id: string) => byId.get(id) ?? null };
+}
+
+describe('CachingAuthenticator past its TTL', () => {
+  it('renews a partner polling less often than the TTL from a store read, without another scrypt, until its password changes', async () => {
+    let now = 0;
+    const store = await storeOf({ _id: 'acme', passwordHash: await hashPassword('pw'), scopes: ['order_status'], clientIds: ['C1'], active: true, createdAt: new Date() });
+    const auth = new CachingAuthenticator(store, { ttlMs: 30_000, now: () => now });
+    scrypt.runs = 0;
+    expect(await auth.verify('acme', 'pw')).toMatchObject({ id: 'acme', clientIds: ['C1'] });
+    expect(scrypt.runs).toBe(1);
+
+    // A poll a minute later: the store says the same hash, the client list changed meanwhile.
+    now += 60_000;
+    store.byId.get('acme')!.clientIds = ['C1', 'C2'];
+    expect(await auth.verify('acme', 'pw')).toMatchObject({ clientIds: ['C1', 'C2'] });
+    expect(scrypt.runs).toBe(1);
+    // A wrong password is checked in full, renewed entry or not.
+    expect(await auth.verify('acme', 'guess')).toBeUndefined();
+    expect(scrypt.runs).toBe(2);
+
+    // The password is reset: the old one is checked against the new hash, and refused.
+    store.byId.get('acme')!.passwordHash = await hashPassword('new-pw');
+    now += 60_000;
+    expect(await auth.verify('acme', 'pw')).toBeUndefined();
+    expect(scrypt.runs).toBe(3);
+  });
+
+  it('refuses a disabled credential at the first poll past the TTL', async () => {
+    let now = 0;
+    const store = await storeOf({ _id: 'acme', passwordHash: await hashPassword('pw'), scopes: ['osn'], clientIds: ['C1'], active: true, createdAt: new Date() });
+    const auth = new CachingAuthenticator(store, { ttlMs: 30_000, now: () => now });
+    expect(await auth.verify('acme', 'pw')).toBeDefined();
+    store.byId.get('acme')!.active = false;
+    now += 29_000;
+    expect(await auth.verify('acme', 'pw')).toBeDefined();
+    now += 2_000;
+    expect(await auth.verify('acme', 'pw')).toBeUndefined();
+    store.byId.get('acme')!.active = true;
+    now += 60_000;
+    scrypt.runs = 0;
+    expect(await auth.verify('acme', 'pw')).toBeDefined();
+    expect(scrypt.runs).toBe(1);
+  });
+});

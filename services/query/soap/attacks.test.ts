@@ -84,6 +84,18 @@ describe('XML attacks', () => {
     await expectRefusedThenServed(request('bo&#x1F;th'));
   });
 
+  // A gateway in front may pair such tags differently from us: what it checked is not what we read.
+  it.each([
+    ['a field closed by its parent\'s name', (xml: string) => xml.replace('</ns:id>', '</ns:GetOrderStatusDetailsRequest>')],
+    ['a field closed by another field\'s name', (xml: string) => xml.replace('</ns:id>', '</ns:password>')],
+    ['the Body closed as the Envelope', (xml: string) => xml.replace(/<\/(\w+:)?Body>/, '</$1Envelope>')],
+  ])('mismatched end tags: %s', async (_case, mismatch) => {
+    const xml = statusDetailsRequest();
+    const bad = mismatch(xml);
+    expect(bad).not.toBe(xml);
+    await expectRefusedThenServed(bad);
+  });
+
   it('an unknown operation is named by its local name only', async () => {
     const res = await post(app, ORDER_STATUS_URL, envelope(`<x:Op xmlns:x="${OSS_NS}"/>`));
     expect(faultOf(res.body)).toEqual({ code: 'soap:Client', message: 'Unsupported operation: Op' });

@@ -1,6 +1,7 @@
 // Reads a SOAP request safely and leniently: no DTDs or entity declarations at all (XXE, billion
 // laughs), a bounded depth, only the XML-predefined entities and character references, and names
-// matched by local name whatever prefix or namespace a client uses.
+// matched by local name whatever prefix or namespace a client uses. Well-formedness is checked
+// (fast-xml-parser's validator) before anything is read.
 import { XMLParser, type EntityDecoderOptions } from 'fast-xml-parser';
 import { MALFORMED_REQUEST, SoapClientFault } from './errors.js';
 
@@ -91,7 +92,9 @@ export function parseXml(xml: string): XmlElement[] {
   if (DECLARATION.test(xml) || FORBIDDEN_RAW.test(xml)) throw new SoapClientFault(MALFORMED_REQUEST);
   let ordered: unknown;
   try {
-    ordered = parser.parse(xml);
+    // Validated first (end tags match their start tags, one root...): the parser alone pairs a
+    // mismatched end tag with whatever is open, which a gateway in front may read differently.
+    ordered = parser.parse(xml, true);
   } catch {
     throw new SoapClientFault(MALFORMED_REQUEST);
   }

@@ -99,7 +99,6 @@ async function subjectFor(db: Db, lookups: MongoOrderLookups, clientIds: string[
     lookups,
     // Cached past the run: scrypt once per credential, as for a partner polling all day.
     authenticator: new CachingAuthenticator(store, { ttlMs: 6 * hour }),
-    healthCheck: async () => undefined,
   });
   await app.ready();
   return { lookups, app, credential };

@@ -144,9 +144,6 @@ async function startStage(db: Db, collections: ReadModelCollections, credentials
       logger: createLogger('bench-soap', LOG_LEVEL),
       lookups,
       authenticator,
-      healthCheck: async () => {
-        await db.command({ ping: 1 });
-      },
     },
     {
       configure: (app) => {

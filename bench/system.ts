@@ -226,8 +226,11 @@ const memory = new MemoryWatch();
 const cpuWatched: WatchedCpu[] = [{ name: 'bench (load)', pid: process.pid }];
 memory.watch({ name: 'bench (load)', pid: process.pid });
 
-/** `ossn <command>` with `childEnv`; resolves with the URL of its `readyMessage` log line once it is ready (/readyz 200). */
-async function startOssn(command: 'serve' | 'projector', name: string, childEnv: Record<string, string>, readyMessage: string): Promise<{ child: ChildProcess; url: string }> {
+/**
+ * `ossn <command>` with `childEnv`; resolves with the URLs of its `readyMessage` log line (`url`, and
+ * `opsUrl` where the probes are served apart from it) once it is ready (/readyz 200).
+ */
+async function startOssn(command: 'serve' | 'projector', name: string, childEnv: Record<string, string>, readyMessage: string): Promise<{ child: ChildProcess; url: string; opsUrl: string }> {
   const logFile = resolve(resultsDir, `system-${command}.log`);
   // Its log straight into a file: through a pipe, its synchronous log writes would wait on this
   // process reading them, and a busy bench would slow the service down.
@@ -241,15 +244,18 @@ async function startOssn(command: 'serve' | 'projector', name: string, childEnv:
   child.once('exit', (code, signal) => (exit = `ossn ${command} exited (code ${code}, signal ${signal}); see ${logFile}`));
   const deadline = Date.now() + START_TIMEOUT_MS;
   let url: string | undefined;
-  while (!url) {
+  let opsUrl: string | undefined;
+  while (!url || !opsUrl) {
     if (exit) throw new Error(exit);
     if (Date.now() > deadline) throw new Error(`ossn ${command} did not log '${readyMessage}' within ${START_TIMEOUT_MS / 1000} s; see ${logFile}`);
     await sleep(200);
     const line = readFileSync(logFile, 'utf8').split('\n').find((l) => l.includes(readyMessage));
-    url = line ? (JSON.parse(line) as { url?: string }).url : undefined;
+    const logged = line ? (JSON.parse(line) as { url?: string; opsUrl?: string }) : {};
+    url = logged.url;
+    opsUrl = logged.opsUrl ?? logged.url;
   }
   for (;;) {
-    const status = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.status, () => 0);
+    const status = await fetch(`${opsUrl}/readyz`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.status, () => 0);
     if (status === 200) break;
     if (exit) throw new Error(exit);
     if (Date.now() > deadline) throw new Error(`ossn ${command} not ready within ${START_TIMEOUT_MS / 1000} s (/readyz ${status}); see ${logFile}`);
@@ -257,7 +263,7 @@ async function startOssn(command: 'serve' | 'projector', name: string, childEnv:
   }
   memory.watch({ name, pid: child.pid as number });
   cpuWatched.push({ name, pid: child.pid as number });
-  return { child, url };
+  return { child, url, opsUrl };
 }
 
 const storeEnv = { MONGODB_URI: env.MONGODB_URI, MONGODB_DATABASE: database, READ_MODEL_VERSION: String(seededReadModelVersion), LOG_LEVEL: 'info' };
@@ -269,7 +275,7 @@ const [projector, query] = await Promise.all([
     { ...storeEnv, KAFKA_BROKERS: env.KAFKA_BROKERS, OSSN_TOPIC: topic, OSSN_TOPIC_PARTITIONS: String(partitions), OSSN_CONSUMER_GROUP: group, OSSN_METRICS_HOST: '127.0.0.1', OSSN_METRICS_PORT: '0' },
     'projector metrics and probes listening',
   ),
-  startOssn('serve', 'query service', { ...storeEnv, HOST: '127.0.0.1', PORT: '0', ...(env.REDIS_URL ? { REDIS_URL: env.REDIS_URL } : {}) }, 'query service listening'),
+  startOssn('serve', 'query service', { ...storeEnv, HOST: '127.0.0.1', PORT: '0', OPS_PORT: '0', ...(env.REDIS_URL ? { REDIS_URL: env.REDIS_URL } : {}) }, 'query service listening'),
 ]);
 const serverLabels: Record<string, string> = { kafka: 'Kafka', mongodb: 'mongod', redis: 'Redis' };
 for (const server of await stackStatus()) {

@@ -1,7 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from '../logging/logger.js';
 import type { QueryMetrics } from '../metrics/query-metrics.js';
-import { healthRoutes } from './health/health-routes.js';
 import { drainOversizedBodies } from './http/oversized-bodies.js';
 import { DEFAULT_SERVER_LIMITS, serverLimitOptions, type ServerLimits } from './http/server-limits.js';
 import { InvalidCredentialsError, LoggableUrlLogController, partnerJsonApi, withLoggableRequests } from './json/index.js';
@@ -9,7 +8,6 @@ import { MeasuredLookups } from './metrics/measured-lookups.js';
 import { queryMetrics } from './metrics/metrics-plugin.js';
 import type { Authenticator, OrderLookups } from './ports.js';
 import { guardLogins, type RequestLimits } from './rate-limit/index.js';
-import { readinessRoutes } from './readiness/readiness-routes.js';
 import { promoStandardsSoap, SoapClientFault, type BeforeOperation } from './soap/index.js';
 
 export interface AppDependencies {
@@ -17,7 +15,6 @@ export interface AppDependencies {
   publicBaseUrl: string;
   lookups: OrderLookups;
   authenticator: Authenticator;
-  healthCheck(): Promise<void>;
   /** Requests per credential and failed logins per address, across SOAP and JSON; closed with the app. */
   limits?: RequestLimits;
   /**
@@ -27,10 +24,8 @@ export interface AppDependencies {
   trustedProxyHops?: number;
   /** Runs before each authenticated SOAP operation, after the limits. */
   beforeOperation?: BeforeOperation;
-  /** Request, refusal and answer-size metrics, served at GET /metrics. */
+  /** Request, refusal and answer-size metrics (served on the operators' port, not here). */
   metrics?: QueryMetrics;
-  /** Resolves when the service can answer (store up, active read-model version known): GET /readyz. */
-  readinessCheck?(): Promise<void>;
   /** Timeouts and the connection cap of the port; DEFAULT_SERVER_LIMITS when absent. */
   serverLimits?: Partial<ServerLimits>;
 }
@@ -42,7 +37,7 @@ function isLoginFailure(error: Error): boolean {
   return error instanceof InvalidCredentialsError || (error instanceof SoapClientFault && error.message === SOAP_INVALID_LOGIN);
 }
 
-/** The query service as a Fastify instance; routes arrive as encapsulated plugins. */
+/** The query service's partner port as a Fastify instance; routes arrive as encapsulated plugins. */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const serverLimits = { ...DEFAULT_SERVER_LIMITS, ...deps.serverLimits };
   const app = Fastify({
@@ -59,8 +54,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   drainOversizedBodies(app);
   // Fastify's own 404 repeats the URL, query string (and any password sent in it) included.
   app.setNotFoundHandler(async (_request, reply) => reply.code(404).send({ error: 'Not found' }));
-  await app.register(healthRoutes, { check: deps.healthCheck });
-  if (deps.readinessCheck) await app.register(readinessRoutes, { check: deps.readinessCheck });
   if (deps.metrics) await app.register(queryMetrics, { metrics: deps.metrics, isLoginFailure });
   const lookups = deps.metrics ? new MeasuredLookups(deps.lookups, deps.metrics) : deps.lookups;
   // The partner endpoints, SOAP and JSON, share one rate limit and one failed-login limit.

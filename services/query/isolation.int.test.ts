@@ -92,7 +92,6 @@ beforeAll(async () => {
     publicBaseUrl: 'https://partners.example.com',
     lookups: new MongoOrderLookups(collections),
     authenticator: new CachingAuthenticator(new CredentialStore(credentialsCollection(db))),
-    healthCheck: async () => {},
   });
   await app.ready();
 });

@@ -8,13 +8,17 @@ import type { Logger } from '../logging/logger.js';
 import { createQueryMetrics } from '../metrics/query-metrics.js';
 import { StoreConnection } from '../read-model-store/store-connection.js';
 import { SwitchingLookups } from '../read-model-store/switching-lookups.js';
+import { startOpsServer } from '../probes/ops-server.js';
 import { buildApp } from './app.js';
 import type { Authenticator, OrderLookups } from './ports.js';
 import { createRequestLimits } from './rate-limit/index.js';
 
 export interface RunningQueryService {
   app: FastifyInstance;
+  /** The partner port. */
   url: string;
+  /** The operators' port: /metrics, /healthz, /readyz. */
+  opsUrl: string;
   close(): Promise<void>;
 }
 
@@ -67,17 +71,23 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
     lookups,
     authenticator,
     metrics,
+    limits,
+    trustedProxyHops: config.trustedProxyHops,
+    serverLimits: { requestTimeoutMs: config.requestTimeoutMs, maxConnections: config.maxConnections },
+  });
+  const ops = await startOpsServer({
+    host: config.opsHost,
+    port: config.opsPort,
+    registry: metrics.registry,
+    logger,
+    // Liveness of what answers partners: the store. Redis is not asked: without it the limits
+    // count per instance and requests are still served.
+    healthCheck: () => store.whenConnected(pingStore),
     readinessCheck: () =>
       store.whenConnected(async () => {
         await pingStore();
         if (!switching.readWithin(10_000)) throw new Error('active read-model version not read in the last 10 s');
       }),
-    limits,
-    trustedProxyHops: config.trustedProxyHops,
-    serverLimits: { requestTimeoutMs: config.requestTimeoutMs, maxConnections: config.maxConnections },
-    // Liveness of what answers partners: the store. Redis is not asked: without it the limits
-    // count per instance and requests are still served.
-    healthCheck: () => store.whenConnected(pingStore),
   });
   // A store that answers at once is connected before the first request; one that does not is
   // waited for in the background while the service already answers (503 and 500 until then).
@@ -86,9 +96,11 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
   return {
     app,
     url,
+    opsUrl: ops.url,
     async close() {
       stopFollowing.abort();
       switching.stop();
+      await ops.close();
       await app.close(); // closes the limits' Redis connections too
       await store.close();
     },

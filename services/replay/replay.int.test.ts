@@ -87,7 +87,6 @@ describe('ossn replay', () => {
       publicBaseUrl: 'http://x',
       lookups,
       authenticator: new FakeAuthenticator({ ops: { password: 'pw', credential } }),
-      healthCheck: async () => {},
     });
     running.push({ stop: () => app.close() });
     const url = await app.listen({ host: '127.0.0.1', port: 0 });

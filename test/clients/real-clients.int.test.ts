@@ -52,9 +52,6 @@ beforeAll(async () => {
     logger: createLogger('real-clients-test', 'warn'),
     lookups,
     authenticator: new CachingAuthenticator(new CredentialStore(credentialsCollection(db))),
-    healthCheck: async () => {
-      await db.command({ ping: 1 });
-    },
   });
 }, 180_000);
 

@@ -61,7 +61,7 @@ async function proxyTo(url: string): Promise<{ proxy: TcpProxy; url: string }> {
 
 /** The real query service with the given variables, logging into `log`. */
 async function service(variables: Record<string, string>, log = logLines()) {
-  const config = readQueryConfig({ MONGODB_URI: env.mongodbUri, MONGODB_DATABASE: names.database, PORT: '0', ...variables });
+  const config = readQueryConfig({ MONGODB_URI: env.mongodbUri, MONGODB_DATABASE: names.database, PORT: '0', OPS_PORT: '0', ...variables });
   const started = await startQueryService(config, createLogger('ossn-query', 'info', log));
   running.push(started);
   return { ...started, log };
@@ -178,7 +178,7 @@ describe('fault suite: query service', () => {
 
   it('MongoDB frozen (sockets open, nothing answered): faults and 500s within the deadline, /healthz 503 within 2 s, then recovery', async () => {
     const store = await proxyTo(env.mongodbUri);
-    const { url } = await service({ MONGODB_URI: store.url, STORE_TIMEOUT_MS: '1500' });
+    const { url, opsUrl } = await service({ MONGODB_URI: store.url, STORE_TIMEOUT_MS: '1500' });
     expect((await json(url, 10)).status).toBe(200);
     expect((await soap(url, 10)).status).toBe(200);
 
@@ -187,7 +187,7 @@ describe('fault suite: query service', () => {
       json(url, 10),
       soap(url, 10),
       json(url, 11), // not yet verified: its credential must be read from the frozen store
-      timed(() => fetch(`${url}/healthz`)),
+      timed(() => fetch(`${opsUrl}/healthz`)),
     ]);
     expect(statusJson.status).toBe(500);
     expect(JSON.parse(statusJson.body)).toEqual({ error: 'Internal error' });
@@ -211,21 +211,21 @@ describe('fault suite: query service', () => {
     }
     expect(recovered?.status).toBe(200);
     expect((await soap(url, 10)).status).toBe(200);
-    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${opsUrl}/healthz`)).status).toBe(200);
   });
 
   it('started while MongoDB is away: it listens, says so in the log, answers 503 and 500, and serves once the store answers', async () => {
     const store = await proxyTo(env.mongodbUri);
     store.proxy.cut();
-    const { url, log } = await service({ MONGODB_URI: store.url, STORE_TIMEOUT_MS: '1000' });
-    expect((await fetch(`${url}/healthz`)).status).toBe(503);
+    const { url, opsUrl, log } = await service({ MONGODB_URI: store.url, STORE_TIMEOUT_MS: '1000' });
+    expect((await fetch(`${opsUrl}/healthz`)).status).toBe(503);
     expect((await json(url, 10)).status).toBe(500);
     await until(() => messages(log.lines).includes('the store (MongoDB) does not answer yet; retrying'), 5_000);
 
     store.proxy.restore();
     const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline && (await fetch(`${url}/healthz`)).status !== 200) await sleep(250);
-    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    while (Date.now() < deadline && (await fetch(`${opsUrl}/healthz`)).status !== 200) await sleep(250);
+    expect((await fetch(`${opsUrl}/healthz`)).status).toBe(200);
     expect((await json(url, 10)).status).toBe(200);
     expect(messages(log.lines)).toContain('the store (MongoDB) answers');
   });

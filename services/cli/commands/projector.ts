@@ -1,7 +1,7 @@
 import { readProjectorConfig } from '../../config/config.js';
 import { createLogger } from '../../logging/logger.js';
 import { createProjectorMetrics } from '../../metrics/projector-metrics.js';
-import { startProbeServer } from '../../probes/probe-server.js';
+import { startOpsServer } from '../../probes/ops-server.js';
 import { startFollowingProjector } from '../../projector/follow-active-version.js';
 import { exitOnSecondSignal } from '../second-signal.js';
 import { untilSignal } from '../signals.js';
@@ -21,7 +21,7 @@ export async function projectorCommand(): Promise<void> {
     process.exit(0);
   }
   const { projector } = first;
-  const probes = await startProbeServer({
+  const probes = await startOpsServer({
     host: config.metricsHost ?? '127.0.0.1',
     port: config.metricsPort ?? 9464,
     registry: metrics.registry,

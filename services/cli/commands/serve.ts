@@ -10,7 +10,7 @@ export async function serveCommand(): Promise<void> {
   // Listening from the start: as a container's PID 1 the process would otherwise ignore SIGTERM.
   const stopRequested = untilSignal();
   const service = await startQueryService(config, logger);
-  logger.info({ url: service.url, publicBaseUrl: config.publicBaseUrl }, 'query service listening');
+  logger.info({ url: service.url, opsUrl: service.opsUrl, publicBaseUrl: config.publicBaseUrl }, 'query service listening');
   await stopRequested;
   exitOnSecondSignal(logger);
   await service.close();

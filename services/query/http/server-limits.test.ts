@@ -24,7 +24,6 @@ async function listening(serverLimits: Partial<ServerLimits>): Promise<number> {
     publicBaseUrl: 'http://x',
     lookups: new FakeLookups(),
     authenticator: new FakeAuthenticator(ACCOUNTS),
-    healthCheck: async () => {},
     serverLimits,
   });
   apps.push(app);

@@ -17,7 +17,7 @@ let lookups: FakeLookups;
 beforeAll(async () => {
   lookups = new FakeLookups();
   const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
-  app = await buildApp({ logger: pino({ level: 'trace' }, sink), publicBaseUrl: 'http://x', lookups, authenticator: new FakeAuthenticator(ACCOUNTS), healthCheck: async () => {} });
+  app = await buildApp({ logger: pino({ level: 'trace' }, sink), publicBaseUrl: 'http://x', lookups, authenticator: new FakeAuthenticator(ACCOUNTS) });
 });
 afterAll(() => app.close());
 beforeEach(() => {

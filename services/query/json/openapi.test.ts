@@ -13,7 +13,6 @@ beforeAll(async () => {
     publicBaseUrl: 'https://partners.example.com',
     lookups: new FakeLookups(),
     authenticator: new FakeAuthenticator(ACCOUNTS),
-    healthCheck: async () => {},
   });
 });
 afterAll(() => app.close());

@@ -45,7 +45,6 @@ beforeAll(async () => {
     publicBaseUrl: 'http://x',
     lookups: new MongoOrderLookups(collections),
     authenticator: new CachingAuthenticator(store),
-    healthCheck: async () => {},
   });
 });
 afterAll(async () => {

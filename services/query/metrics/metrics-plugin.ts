@@ -1,8 +1,7 @@
-// Request metrics of the partner endpoints and GET /metrics. Registered without encapsulation
+// Request metrics of the partner endpoints (GET /metrics is on the operators' port). Registered without encapsulation
 // (fastify-plugin), so its hooks see the requests of the SOAP and JSON plugins beside it.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
-import { metricsRoute } from '../../metrics/metrics-route.js';
 import type { Interface, Outcome, QueryMetrics } from '../../metrics/query-metrics.js';
 import { JsonHttpError } from '../json/errors.js';
 import { ORDER_STATUS_JSON_PATH, SHIPMENTS_JSON_PATH } from '../json/index.js';
@@ -70,7 +69,6 @@ const plugin: FastifyPluginAsync<QueryMetricsOptions> = async (app, { metrics, i
     }
   });
 
-  metricsRoute(app, metrics.registry);
 };
 
 export const queryMetrics = fastifyPlugin(plugin, { name: 'ossn-query-metrics' });

@@ -1,8 +1,9 @@
-// GET /metrics after partner traffic: the counters show what that traffic did.
+// GET /metrics (on the operators' port) after partner traffic: the counters show what that traffic did.
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { sample } from '../../../test/support/metrics-scrape.js';
 import { createQueryMetrics } from '../../metrics/query-metrics.js';
+import { buildOpsApp } from '../../probes/ops-server.js';
 import { buildApp } from '../app.js';
 import { basic, SHIPMENTS_URL, STATUS_URL } from '../json/testing.js';
 import { createRequestLimits } from '../rate-limit/index.js';
@@ -12,16 +13,17 @@ import { maxPurchaseOrdersPerAnswer } from '../../read-model-store/purchase-orde
 
 async function appWithMetrics(requestsPerMinute = 1_000) {
   const lookups = new FakeLookups();
+  const metrics = createQueryMetrics();
   const app = await buildApp({
     logger: pino({ level: 'silent' }),
     publicBaseUrl: 'http://x',
     lookups,
     authenticator: new FakeAuthenticator(ACCOUNTS),
-    healthCheck: async () => {},
     limits: createRequestLimits({ requestsPerMinute, loginFailuresPerMinute: 100 }),
-    metrics: createQueryMetrics(),
+    metrics,
   });
-  return { app, lookups };
+  const ops = await buildOpsApp({ logger: pino({ level: 'silent' }), registry: metrics.registry, readinessCheck: async () => {} });
+  return { app, ops, lookups };
 }
 
 
@@ -29,7 +31,7 @@ const soap = (body: string) => ({ method: 'POST' as const, url: ORDER_STATUS_PAT
 
 describe('GET /metrics', () => {
   it('counts requests by interface, operation, queryType and outcome, with their latencies', async () => {
-    const { app } = await appWithMetrics();
+    const { app, ops } = await appWithMetrics();
     const auth = { authorization: basic('both', 'secret') };
     for (let i = 0; i < 3; i++) await app.inject({ method: 'GET', url: `${STATUS_URL}?queryType=4`, headers: auth });
     await app.inject({ method: 'GET', url: `${SHIPMENTS_URL}?queryType=1&referenceNumber=PO-1`, headers: auth });
@@ -38,9 +40,9 @@ describe('GET /metrics', () => {
     await app.inject(soap(statusDetailsRequest({ queryType: '2', referenceNumber: 'SO-1' })));
     await app.inject(soap(statusDetailsRequest({ queryType: '977' })));
     await app.inject(soap(statusDetailsRequest({ password: 'wrong' })));
-    await app.inject({ method: 'GET', url: '/healthz' }); // not a partner request
+    await ops.inject({ method: 'GET', url: '/healthz' }); // not a partner request
 
-    const response = await app.inject({ method: 'GET', url: '/metrics' });
+    const response = await ops.inject({ method: 'GET', url: '/metrics' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toContain('text/plain');
     const scrape = response.body;
@@ -64,14 +66,14 @@ describe('GET /metrics', () => {
   });
 
   it('counts rate-limit refusals and answers cut at 5,000 purchase orders', async () => {
-    const { app, lookups } = await appWithMetrics(2);
+    const { app, ops, lookups } = await appWithMetrics(2);
     lookups.statuses = Array.from({ length: maxPurchaseOrdersPerAnswer }, (_, i) => ({ purchaseOrderNumber: `PO-${i}`, details: [] }));
     const auth = { authorization: basic('both', 'secret') };
     const codes: number[] = [];
     for (let i = 0; i < 4; i++) codes.push((await app.inject({ method: 'GET', url: `${STATUS_URL}?queryType=4`, headers: auth })).statusCode);
     expect(codes).toEqual([200, 200, 429, 429]);
 
-    const scrape = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+    const scrape = (await ops.inject({ method: 'GET', url: '/metrics' })).body;
     expect(sample(scrape, 'ossn_query_rate_limit_refusals_total{interface="json"}')).toBe(2);
     expect(sample(scrape, 'ossn_query_requests_total{interface="json",operation="getOrderStatus",query_type="4",outcome="rate_limited"}')).toBe(2);
     expect(sample(scrape, 'ossn_query_answers_cut_total{lookup="order_status"}')).toBe(2);

@@ -12,7 +12,6 @@ export function appWithLimits(limits: RequestLimits, trustedProxyHops = 0, authe
     publicBaseUrl: 'http://x',
     lookups: new FakeLookups(),
     authenticator,
-    healthCheck: async () => {},
     limits,
     trustedProxyHops,
   });

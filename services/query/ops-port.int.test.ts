@@ -1,0 +1,59 @@
+// The operators' port: /metrics, /healthz and /readyz are served there (loopback by default), and
+// not on the partner port, where anyone could read the counters or make each probe ping the store.
+import type { MongoClient } from 'mongodb';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sample } from '../../test/support/metrics-scrape.js';
+import { servers, uniqueNames } from '../../test/support/servers.js';
+import { readQueryConfig } from '../config/config.js';
+import { CredentialStore, credentialsCollection } from '../credentials/credential-store.js';
+import { hashPassword } from '../credentials/password-hash.js';
+import { createLogger } from '../logging/logger.js';
+import { connectMongo } from '../read-model-store/connect.js';
+import { ensureIndexes, readModelCollections } from '../read-model-store/documents.js';
+import { basic } from './json/testing.js';
+import { startQueryService, type RunningQueryService } from './server.js';
+
+const env = servers();
+const names = uniqueNames('ops-port');
+let mongo: MongoClient;
+let service: RunningQueryService;
+
+beforeAll(async () => {
+  mongo = await connectMongo(env.mongodbUri, 'ops-port-test');
+  const db = mongo.db(names.database);
+  await ensureIndexes(readModelCollections(db, 1));
+  await new CredentialStore(credentialsCollection(db)).add({ id: 'ops-acme', passwordHash: await hashPassword('pw'), scopes: ['order_status'], clientIds: ['C1'] });
+  const config = readQueryConfig({ MONGODB_URI: env.mongodbUri, MONGODB_DATABASE: names.database, PORT: '0', OPS_PORT: '0' });
+  service = await startQueryService(config, createLogger('ossn-query', 'silent'));
+});
+
+afterAll(async () => {
+  await service?.close();
+  await mongo.db(names.database).dropDatabase();
+  await mongo.close();
+});
+
+it('serves the probes and the metrics on the operators\' port only, on loopback by default', async () => {
+  expect(new URL(service.opsUrl).hostname).toBe('127.0.0.1');
+  expect(service.opsUrl).not.toBe(service.url);
+
+  const answered = await fetch(`${service.url}/api/partners/v1/orders/status?queryType=4`, { headers: { authorization: basic('ops-acme', 'pw') } });
+  expect(answered.status).toBe(200);
+
+  for (const path of ['/metrics', '/healthz', '/readyz']) {
+    const partnerPort = await fetch(`${service.url}${path}`);
+    expect(partnerPort.status, path).toBe(404);
+    expect(await partnerPort.json()).toEqual({ error: 'Not found' });
+  }
+
+  expect((await fetch(`${service.opsUrl}/healthz`)).status).toBe(200);
+  await expect.poll(async () => (await fetch(`${service.opsUrl}/readyz`)).status, { timeout: 15_000, interval: 200 }).toBe(200);
+  const scrape = await (await fetch(`${service.opsUrl}/metrics`)).text();
+  expect(sample(scrape, 'ossn_query_requests_total{interface="json",operation="getOrderStatus",query_type="4",outcome="ok"}')).toBe(1);
+});
+
+it('is given its address and port by OPS_HOST and OPS_PORT, each checked at start', () => {
+  const config = readQueryConfig({ MONGODB_URI: env.mongodbUri, OPS_HOST: '0.0.0.0', OPS_PORT: '9999' });
+  expect([config.opsHost, config.opsPort]).toEqual(['0.0.0.0', 9999]);
+  expect(() => readQueryConfig({ MONGODB_URI: env.mongodbUri, OPS_PORT: 'ninety' })).toThrow(/OPS_PORT/);
+});

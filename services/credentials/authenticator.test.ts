@@ -58,6 +58,24 @@ describe('CachingAuthenticator', () => {
     expect(await auth.verify('alice', 'pw-a')).toBeUndefined();
   });
 
+  it('counts the TTL from the store read, so a change made while a check runs shows within it', async () => {
+    let now = 1_000;
+    const inner = storeWith([await credential('alice', 'pw-a')]);
+    // Read at 1_000, the check ends 5 s later (a slow store answer, a queue for scrypt).
+    const store = {
+      find: async (id: string) => {
+        const doc = await inner.find(id);
+        now += 5_000;
+        return doc && { ...doc };
+      },
+    };
+    const auth = new CachingAuthenticator(store, { ttlMs: 30_000, now: () => now });
+    expect(await auth.verify('alice', 'pw-a')).toBeDefined();
+    inner.byId.get('alice')!.active = false;
+    now = 1_000 + 30_001;
+    expect(await auth.verify('alice', 'pw-a')).toBeUndefined();
+  });
+
   it('reserves for every request that waits for a check, joiners included, and gives back only what a found credential covers', async () => {
     const store = storeWith([await credential('alice', 'pw-a')]);
     const auth = new CachingAuthenticator(store);

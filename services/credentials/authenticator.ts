@@ -5,7 +5,7 @@ import type { CredentialStore } from './credential-store.js';
 import { decoyHash, verifyPassword } from './password-hash.js';
 
 export interface CachingAuthenticatorOptions {
-  /** How long a verified credential is trusted without asking the store again; a disable takes effect within it. */
+  /** How long a verified credential is trusted without asking the store again (counted from the read): any change to it takes effect within it. */
   ttlMs?: number;
   maxEntries?: number;
   now?: () => number;
@@ -93,6 +93,9 @@ export class CachingAuthenticator implements Authenticator {
   }
 
   private async check(id: string, password: string, digest: Buffer): Promise<Credential | undefined> {
+    // The TTL counts from the read, not from the end of the check: a change made while the store
+    // answers or scrypt runs must still show within the TTL (the README's 30 s).
+    const readAt = this.now();
     const stored = await this.store.find(id);
     if (!stored) {
       const decoy = await decoyHash;
@@ -109,7 +112,7 @@ export class CachingAuthenticator implements Authenticator {
     const credential: Credential = { id: stored._id, scopes: stored.scopes, clientIds: stored.clientIds };
     this.cache.delete(id); // re-inserted last: the entry evicted at the bound is the least recently checked
     if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(id, { digest, credential, expiresAt: this.now() + this.ttlMs, passwordHash: stored.passwordHash });
+    this.cache.set(id, { digest, credential, expiresAt: readAt + this.ttlMs, passwordHash: stored.passwordHash });
     return credential;
   }
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
 import { connectMongo } from '../read-model-store/connect.js';
 import { CachingAuthenticator } from './authenticator.js';
-import { CredentialExistsError, CredentialStore, credentialsCollection, UnknownCredentialError, type CredentialDocument } from './credential-store.js';
+import { ClientNotLinkedError, CredentialExistsError, CredentialStore, credentialsCollection, UnknownCredentialError, type CredentialDocument } from './credential-store.js';
 import { hashPassword } from './password-hash.js';
 
 // The credential store against the real server: what an operator does with it and what the
@@ -96,11 +96,50 @@ describe('CredentialStore against the real server', () => {
     expect((await new CachingAuthenticator(store).verify('alpha', 'pw-alpha'))?.clientIds).toEqual(['C1', 'C2', 'C3']);
   });
 
-  it('refuses to disable, enable or link an unknown id, creating nothing', async () => {
+  it('unlinks clients, and verification no longer carries them', async () => {
+    const { store } = freshStore();
+    await store.add({ id: 'alpha', passwordHash: hashes.a, scopes: ['order_status'], clientIds: ['C1', 'C2', 'C3'] });
+    await store.unlink('alpha', ['C3', 'C1']);
+    expect((await store.list())[0]?.clientIds).toEqual(['C2']);
+    expect((await new CachingAuthenticator(store).verify('alpha', 'pw-alpha'))?.clientIds).toEqual(['C2']);
+    // The last link may go too: the credential then sees no client's orders.
+    await store.unlink('alpha', ['C2']);
+    expect((await new CachingAuthenticator(store).verify('alpha', 'pw-alpha'))?.clientIds).toEqual([]);
+  });
+
+  it('unlinks all or none: a client not linked is named and nothing changes', async () => {
+    const { store } = freshStore();
+    await store.add({ id: 'alpha', passwordHash: hashes.a, scopes: ['order_status'], clientIds: ['C1', 'C2'] });
+    const typo = store.unlink('alpha', ['C1', 'C9', 'C8']);
+    await expect(typo).rejects.toThrow(ClientNotLinkedError);
+    await expect(typo).rejects.toThrow('credential alpha is not linked to C9, C8');
+    expect((await store.list())[0]?.clientIds).toEqual(['C1', 'C2']);
+  });
+
+  it('replaces the scopes, and verification carries the new ones', async () => {
+    const { store } = freshStore();
+    await store.add({ id: 'alpha', passwordHash: hashes.a, scopes: ['order_status'], clientIds: ['C1'] });
+    await store.setScopes('alpha', ['osn']);
+    expect((await store.list())[0]?.scopes).toEqual(['osn']);
+    expect((await new CachingAuthenticator(store).verify('alpha', 'pw-alpha'))?.scopes).toEqual(['osn']);
+  });
+
+  it('a new password hash makes the old password fail and the new one verify', async () => {
+    const { store } = freshStore();
+    await store.add({ id: 'alpha', passwordHash: hashes.a, scopes: ['order_status'], clientIds: ['C1'] });
+    await store.setPasswordHash('alpha', hashes.b);
+    expect(await new CachingAuthenticator(store).verify('alpha', 'pw-alpha')).toBeUndefined();
+    expect(await new CachingAuthenticator(store).verify('alpha', 'pw-beta')).toEqual({ id: 'alpha', scopes: ['order_status'], clientIds: ['C1'] });
+  });
+
+  it('refuses to change an unknown id, creating nothing', async () => {
     const { store } = freshStore();
     await expect(store.setActive('ghost', false)).rejects.toThrow(UnknownCredentialError);
     await expect(store.setActive('ghost', true)).rejects.toThrow('no credential with id ghost');
     await expect(store.link('ghost', ['C1'])).rejects.toThrow(UnknownCredentialError);
+    await expect(store.unlink('ghost', ['C1'])).rejects.toThrow('no credential with id ghost');
+    await expect(store.setScopes('ghost', ['osn'])).rejects.toThrow('no credential with id ghost');
+    await expect(store.setPasswordHash('ghost', hashes.a)).rejects.toThrow('no credential with id ghost');
     expect(await store.list()).toEqual([]);
     expect(await store.find('ghost')).toBeNull();
   });

@@ -30,6 +30,13 @@ export class UnknownCredentialError extends Error {
   }
 }
 
+export class ClientNotLinkedError extends Error {
+  constructor(id: string, clientIds: string[]) {
+    super(`credential ${id} is not linked to ${clientIds.join(', ')}`);
+    this.name = 'ClientNotLinkedError';
+  }
+}
+
 export interface CredentialSummary {
   id: string;
   scopes: Scope[];
@@ -72,6 +79,29 @@ export class CredentialStore {
 
   async link(id: string, clientIds: string[]): Promise<void> {
     const result = await this.collection.updateOne({ _id: id }, { $addToSet: { clientIds: { $each: clientIds } } });
+    if (result.matchedCount === 0) throw new UnknownCredentialError(id);
+  }
+
+  /**
+   * Removes client links, all or none: a client that is not linked (a typo, most likely) changes
+   * nothing and is named, so an operator never believes a link gone that is still there.
+   */
+  async unlink(id: string, clientIds: string[]): Promise<void> {
+    const result = await this.collection.updateOne({ _id: id, clientIds: { $all: clientIds } }, { $pullAll: { clientIds } });
+    if (result.matchedCount > 0) return;
+    const current = await this.collection.findOne({ _id: id }, { projection: { clientIds: 1 } });
+    if (!current) throw new UnknownCredentialError(id);
+    throw new ClientNotLinkedError(id, clientIds.filter((c) => !current.clientIds.includes(c)));
+  }
+
+  /** Replaces the scopes (not adds to them): the list given is the whole grant. */
+  async setScopes(id: string, scopes: Scope[]): Promise<void> {
+    const result = await this.collection.updateOne({ _id: id }, { $set: { scopes } });
+    if (result.matchedCount === 0) throw new UnknownCredentialError(id);
+  }
+
+  async setPasswordHash(id: string, passwordHash: string): Promise<void> {
+    const result = await this.collection.updateOne({ _id: id }, { $set: { passwordHash } });
     if (result.matchedCount === 0) throw new UnknownCredentialError(id);
   }
 

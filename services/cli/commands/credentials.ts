@@ -1,22 +1,39 @@
 import { parseArgs } from 'node:util';
 import { readStoreConfig } from '../../config/config.js';
-import { CredentialStore, credentialsCollection, scopes as knownScopes } from '../../credentials/credential-store.js';
+import { CredentialStore, credentialsCollection, scopes as knownScopes, UnknownCredentialError } from '../../credentials/credential-store.js';
 import { generatePassword, hashPassword } from '../../credentials/password-hash.js';
 import type { Scope } from '../../query/ports.js';
 import { connectMongo } from '../../read-model-store/connect.js';
 import { UsageError } from '../usage.js';
 
 const usage = `ossn credentials add <id> --scopes order_status,osn --clients C1,C2 [--generate]
-    the password is read from stdin (one line), or generated and shown once with --generate
 ossn credentials list
 ossn credentials disable <id>
 ossn credentials enable <id>
-ossn credentials link <id> --clients C3,C4`;
+ossn credentials link <id> --clients C3,C4
+ossn credentials unlink <id> --clients C1,C2
+ossn credentials set-scopes <id> --scopes osn
+ossn credentials reset-password <id> [--generate]
+    a password (add, reset-password) is read from stdin (one line), or generated and shown once with --generate
+    list shows ids, state, scopes and clients: never a password or its hash
+    running query services see a change within 30 s (their authenticators' cache)`;
+
+/** The options each action takes: one given to another action is refused, not silently ignored. */
+const actionOptions: Record<string, readonly string[]> = {
+  add: ['scopes', 'clients', 'generate'],
+  list: [],
+  disable: [],
+  enable: [],
+  link: ['clients'],
+  unlink: ['clients'],
+  'set-scopes': ['scopes'],
+  'reset-password': ['generate'],
+};
 
 function listOption(value: string | undefined, name: string): string[] {
   const items = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   if (items.length === 0) throw new UsageError(`--${name} needs a comma-separated list\n${usage}`);
-  return items;
+  return [...new Set(items)];
 }
 
 function parseScopes(value: string | undefined): Scope[] {
@@ -45,9 +62,12 @@ export async function credentialsCommand(argv: string[]): Promise<void> {
     allowPositionals: true,
     options: { scopes: { type: 'string' }, clients: { type: 'string' }, generate: { type: 'boolean' } },
   });
-  const [action, id] = positionals;
-  if (!action || (action !== 'list' && !id)) throw new UsageError(usage);
+  const [action, id, ...extra] = positionals;
+  const allowed = action === undefined ? undefined : actionOptions[action];
+  if (!allowed || (action === 'list' ? id !== undefined : id === undefined) || extra.length > 0) throw new UsageError(usage);
   if (id !== undefined && (id.length > 64 || id.length === 0)) throw new UsageError('a credential id is 1 to 64 characters');
+  const misplaced = Object.keys(values).filter((name) => !allowed.includes(name));
+  if (misplaced.length > 0) throw new UsageError(`credentials ${action} takes no ${misplaced.map((name) => `--${name}`).join(', ')}\n${usage}`);
 
   const config = readStoreConfig();
   const client = await connectMongo(config.mongodbUri, 'ossn-credentials');
@@ -73,10 +93,33 @@ export async function credentialsCommand(argv: string[]): Promise<void> {
         await store.setActive(id!, action === 'enable');
         process.stdout.write(`credential ${id} ${action}d\n`);
         return;
-      case 'link':
-        await store.link(id!, listOption(values.clients, 'clients'));
-        process.stdout.write(`credential ${id} linked to ${values.clients}\n`);
+      case 'link': {
+        const clientIds = listOption(values.clients, 'clients');
+        await store.link(id!, clientIds);
+        process.stdout.write(`credential ${id} linked to ${clientIds.join(',')}\n`);
         return;
+      }
+      case 'unlink': {
+        const clientIds = listOption(values.clients, 'clients');
+        await store.unlink(id!, clientIds);
+        process.stdout.write(`credential ${id} unlinked from ${clientIds.join(',')}\n`);
+        return;
+      }
+      case 'set-scopes': {
+        const scopes = parseScopes(values.scopes);
+        await store.setScopes(id!, scopes);
+        process.stdout.write(`credential ${id} scopes set to ${scopes.join(',')}\n`);
+        return;
+      }
+      case 'reset-password': {
+        // Asked before the password is: a mistyped id should not cost the operator a typed or shown password.
+        if (!(await store.find(id!))) throw new UnknownCredentialError(id!);
+        const password = values.generate ? generatePassword() : await readPasswordFromStdin();
+        await store.setPasswordHash(id!, await hashPassword(password));
+        process.stdout.write(`credential ${id} has a new password\n`);
+        if (values.generate) process.stdout.write(`password (shown once): ${password}\n`);
+        return;
+      }
       default:
         throw new UsageError(usage);
     }

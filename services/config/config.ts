@@ -53,6 +53,8 @@ export interface QueryConfig {
   requestTimeoutMs: number;
   /** Connections the partner port holds at once. */
   maxConnections: number;
+  /** Lookups one credential may have running in one instance; more wait their turn. */
+  lookupsInFlightPerCredential: number;
   /** Where /metrics, /healthz and /readyz are served, apart from the partner port; port 0 picks a free one. */
   opsHost: string;
   opsPort: number;
@@ -114,6 +116,7 @@ export function readQueryConfig(env: Env = process.env): QueryConfig {
     // At least the headers timeout (10 s): Node would otherwise swap the two.
     requestTimeoutMs: r.integer('REQUEST_TIMEOUT_MS', 30_000, { min: 10_000, max: 600_000 }),
     maxConnections: r.integer('MAX_CONNECTIONS', 1_000, { min: 1, max: 1_000_000 }),
+    lookupsInFlightPerCredential: r.integer('LOOKUPS_IN_FLIGHT_PER_CREDENTIAL', 4, { min: 1, max: 1_000 }),
     opsHost: r.string('OPS_HOST', '127.0.0.1'),
     opsPort: r.integer('OPS_PORT', 9465, { min: 0, max: 65_535 }),
   };

@@ -2,12 +2,14 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from '../logging/logger.js';
 import type { QueryMetrics } from '../metrics/query-metrics.js';
 import { drainOversizedBodies } from './http/oversized-bodies.js';
+import { trackRequestWork } from './http/request-work.js';
 import { DEFAULT_SERVER_LIMITS, serverLimitOptions, type ServerLimits } from './http/server-limits.js';
 import { InvalidCredentialsError, LoggableUrlLogController, partnerJsonApi, withLoggableRequests } from './json/index.js';
 import { MeasuredLookups } from './metrics/measured-lookups.js';
 import { queryMetrics } from './metrics/metrics-plugin.js';
 import type { Authenticator, OrderLookups } from './ports.js';
 import { guardLogins, type RequestLimits } from './rate-limit/index.js';
+import { DEFAULT_LOOKUPS_IN_FLIGHT, LookupsInFlight } from './rate-limit/lookups-in-flight.js';
 import { promoStandardsSoap, SoapClientFault, type BeforeOperation } from './soap/index.js';
 
 export interface AppDependencies {
@@ -28,6 +30,8 @@ export interface AppDependencies {
   metrics?: QueryMetrics;
   /** Timeouts and the connection cap of the port; DEFAULT_SERVER_LIMITS when absent. */
   serverLimits?: Partial<ServerLimits>;
+  /** Lookups one credential may have running in this process; more wait their turn. */
+  lookupsInFlightPerCredential?: number;
 }
 
 // The SOAP operations' fault text for an unknown id/password pair (operations.ts).
@@ -59,8 +63,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // The partner endpoints, SOAP and JSON, share one rate limit and one failed-login limit.
   await app.register(async (partners) => {
     const beforePasswordCheck = limits ? guardLogins(limits) : undefined;
+    const requestWork = trackRequestWork(partners, new LookupsInFlight(deps.lookupsInFlightPerCredential ?? DEFAULT_LOOKUPS_IN_FLIGHT));
     await partners.register(promoStandardsSoap, {
       beforePasswordCheck,
+      requestWork,
       publicBaseUrl: deps.publicBaseUrl,
       lookups,
       authenticator: deps.authenticator,
@@ -75,6 +81,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       authenticator: deps.authenticator,
       beforeLookup: limits ? (credential) => limits.admit(credential) : undefined,
       beforePasswordCheck,
+      requestWork,
     });
   });
   return app;

@@ -41,7 +41,16 @@ export interface ShipmentQuery {
   shipmentDateTimeStamp?: Date;
 }
 
+/** `signal` aborts the lookup's store work (its client went away, or its answer was given). */
 export interface OrderLookups {
-  orderStatus(clientIds: string[], query: StatusQuery): Promise<OrderStatusView[]>;
-  shipmentNotifications(clientIds: string[], query: ShipmentQuery): Promise<ShipmentNotificationView[]>;
+  orderStatus(clientIds: string[], query: StatusQuery, signal?: AbortSignal): Promise<OrderStatusView[]>;
+  shipmentNotifications(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<ShipmentNotificationView[]>;
+}
+
+/** What a partner request's lookup is bound to (see http/request-work.ts). */
+export interface RequestWork {
+  /** Aborted when the client goes away or the request is answered: its store work is cancelled then. */
+  signal: AbortSignal;
+  /** Waits for one of the credential's lookup slots, held until then. */
+  admitLookup(credential: Credential): Promise<void>;
 }

@@ -61,8 +61,8 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
     .then(() => untilAnswered('the active read-model version', () => switching.start(), logger, { signal: stopFollowing.signal }))
     .catch(() => undefined); // only a close before the store answered ends it
   const lookups: OrderLookups = {
-    orderStatus: (clientIds, query) => store.whenConnected(() => switching.orderStatus(clientIds, query)),
-    shipmentNotifications: (clientIds, query) => store.whenConnected(() => switching.shipmentNotifications(clientIds, query)),
+    orderStatus: (clientIds, query, signal) => store.whenConnected((cancel) => switching.orderStatus(clientIds, query, cancel), signal),
+    shipmentNotifications: (clientIds, query, signal) => store.whenConnected((cancel) => switching.shipmentNotifications(clientIds, query, cancel), signal),
   };
   const pingStore = async () => void (await db.command({ ping: 1 }, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) }));
   const app = await buildApp({
@@ -74,6 +74,7 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
     limits,
     trustedProxyHops: config.trustedProxyHops,
     serverLimits: { requestTimeoutMs: config.requestTimeoutMs, maxConnections: config.maxConnections },
+    lookupsInFlightPerCredential: config.lookupsInFlightPerCredential,
   });
   const ops = await startOpsServer({
     host: config.opsHost,

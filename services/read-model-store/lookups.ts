@@ -18,25 +18,31 @@ const shipmentsProjection = { _id: 0, sequence: 0, shipmentDates: 0 } as const;
 
 type StatusMember = Omit<OrderStatusDocument, '_id' | 'sequence' | 'open'>;
 
+/** Options of every read of a lookup: its signal closes the cursors and ends the reads under way. */
+interface ReadOptions {
+  signal?: AbortSignal;
+}
+
 export class MongoOrderLookups implements OrderLookups {
   constructor(private readonly collections: ReadModelCollections) {}
 
-  async orderStatus(clientIds: string[], query: StatusQuery): Promise<OrderStatusView[]> {
+  async orderStatus(clientIds: string[], query: StatusQuery, signal?: AbortSignal): Promise<OrderStatusView[]> {
+    const read: ReadOptions = signal ? { signal } : {};
     if (clientIds.length === 0) return [];
     const base: Filter<OrderStatusDocument> = { clientId: { $in: clientIds }, purchaseOrderNumber: { $exists: true } };
     let groups: PurchaseOrderGroup<StatusMember>[];
     switch (query.queryType) {
       case 1:
-        groups = await this.statusByPurchaseOrder({ ...base, purchaseOrderNumber: query.referenceNumber });
+        groups = await this.statusByPurchaseOrder({ ...base, purchaseOrderNumber: query.referenceNumber }, read);
         break;
       case 2:
-        groups = await this.statusByPurchaseOrder({ ...base, salesOrderNumber: query.referenceNumber });
+        groups = await this.statusByPurchaseOrder({ ...base, salesOrderNumber: query.referenceNumber }, read);
         break;
       case 3:
-        groups = await this.statusChangedSince(base, new Date((query.statusTimeStamp?.getTime() ?? 0) - changeTimeOverlapMs));
+        groups = await this.statusChangedSince(base, new Date((query.statusTimeStamp?.getTime() ?? 0) - changeTimeOverlapMs), read);
         break;
       case 4:
-        groups = await this.statusByPurchaseOrder({ ...base, open: true });
+        groups = await this.statusByPurchaseOrder({ ...base, open: true }, read);
         break;
       default:
         return [];
@@ -44,35 +50,36 @@ export class MongoOrderLookups implements OrderLookups {
     return groups.map((g) => ({ purchaseOrderNumber: g.purchaseOrderNumber, details: g.members.map(toOrderStatusDetail) }));
   }
 
-  private statusByPurchaseOrder(filter: Filter<OrderStatusDocument>): Promise<PurchaseOrderGroup<StatusMember>[]> {
-    return groupByPurchaseOrder(this.collections.orderStatus.find<StatusMember>(filter, { sort: byPurchaseOrder, projection: statusProjection }));
+  private statusByPurchaseOrder(filter: Filter<OrderStatusDocument>, read: ReadOptions): Promise<PurchaseOrderGroup<StatusMember>[]> {
+    return groupByPurchaseOrder(this.collections.orderStatus.find<StatusMember>(filter, { sort: byPurchaseOrder, projection: statusProjection, ...read }));
   }
 
   /**
    * Ascending by change time, each purchase order whole at its earliest change: over the cap, the
    * purchase orders kept are those whose earliest change comes first, with all their changes.
    */
-  private async statusChangedSince(base: Filter<OrderStatusDocument>, after: Date): Promise<PurchaseOrderGroup<StatusMember>[]> {
+  private async statusChangedSince(base: Filter<OrderStatusDocument>, after: Date, read: ReadOptions): Promise<PurchaseOrderGroup<StatusMember>[]> {
     const changed = { ...base, changedAt: { $gt: after } };
-    const first = await firstPurchaseOrders(this.collections.orderStatus, changed, '$changedAt');
-    const members = this.collections.orderStatus.find<StatusMember>({ ...ofPurchaseOrders(first), changedAt: { $gt: after } }, { projection: statusProjection });
+    const first = await firstPurchaseOrders(this.collections.orderStatus, changed, '$changedAt', read);
+    const members = this.collections.orderStatus.find<StatusMember>({ ...ofPurchaseOrders(first), changedAt: { $gt: after } }, { projection: statusProjection, ...read });
     const byChangeTime = (a: StatusMember, b: StatusMember) => a.changedAt.getTime() - b.changedAt.getTime() || a.salesOrderNumber.localeCompare(b.salesOrderNumber);
     return fillGroups(first, members, (so) => so, byChangeTime);
   }
 
-  async shipmentNotifications(clientIds: string[], query: ShipmentQuery): Promise<ShipmentNotificationView[]> {
+  async shipmentNotifications(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<ShipmentNotificationView[]> {
+    const read: ReadOptions = signal ? { signal } : {};
     const base: Filter<ShipmentsDocument> = { clientId: { $in: clientIds }, purchaseOrderNumber: { $exists: true } };
     if (clientIds.length === 0 || ![1, 2, 3].includes(query.queryType)) return [];
 
     let groups: PurchaseOrderGroup<ShipmentsDocument>[];
     if (query.queryType === 3) {
-      groups = await this.shippedSince(base, query.shipmentDateTimeStamp ?? new Date(0));
+      groups = await this.shippedSince(base, query.shipmentDateTimeStamp ?? new Date(0), read);
     } else {
       const filter = query.queryType === 1 ? { ...base, purchaseOrderNumber: query.referenceNumber } : { ...base, salesOrderNumber: query.referenceNumber };
-      groups = await groupByPurchaseOrder(withLocations(this.collections.shipments.find<ShipmentsDocument>(filter, { sort: byPurchaseOrder, projection: shipmentsProjection })));
+      groups = await groupByPurchaseOrder(withLocations(this.collections.shipments.find<ShipmentsDocument>(filter, { sort: byPurchaseOrder, projection: shipmentsProjection, ...read })));
     }
 
-    const completion = await this.purchaseOrderCompletion(groups);
+    const completion = await this.purchaseOrderCompletion(groups, read);
     return groups.map((g) => ({
       purchaseOrderNumber: g.purchaseOrderNumber,
       complete: completion.get(JSON.stringify([g.clientId, g.purchaseOrderNumber])) ?? false,
@@ -84,11 +91,11 @@ export class MongoOrderLookups implements OrderLookups {
    * Packages shipped at or after `since`: the purchase orders in order of their earliest such
    * package (a poller can move forward), each whole, their packages narrowed to those.
    */
-  private async shippedSince(base: Filter<ShipmentsDocument>, since: Date): Promise<PurchaseOrderGroup<ShipmentsDocument>[]> {
+  private async shippedSince(base: Filter<ShipmentsDocument>, since: Date, read: ReadOptions): Promise<PurchaseOrderGroup<ShipmentsDocument>[]> {
     const shippedSinceThen = { $elemMatch: { $gte: since } };
     const earliestSinceThen = { $min: { $filter: { input: '$shipmentDates', cond: { $gte: ['$$this', since] } } } };
-    const first = await firstPurchaseOrders(this.collections.shipments, { ...base, shipmentDates: shippedSinceThen }, earliestSinceThen);
-    const members = this.collections.shipments.find<ShipmentsDocument>({ ...ofPurchaseOrders(first), shipmentDates: shippedSinceThen }, { projection: shipmentsProjection });
+    const first = await firstPurchaseOrders(this.collections.shipments, { ...base, shipmentDates: shippedSinceThen }, earliestSinceThen, read);
+    const members = this.collections.shipments.find<ShipmentsDocument>({ ...ofPurchaseOrders(first), shipmentDates: shippedSinceThen }, { projection: shipmentsProjection, ...read });
     const narrowed = (so: ShipmentsDocument) => {
       const shipped = withPackagesShippedSince(so, since);
       return shipped.locations.length > 0 ? shipped : undefined;
@@ -97,11 +104,11 @@ export class MongoOrderLookups implements OrderLookups {
   }
 
   /** A purchase order is complete when every sales order of its client carrying its number is, answered or not. */
-  private async purchaseOrderCompletion(groups: { clientId: string; purchaseOrderNumber: string }[]): Promise<Map<string, boolean>> {
+  private async purchaseOrderCompletion(groups: { clientId: string; purchaseOrderNumber: string }[], read: ReadOptions): Promise<Map<string, boolean>> {
     const completion = new Map<string, boolean>();
     if (groups.length === 0) return completion;
     const wanted = new Set(groups.map((g) => JSON.stringify([g.clientId, g.purchaseOrderNumber])));
-    const siblings = this.collections.shipments.find(ofPurchaseOrders(groups), { projection: { _id: 0, clientId: 1, purchaseOrderNumber: 1, complete: 1 } });
+    const siblings = this.collections.shipments.find(ofPurchaseOrders(groups), { projection: { _id: 0, clientId: 1, purchaseOrderNumber: 1, complete: 1 }, ...read });
     for await (const so of siblings) {
       const key = JSON.stringify([so.clientId, so.purchaseOrderNumber]);
       if (wanted.has(key)) completion.set(key, (completion.get(key) ?? true) && so.complete);
@@ -120,14 +127,14 @@ interface FirstChange {
  * `firstOf` (a date of each sales order), in that order. The server groups and sorts them: a top-k
  * sort that holds no more than an answer's purchase orders, and sends only their keys.
  */
-async function firstPurchaseOrders<T extends Document>(collection: Collection<T>, match: Filter<T>, firstOf: unknown): Promise<FirstChange[]> {
+async function firstPurchaseOrders<T extends Document>(collection: Collection<T>, match: Filter<T>, firstOf: unknown, read: ReadOptions): Promise<FirstChange[]> {
   const firsts = await collection
     .aggregate<{ _id: FirstChange }>([
       { $match: match },
       { $group: { _id: { clientId: '$clientId', purchaseOrderNumber: '$purchaseOrderNumber' }, first: { $min: firstOf } } },
       { $sort: { first: 1, '_id.clientId': 1, '_id.purchaseOrderNumber': 1 } },
       { $limit: maxPurchaseOrdersPerAnswer },
-    ])
+    ], read)
     .toArray();
   return firsts.map((f) => f._id);
 }

@@ -44,11 +44,15 @@ export class StoreConnection {
   /**
    * `operation`, once the first connection is made (StoreNotConnectedError before), failed once the
    * deadline has passed: its round trips each have the deadline too, so a few of them cannot add up.
+   * The signal it is given aborts at the deadline and with `signal`, so that its reads are
+   * cancelled (cursors closed), not only abandoned.
    */
-  whenConnected<T>(operation: () => Promise<T>): Promise<T> {
+  whenConnected<T>(operation: (signal?: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
     if (!this.isConnected) return Promise.reject(new StoreNotConnectedError());
     const { deadlineMs } = this.options;
-    return deadlineMs ? withDeadline(operation(), deadlineMs, 'a store operation') : operation();
+    if (!deadlineMs) return operation(signal);
+    const deadline = AbortSignal.timeout(deadlineMs);
+    return withDeadline(operation(signal ? AbortSignal.any([signal, deadline]) : deadline), deadlineMs, 'a store operation');
   }
 
   async close(): Promise<void> {

@@ -64,12 +64,12 @@ export class SwitchingLookups implements OrderLookups {
     this.options.onSwitch?.(version);
   }
 
-  orderStatus(clientIds: string[], query: StatusQuery): Promise<OrderStatusView[]> {
-    return this.active().orderStatus(clientIds, query);
+  orderStatus(clientIds: string[], query: StatusQuery, signal?: AbortSignal): Promise<OrderStatusView[]> {
+    return this.active().orderStatus(clientIds, query, signal);
   }
 
-  shipmentNotifications(clientIds: string[], query: ShipmentQuery): Promise<ShipmentNotificationView[]> {
-    return this.active().shipmentNotifications(clientIds, query);
+  shipmentNotifications(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<ShipmentNotificationView[]> {
+    return this.active().shipmentNotifications(clientIds, query, signal);
   }
 
   private active(): MongoOrderLookups {

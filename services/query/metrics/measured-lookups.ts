@@ -10,12 +10,12 @@ export class MeasuredLookups implements OrderLookups {
     private readonly metrics: Pick<QueryMetrics, 'answerPurchaseOrders' | 'answersCut'>,
   ) {}
 
-  async orderStatus(clientIds: string[], query: StatusQuery): Promise<OrderStatusView[]> {
-    return this.measured('order_status', await this.inner.orderStatus(clientIds, query));
+  async orderStatus(clientIds: string[], query: StatusQuery, signal?: AbortSignal): Promise<OrderStatusView[]> {
+    return this.measured('order_status', await this.inner.orderStatus(clientIds, query, signal));
   }
 
-  async shipmentNotifications(clientIds: string[], query: ShipmentQuery): Promise<ShipmentNotificationView[]> {
-    return this.measured('shipments', await this.inner.shipmentNotifications(clientIds, query));
+  async shipmentNotifications(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<ShipmentNotificationView[]> {
+    return this.measured('shipments', await this.inner.shipmentNotifications(clientIds, query, signal));
   }
 
   private measured<T>(lookup: string, answer: T[]): T[] {

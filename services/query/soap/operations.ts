@@ -1,6 +1,6 @@
 // The SOAP operations of each endpoint, chosen by the local name of the Body's first element.
 // Order of checks: arguments, credential, rate-limit hook, scope, lookup.
-import type { Authenticator, Credential, OrderLookups, ReserveLogin, Scope } from '../ports.js';
+import type { Authenticator, Credential, OrderLookups, RequestWork, ReserveLogin, Scope } from '../ports.js';
 import { orderStatusDetailsPayload, orderStatusTypesPayload } from './build-order-status.js';
 import { shipmentNotificationPayload } from './build-shipment-notification.js';
 import { SoapClientFault } from './errors.js';
@@ -19,6 +19,8 @@ export interface OperationContext {
   beforeOperation?: BeforeOperation | undefined;
   /** Just before a password is checked against the store (see Authenticator.verify). */
   beforePasswordCheck?: ReserveLogin | undefined;
+  /** What the request's lookup is bound to: cancelled with the request, one of the credential's slots. */
+  work?: RequestWork | undefined;
 }
 
 interface Operation {
@@ -39,7 +41,8 @@ const getOrderStatusDetails: Operation = {
   async run(request, context) {
     const { login, query } = readStatusDetailsRequest(request);
     const credential = await authorize(login, 'order_status', this.name, context);
-    const orders = query ? await context.lookups.orderStatus(credential.clientIds, query) : [];
+    await context.work?.admitLookup(credential);
+    const orders = query ? await context.lookups.orderStatus(credential.clientIds, query, context.work?.signal) : [];
     return orderStatusDetailsPayload(orders);
   },
 };
@@ -57,7 +60,8 @@ const getOrderShipmentNotification: Operation = {
   async run(request, context) {
     const { login, query } = readShipmentRequest(request);
     const credential = await authorize(login, 'osn', this.name, context);
-    const notifications = query ? await context.lookups.shipmentNotifications(credential.clientIds, query) : [];
+    await context.work?.admitLookup(credential);
+    const notifications = query ? await context.lookups.shipmentNotifications(credential.clientIds, query, context.work?.signal) : [];
     return shipmentNotificationPayload(notifications);
   },
 };

@@ -1,7 +1,7 @@
 // Fastify plugin (encapsulated) serving the PromoStandards OSS 1.0.0 and OSN 1.0.0 SOAP endpoints,
 // their WSDLs and XSDs. Every failure of these routes becomes a SOAP fault in one error handler.
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Authenticator, OrderLookups, ReserveLogin } from '../ports.js';
+import type { Authenticator, OrderLookups, RequestWork, ReserveLogin } from '../ports.js';
 import { renderEnvelope, renderFault, type FaultCode } from './envelope.js';
 import { PasswordChecksBusyError } from '../../credentials/check-slots.js';
 import { MALFORMED_REQUEST, RateLimitedError, SoapClientFault } from './errors.js';
@@ -31,6 +31,8 @@ export interface PromoStandardsSoapOptions {
   beforeOperation?: BeforeOperation;
   /** Runs just before a password is checked against the store; throw RateLimitedError to refuse. */
   beforePasswordCheck?: ((request: FastifyRequest) => ReserveLogin) | undefined;
+  /** What a request's lookup is bound to: cancelled with the request, one of the credential's slots. */
+  requestWork?: ((request: FastifyRequest) => RequestWork) | undefined;
   /** Request body limit in bytes; default 64 KiB. */
   bodyLimit?: number;
 }
@@ -110,10 +112,11 @@ export const promoStandardsSoap: FastifyPluginAsync<PromoStandardsSoapOptions> =
       if (typeof request.body !== 'string') throw new SoapClientFault(MALFORMED_REQUEST);
       const element = operationElement(request.body);
       labelRequest(request, { operation: operations.get(element.name)?.name ?? 'unsupported', queryType: childText(element, 'queryType') });
-      const { beforePasswordCheck } = options;
+      const { beforePasswordCheck, requestWork } = options;
       const payload = await runOperation(operations, element, {
         ...context,
         beforePasswordCheck: beforePasswordCheck?.(request),
+        work: requestWork?.(request),
       });
       return reply.type(XML_CONTENT_TYPE).send(renderEnvelope(payload));
     });

@@ -1,0 +1,97 @@
+// What a partner request's lookup is bound to: a few lookups at once per credential, the rest waiting, and
+// a signal that aborts the lookup's store work once its client has gone away.
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { afterEach, expect, it } from 'vitest';
+import { buildApp } from '../app.js';
+import { basic, STATUS_URL } from '../json/testing.js';
+import type { OrderLookups } from '../ports.js';
+import { ACCOUNTS, FakeAuthenticator, ORDER_STATUS_URL, statusDetailsRequest } from '../soap/testing.js';
+
+/** Lookups that answer only when released, recording each one's signal. */
+class HeldLookups implements OrderLookups {
+  readonly signals: AbortSignal[] = [];
+  private readonly waiting: Array<() => void> = [];
+
+  orderStatus(_clientIds: string[], _query: unknown, signal?: AbortSignal) {
+    this.signals.push(signal!);
+    return new Promise<[]>((resolve) => this.waiting.push(() => resolve([])));
+  }
+
+  shipmentNotifications(clientIds: string[], query: unknown, signal?: AbortSignal) {
+    return this.orderStatus(clientIds, query, signal);
+  }
+
+  get held(): number {
+    return this.waiting.length;
+  }
+
+  releaseAll(): void {
+    this.waiting.splice(0).forEach((release) => release());
+  }
+}
+
+const apps: FastifyInstance[] = [];
+afterEach(async () => {
+  await Promise.all(apps.splice(0).map((app) => app.close()));
+});
+
+async function appWith(lookups: OrderLookups): Promise<FastifyInstance> {
+  const accounts = { ...ACCOUNTS, other: { password: 'secret', credential: { id: 'other', scopes: ['order_status' as const], clientIds: ['C9'] } } };
+  const app = await buildApp({ logger: pino({ level: 'silent' }), publicBaseUrl: 'http://x', lookups, authenticator: new FakeAuthenticator(accounts), lookupsInFlightPerCredential: 4 });
+  apps.push(app);
+  return app;
+}
+
+const json = (app: FastifyInstance, id = 'both') => app.inject({ url: `${STATUS_URL}?queryType=4`, headers: { authorization: basic(id, 'secret') } });
+const soap = (app: FastifyInstance) => app.inject({ method: 'POST', url: ORDER_STATUS_URL, payload: statusDetailsRequest(), headers: { 'content-type': 'text/xml' } });
+
+it('runs at most 4 lookups of a credential at once: the others wait their turn, and another credential is not affected', async () => {
+  const lookups = new HeldLookups();
+  const app = await appWith(lookups);
+  const first = [json(app), soap(app), json(app), soap(app)];
+  await expect.poll(() => lookups.held).toBe(4);
+
+  const waiting = [json(app), soap(app)];
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(lookups.held).toBe(4); // not started: no store work for them yet
+
+  const other = json(app, 'other'); // another credential has slots of its own
+  await expect.poll(() => lookups.held).toBe(5);
+
+  lookups.releaseAll(); // four slots free: the two waiting start
+  expect((await Promise.all([...first, other])).map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
+  await expect.poll(() => lookups.held).toBe(2);
+  lookups.releaseAll();
+  expect((await Promise.all(waiting)).map((r) => r.statusCode)).toEqual([200, 200]);
+  expect(lookups.signals).toHaveLength(7);
+});
+
+it('aborts a lookup\'s signal when its client goes away, frees its slot, and drops a waiting one', async () => {
+  const lookups = new HeldLookups();
+  const app = await appWith(lookups);
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  const clients = Array.from({ length: 4 }, () => new AbortController());
+  const requests = clients.map((client) =>
+    fetch(`${url}${STATUS_URL}?queryType=4`, { headers: { authorization: basic('both', 'secret') }, signal: client.signal }).catch(() => 'gone'),
+  );
+  await expect.poll(() => lookups.held).toBe(4);
+  expect(lookups.signals.map((signal) => signal.aborted)).toEqual([false, false, false, false]);
+  const gaveUpWaiting = new AbortController();
+  const waiting = fetch(`${url}${STATUS_URL}?queryType=4`, { headers: { authorization: basic('both', 'secret') }, signal: gaveUpWaiting.signal }).catch(() => 'gone');
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  gaveUpWaiting.abort();
+  await waiting;
+  await new Promise((resolve) => setTimeout(resolve, 500)); // the server sees the socket close
+
+  clients.forEach((client) => client.abort());
+  await Promise.all(requests);
+  await expect.poll(() => lookups.signals.every((signal) => signal.aborted)).toBe(true);
+  // All four slots are free again although the lookups themselves never answered, and the one
+  // that gave up waiting never started.
+  const next = Array.from({ length: 4 }, () => fetch(`${url}${STATUS_URL}?queryType=4`, { headers: { authorization: basic('both', 'secret') } }));
+  await expect.poll(() => lookups.held).toBe(8);
+  expect(lookups.signals).toHaveLength(8);
+  lookups.releaseAll();
+  expect((await Promise.all(next)).map((r) => r.status)).toEqual([200, 200, 200, 200]);
+});

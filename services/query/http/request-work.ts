@@ -1,0 +1,42 @@
+// The work a partner request starts, bound to the request: its store reads are cancelled (an
+// AbortSignal) when the client goes away or once it has been answered (a 500 at the store deadline
+// included), and the credential's lookup slot is held until then.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RequestWork } from '../ports.js';
+import type { LookupsInFlight } from '../rate-limit/lookups-in-flight.js';
+
+interface Bound {
+  controller: AbortController;
+  leave?: () => void;
+}
+
+/** Hooks on `app` (the partner routes' scope), and the work of each of its requests. */
+export function trackRequestWork(app: FastifyInstance, inFlight: LookupsInFlight): (request: FastifyRequest) => RequestWork {
+  const bound = new WeakMap<FastifyRequest, Bound>();
+  const end = (request: FastifyRequest, reason: string) => {
+    const work = bound.get(request);
+    if (!work) return;
+    bound.delete(request);
+    work.leave?.();
+    work.controller.abort(new Error(reason));
+  };
+  app.addHook('onRequestAbort', async (request) => end(request, 'the client went away'));
+  app.addHook('onResponse', async (request) => end(request, 'the request was answered'));
+  return (request) => {
+    let work = bound.get(request);
+    if (!work) {
+      work = { controller: new AbortController() };
+      bound.set(request, work);
+    }
+    const current = work;
+    return {
+      signal: current.controller.signal,
+      async admitLookup(credential) {
+        const leave = await inFlight.enter(credential.id, current.controller.signal);
+        // Ended while it waited (the hooks ran already): the slot goes back at once.
+        if (bound.get(request) === current) current.leave = leave;
+        else leave();
+      },
+    };
+  };
+}

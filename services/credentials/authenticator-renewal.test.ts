@@ -1,19 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { CredentialDocument } from './credential-store.js';
-import type * as PasswordHash from './password-hash.js';
 
-// How many scrypt verifications the authenticator runs: the real ones, counted.
-const scrypt = vi.hoisted(() => ({ runs: 0 }));
-vi.mock('./password-hash.js', async (importOriginal) => {
-  const real = await importOriginal<typeof PasswordHash>();
-  return {
-    ...real,
-    verifyPassword: async (password: string, hash: string) => {
-      scrypt.runs++;
-      return real.verifyPassword(password, hash);
-    },
-  };
-});
+// The real scrypt runs, counted.
+vi.mock('./password-hash.js', async (original) => (await import('./scrypt-runs.js')).countingScrypt(await original()));
+const { scrypt } = await import('./scrypt-runs.js');
 
 const { CachingAuthenticator } = await import('./authenticator.js');
 const { hashPassword } = await import('./password-hash.js');

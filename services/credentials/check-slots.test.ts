@@ -6,20 +6,10 @@ import { basic } from '../query/json/testing.js';
 import { createRequestLimits } from '../query/rate-limit/request-limits.js';
 import { appWithLimits } from '../query/rate-limit/testing.js';
 import { faultOf, shipmentRequest, SHIPMENT_URL } from '../query/soap/testing.js';
-import type * as PasswordHash from './password-hash.js';
 
-// How many passwords are hashed to be checked: the real scrypt runs, counted.
-const scrypt = vi.hoisted(() => ({ runs: 0 }));
-vi.mock('./password-hash.js', async (importOriginal) => {
-  const real = await importOriginal<typeof PasswordHash>();
-  return {
-    ...real,
-    verifyPassword: async (password: string, hash: string) => {
-      scrypt.runs++;
-      return real.verifyPassword(password, hash);
-    },
-  };
-});
+// The real scrypt runs, counted.
+vi.mock('./password-hash.js', async (original) => (await import('./scrypt-runs.js')).countingScrypt(await original()));
+const { scrypt } = await import('./scrypt-runs.js');
 
 const { CachingAuthenticator } = await import('./authenticator.js');
 const { hashPassword } = await import('./password-hash.js');

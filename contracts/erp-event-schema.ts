@@ -1,4 +1,5 @@
 import { Type, type Static, type TLiteral, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import { nonBlankPattern } from './blank-strings.js';
 import './formats.js';
 import { statusIds } from './status-types.js';
 
@@ -10,12 +11,16 @@ export const schemaVersion = 1;
 /** Sequences and numbers above this lose precision as JSON numbers, which would break the sequence guard. */
 const maxSafeInteger = Number.MAX_SAFE_INTEGER;
 
+/** An optional string: a blank one is read as absent (blank-strings.ts), so it needs no minimum here. */
 const text = (maxLength: number) => Type.String({ maxLength });
+/** A required string: the answers' schemas want at least one character there that is not white space. */
+const requiredText = (maxLength: number) => Type.String({ maxLength, pattern: nonBlankPattern });
 const positiveInteger = () => Type.Integer({ minimum: 1, maximum: maxSafeInteger });
 const dateTime = () => Type.String({ format: 'date-time' });
 /** A date-time whose offset is UTC; the contract says shipmentDate is given in UTC. */
 export const utcPattern = '(?:[Zz]|[+-]00:00)$';
-export const clientIdPattern = '^[^:]*$';
+/** No ':' anywhere, and at least one character that is neither ':' nor white space. */
+export const clientIdPattern = '^[^:]*[^:\\s][^:]*$';
 const utcDateTime = () => Type.String({ format: 'date-time', pattern: utcPattern });
 /** An enum as a union of constants: TypeBox's compiler checks these, and Static keeps the literal type. */
 const literals = <T extends string | number>(values: readonly T[]) =>
@@ -28,13 +33,13 @@ export const shipmentDestinationTypes = ['Commercial', 'Residential', 'None'] as
 
 export const AddressSchema = Type.Object(
   {
-    address1: text(64),
+    address1: requiredText(64),
     address2: Type.Optional(text(64)),
     address3: Type.Optional(text(64)),
     address4: Type.Optional(text(64)),
-    city: text(64),
-    region: text(2),
-    postalCode: text(10),
+    city: requiredText(64),
+    region: requiredText(2),
+    postalCode: requiredText(10),
     country: Type.Optional(text(128)),
   },
   { additionalProperties: false },
@@ -76,7 +81,7 @@ const dataSchemas = {
     {
       locationId: positiveInteger(),
       packageId: positiveInteger(),
-      trackingNumber: text(128),
+      trackingNumber: requiredText(128),
       shipmentDate: utcDateTime(),
       carrier: Type.Optional(Type.String()),
       shipmentMethod: Type.Optional(text(128)),
@@ -109,9 +114,10 @@ function envelope<T extends TSchema, D extends TSchema>(type: T, data: D) {
     type,
     schemaVersion: Type.Literal(schemaVersion),
     // No ':' in a client id: the key and the read-model ids are `<clientId>:<salesOrderNumber>`,
-    // which must name one client's sales order, whatever the sales order number holds.
-    clientId: Type.String({ minLength: 1, maxLength: 64, pattern: clientIdPattern }),
-    salesOrderNumber: Type.String({ minLength: 1, maxLength: 64 }),
+    // which must name one client's sales order, whatever the sales order number holds. Like every
+    // required string it must not be blank either; one pattern says both.
+    clientId: Type.String({ maxLength: 64, pattern: clientIdPattern }),
+    salesOrderNumber: requiredText(64),
     sequence: positiveInteger(),
     occurredAt: dateTime(),
     data,

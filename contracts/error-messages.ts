@@ -1,4 +1,5 @@
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
+import { nonBlankPattern } from './blank-strings.js';
 import { clientIdPattern, utcPattern } from './erp-event-schema.js';
 
 // One line per problem, "<JSON pointer>: <what is wrong>", written for the people who read the
@@ -10,6 +11,8 @@ const shown = (value: unknown): string => {
 };
 
 const characters = (n: number): string => `${n} character${n === 1 ? '' : 's'}`;
+
+const blankMessage = 'must not be empty or blank';
 
 const formatMessages: Record<string, string> = {
   'date-time': 'must be an RFC 3339 date-time with offset, e.g. 2024-05-01T14:30:00Z',
@@ -37,7 +40,8 @@ function messageOf(error: ValueError): string {
       return formatMessages[schema.format as string] ?? `must be a ${schema.format as string}`;
     case ValueErrorType.StringPattern:
       if (schema.pattern === utcPattern) return 'must be in UTC (offset Z or +00:00)';
-      if (schema.pattern === clientIdPattern) return "must not contain ':'";
+      if (schema.pattern === nonBlankPattern) return blankMessage;
+      if (schema.pattern === clientIdPattern) return String(error.value).includes(':') ? "must not contain ':'" : blankMessage;
       return `must match ${schema.pattern as string}`;
     case ValueErrorType.Integer:
       return 'must be an integer';

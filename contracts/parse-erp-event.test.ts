@@ -132,7 +132,7 @@ describe('parseErpEvent: schema violations', () => {
     expect(result.kind).toBe('schema');
     expect(result.errors).toEqual([
       '/extra: is not an allowed property',
-      '/clientId: must be at least 1 character',
+      '/clientId: must not be empty or blank',
       '/occurredAt: must be an RFC 3339 date-time with offset, e.g. 2024-05-01T14:30:00Z',
       '/data/shipFrom/fax: is not an allowed property',
       '/data/shipFrom/postalCode: must be at most 10 characters',
@@ -220,6 +220,87 @@ describe('parseErpEvent: schema violations', () => {
     expect(errorsOf(variant(valid.PackageVoided, (e) => (e.sequence = 2 ** 53))).errors).toEqual([
       '/sequence: must be at most 9007199254740991',
     ]);
+  });
+});
+
+// erp-events.md, "Strings": every string holds a character that is not white space, or is absent.
+describe('parseErpEvent: empty and blank strings', () => {
+  // Empty, spaces, line breaks and tabs, and the no-break and ideographic spaces (white space too).
+  const blanks = ['', ' ', '\t\n', '\u00a0\u3000'];
+
+  /** The event's field at a JSON pointer below /data (or the envelope for a top-level name). */
+  function withField(base: object, pointer: string, value: unknown): string {
+    return variant(base, (event) => {
+      const names = pointer.split('/').slice(1);
+      const last = names.pop() as string;
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- walking a JSON copy by pointer
+      const parent = names.reduce((node: Record<string, any>, name) => node[name], event);
+      if (value === undefined) delete parent[last];
+      else parent[last] = value;
+    });
+  }
+
+  const required: [string, object][] = [
+    ['/clientId', valid.PackageVoided],
+    ['/salesOrderNumber', valid.SalesOrderStatusChanged],
+    ...['address1', 'city', 'region', 'postalCode'].flatMap((field): [string, object][] => [
+      [`/data/shipFrom/${field}`, valid.ShipmentLocationRecorded],
+      [`/data/shipTo/${field}`, valid.ShipmentLocationRecorded],
+    ]),
+    ['/data/trackingNumber', valid.PackageShipped],
+  ];
+
+  const optionalText: [string, object][] = [
+    ['/data/purchaseOrderNumber', valid.SalesOrderStatusChanged],
+    ...['address2', 'address3', 'address4', 'country'].map((field): [string, object] => [`/data/shipTo/${field}`, valid.ShipmentLocationRecorded]),
+    ...['carrier', 'shipmentMethod', 'shippingAccount', 'shipmentTerms'].map((field): [string, object] => [`/data/${field}`, valid.PackageShipped]),
+    ...['supplierProductId', 'supplierPartId', 'distributorProductId', 'distributorPartId', 'purchaseOrderLineNumber'].map(
+      (field): [string, object] => [`/data/items/0/${field}`, valid.PackageShipped],
+    ),
+  ];
+
+  const optionalChoice: [string, object][] = [
+    ['/data/shipmentDestinationType', valid.ShipmentLocationRecorded],
+    ['/data/dimUOM', valid.PackageShipped],
+    ['/data/weightUOM', valid.PackageShipped],
+  ];
+
+  it.each(required)('makes the event bad when required %s is empty or blank, naming the field', (pointer, base) => {
+    for (const blank of blanks) {
+      expect(parseErpEvent(withField(base, pointer, blank))).toEqual({ ok: false, kind: 'schema', errors: [`${pointer}: must not be empty or blank`] });
+    }
+  });
+
+  it.each([...optionalText, ...optionalChoice])('reads an empty or blank optional %s as absent', (pointer, base) => {
+    const without = JSON.parse(withField(base, pointer, undefined));
+    for (const blank of blanks) {
+      expect(parseErpEvent(withField(base, pointer, blank))).toEqual({ ok: true, event: without });
+    }
+  });
+
+  it('reads a blank purchase order number as none, so the sales order is never answered by purchase order', () => {
+    const result = parseErpEvent(withField(valid.SalesOrderStatusChanged, '/data/purchaseOrderNumber', '   '));
+    expect(result.ok && 'purchaseOrderNumber' in result.event.data).toBe(false);
+  });
+
+  it('reads a blank optional string as absent even when it is longer than the field allows', () => {
+    const result = parseErpEvent(withField(valid.ShipmentLocationRecorded, '/data/shipFrom/address2', ' '.repeat(65)));
+    expect(result).toEqual({ ok: true, event: valid.ShipmentLocationRecorded });
+  });
+
+  it('keeps a string with white space around other characters exactly as sent', () => {
+    const padded = variant(valid.PackageShipped, (e) => {
+      e.clientId = ' C1 ';
+      e.data.trackingNumber = '\t1Z 999\n';
+      e.data.carrier = ' UPS ';
+      e.data.items[0].supplierPartId = ' PC61 ';
+    });
+    expect(parseErpEvent(padded)).toEqual({ ok: true, event: JSON.parse(padded) });
+  });
+
+  it("names both problems of a client id that is blank or holds ':'", () => {
+    expect(errorsOf(withField(valid.PackageVoided, '/clientId', ' ')).errors).toEqual(['/clientId: must not be empty or blank']);
+    expect(errorsOf(withField(valid.PackageVoided, '/clientId', ' : ')).errors).toEqual(["/clientId: must not contain ':'"]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { TSchema } from '@sinclair/typebox';
+import { blankOptionalsRemover, type BlankOptionalsRemover } from './blank-strings.js';
 import { describeErrors, problem } from './error-messages.js';
 import {
   AnyEnvelopeSchema,
@@ -22,6 +23,9 @@ const checks = Object.fromEntries(
   Object.entries(eventSchemas).map(([type, schema]) => [type, TypeCompiler.Compile(schema as TSchema)]),
 ) as Record<ErpEventType, TypeCheck<TSchema>>;
 const envelopeCheck = TypeCompiler.Compile(AnyEnvelopeSchema);
+const removeBlankOptionals = Object.fromEntries(
+  Object.entries(eventSchemas).map(([type, schema]) => [type, blankOptionalsRemover(schema as TSchema)]),
+) as Record<ErpEventType, BlankOptionalsRemover | undefined>;
 const knownTypes = new Set<string>(erpEventTypes);
 
 // fatal: a message that is not UTF-8 is refused rather than read with replacement characters.
@@ -39,8 +43,9 @@ function decode(raw: Buffer | string): string | undefined {
 }
 
 /**
- * Reads one message value as an event of contract v1. On failure it says which kind of failure
- * and lists every problem with its JSON pointer, e.g. `/data/shipTo/region: must be at most 2 characters`.
+ * Reads one message value as an event of contract v1, its empty or blank optional strings left out
+ * as absent. On failure it says which kind of failure and lists every problem with its JSON
+ * pointer, e.g. `/data/shipTo/region: must be at most 2 characters`.
  */
 export function parseErpEvent(raw: Buffer | string): ParseResult {
   const text = decode(raw);
@@ -69,6 +74,8 @@ export function parseErpEvent(raw: Buffer | string): ParseResult {
     ]);
   }
 
+  // Before the check: a blank optional string is absent, even one longer than its field allows.
+  removeBlankOptionals[type as ErpEventType]?.(value);
   const check = checks[type as ErpEventType];
   if (check.Check(value)) return { ok: true, event: value as ErpEvent };
   return fail('schema', describeErrors(check.Errors(value)));

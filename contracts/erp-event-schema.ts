@@ -1,6 +1,6 @@
 import { Type, type Static, type TLiteral, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import { nonBlankPattern } from './blank-strings.js';
-import './formats.js';
+import { answerableYears } from './formats.js';
 import { statusIds } from './status-types.js';
 
 // The ERP event contract v1 (shared/design/erp-events.md) as TypeBox schemas: each one is plain
@@ -16,12 +16,14 @@ const text = (maxLength: number) => Type.String({ maxLength });
 /** A required string: the answers' schemas want at least one character there that is not white space. */
 const requiredText = (maxLength: number) => Type.String({ maxLength, pattern: nonBlankPattern });
 const positiveInteger = () => Type.Integer({ minimum: 1, maximum: maxSafeInteger });
-const dateTime = () => Type.String({ format: 'date-time' });
+/** The format's check also wants the years an answer can write (formats.ts); the description says so. */
+const dateTimeRule = { format: 'date-time', description: `RFC 3339 date-time with offset, in the years ${answerableYears}` };
+const dateTime = () => Type.String(dateTimeRule);
 /** A date-time whose offset is UTC; the contract says shipmentDate is given in UTC. */
 export const utcPattern = '(?:[Zz]|[+-]00:00)$';
 /** No ':' anywhere, and at least one character that is neither ':' nor white space. */
 export const clientIdPattern = '^[^:]*[^:\\s][^:]*$';
-const utcDateTime = () => Type.String({ format: 'date-time', pattern: utcPattern });
+const utcDateTime = () => Type.String({ ...dateTimeRule, pattern: utcPattern });
 /** An enum as a union of constants: TypeBox's compiler checks these, and Static keeps the literal type. */
 const literals = <T extends string | number>(values: readonly T[]) =>
   Type.Union(values.map((v): TLiteral<T> => Type.Literal(v)));

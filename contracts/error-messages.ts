@@ -1,6 +1,7 @@
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { nonBlankPattern } from './blank-strings.js';
 import { clientIdPattern, utcPattern } from './erp-event-schema.js';
+import { answerableYears, isRfc3339DateTime } from './formats.js';
 
 // One line per problem, "<JSON pointer>: <what is wrong>", written for the people who read the
 // dead-letter topic's x-error header. TypeBox's own texts are kept for anything not listed.
@@ -37,6 +38,8 @@ function messageOf(error: ValueError): string {
     case ValueErrorType.StringMinLength:
       return `must be at least ${characters(schema.minLength as number)}`;
     case ValueErrorType.StringFormat:
+      // A well-formed date-time fails the format only by its year.
+      if (schema.format === 'date-time' && isRfc3339DateTime(String(error.value))) return `must lie in the years ${answerableYears}`;
       return formatMessages[schema.format as string] ?? `must be a ${schema.format as string}`;
     case ValueErrorType.StringPattern:
       if (schema.pattern === utcPattern) return 'must be in UTC (offset Z or +00:00)';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isRfc3339DateTime, isUuid } from './formats.js';
+import { isContractDateTime, isInAnswerableYears, isRfc3339DateTime, isUuid } from './formats.js';
 
 describe('date-time format', () => {
   it.each([
@@ -24,6 +24,32 @@ describe('date-time format', () => {
     ['offset hour 24', '2025-05-01T10:00:00+24:00'],
     ['trailing text', '2025-05-01T10:00:00Z tomorrow'],
   ])('refuses %s', (_, value) => expect(isRfc3339DateTime(value)).toBe(false));
+});
+
+// xsd:dateTime has no year 0000 and the answers write UTC with four-digit years.
+describe('years the answers can write', () => {
+  it.each([
+    '0001-01-01T00:00:00Z',
+    '9999-12-31T23:59:59.999Z',
+    '0000-12-31T23:00:00-01:00',
+    '9999-12-31T23:59:59+23:59',
+    '0099-05-01T10:00:00Z',
+  ])('accepts %s, in the years 0001 to 9999 in UTC', (value) => {
+    expect(isInAnswerableYears(value)).toBe(true);
+    expect(isContractDateTime(value)).toBe(true);
+  });
+
+  it.each([
+    '0000-01-01T00:00:00Z',
+    '0000-12-31T23:59:59.999Z',
+    '0001-01-01T00:00:00+00:01',
+    '9999-12-31T23:59:59-00:01',
+    '9999-12-31T12:00:00-23:59',
+  ])('refuses %s, outside them once in UTC', (value) => {
+    expect(isRfc3339DateTime(value)).toBe(true);
+    expect(isInAnswerableYears(value)).toBe(false);
+    expect(isContractDateTime(value)).toBe(false);
+  });
 });
 
 describe('uuid format', () => {

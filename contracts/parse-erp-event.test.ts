@@ -216,6 +216,21 @@ describe('parseErpEvent: schema violations', () => {
     expect(errorsOf(variant(valid.ShipmentCompleted, (e) => (e.data = []))).errors).toEqual(['/data: must be an object']);
   });
 
+  it('refuses date-times outside the years an answer can write, saying so', () => {
+    const result = errorsOf(variant(valid.PackageShipped, (e) => {
+      e.occurredAt = '0001-01-01T00:30:00+01:00';
+      e.data.shipmentDate = '0000-05-02T15:30:00Z';
+    }));
+    expect(result.errors).toEqual([
+      '/occurredAt: must lie in the years 0001 to 9999 in UTC',
+      '/data/shipmentDate: must lie in the years 0001 to 9999 in UTC',
+    ]);
+    expect(errorsOf(variant(valid.SalesOrderStatusChanged, (e) => (e.data.expectedDeliveryDate = '9999-12-31T23:00:00-02:00'))).errors).toEqual([
+      '/data/expectedDeliveryDate: must lie in the years 0001 to 9999 in UTC',
+    ]);
+    expect(parseErpEvent(variant(valid.SalesOrderStatusChanged, (e) => (e.data.expectedShipDate = '9999-12-31T23:59:59.999Z'))).ok).toBe(true);
+  });
+
   it('refuses sequences too large to compare exactly', () => {
     expect(errorsOf(variant(valid.PackageVoided, (e) => (e.sequence = 2 ** 53))).errors).toEqual([
       '/sequence: must be at most 9007199254740991',

@@ -114,6 +114,9 @@ async function partner(id: string, index: number): Promise<void> {
   const everyMs = index % 5 === 0 ? 250 : 3_000; // a fifth poll near the limit (240/min), the rest calmly
   const idle = index % 4 === 1 && minutes >= 7;
   let since = new Date(Date.now() - 3_600_000).toISOString();
+  // Each at a phase of its own, as independent partners poll: not all first logins (each a scrypt,
+  // bounded per process) in the same 100 ms, which only a soak that starts them together would do.
+  await sleep(Math.random() * everyMs);
   for (let n = index; !stopping && Date.now() < endAt; n++) {
     const elapsed = Date.now() - started;
     if (idle && elapsed > 2 * 60_000 && elapsed < 6 * 60_000) {

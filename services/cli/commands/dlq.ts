@@ -1,18 +1,28 @@
 import { parseArgs } from 'node:util';
 import { deadLetterTopic } from '../../../contracts/transport.js';
-import { readPublishConfig } from '../../config/config.js';
+import { readPublishConfig, readStoreConfig, type StoreConfig } from '../../config/config.js';
 import { createKafka } from '../../kafka/client.js';
 import { connectSink } from '../../kafka/producer.js';
 import { readTopic } from '../../kafka/read-topic.js';
 import { createLogger } from '../../logging/logger.js';
 import { matches, redriveMessage, toDeadLetterRecord, type DeadLetterFilter, type DeadLetterRecord } from '../../dead-letters/dead-letter-records.js';
+import { judgeRedrive, salesOrdersOf, type RedriveVerdict } from '../../dead-letters/redrive-verdict.js';
+import { readActiveVersion } from '../../read-model-store/active-version.js';
+import { connectMongo } from '../../read-model-store/connect.js';
+import { readModelCollections } from '../../read-model-store/documents.js';
+import { loadStates } from '../../read-model-store/writes.js';
 import { UsageError } from '../usage.js';
 
 const usage = `ossn dlq list [--reason KIND] [--since TIME] [--until TIME]
     the dead letters: when, reason kind and text, source partition:offset, key, and their id
 ossn dlq redrive (ID... | --all) [--reason KIND] [--since TIME] [--until TIME]
-    sends the chosen dead letters back to the event topic (after the ERP fixed what they lacked);
-    one sent twice is applied once
+    sends the chosen dead letters back to the event topic (after the ERP fixed what they lacked),
+    each only if it applies now: judged by the projector's fold on its sales order's state in the
+    active read-model version (let the projector catch up first). Refused, with the reason:
+    a letter that is still not an event of the contract; one at or below the sequence its sales
+    order last applied (the ERP must republish what it carries above that sequence); one the fold
+    rejects again. Letters of one sales order go in sequence order. Exit code 0 when every chosen
+    letter was sent, 3 when any was refused (the others are sent all the same)
   ID is <partition>:<offset> in the dead-letter topic, as list shows it
   KIND is one of not-json, schema, unknown-type, unknown-schema-version, wrong-key, rejected
   TIME is an ISO 8601 time (2025-05-01T10:00:00Z) or an age: 30m, 2h, 7d`;
@@ -59,24 +69,52 @@ export async function dlqCommand(argv: string[]): Promise<void> {
   }
 
   const config = readPublishConfig();
+  // Read before anything is done, so that a missing MONGODB_URI stops a redrive at once.
+  const store = action === 'redrive' ? readStoreConfig() : undefined;
   const logger = createLogger('ossn-dlq', config.logLevel === 'info' ? 'warn' : config.logLevel);
   const kafka = createKafka(config.kafkaBrokers, 'ossn-dlq', logger);
   const topic = deadLetterTopic(config.topic);
   const chosen = (await readTopic(kafka, topic)).map(toDeadLetterRecord).filter((record) => matches(record, filter));
 
-  if (action === 'list') {
+  if (action === 'list' || store === undefined) {
     for (const record of chosen) process.stdout.write(`${line(record)}\n`);
     process.stdout.write(`${chosen.length} dead letters in ${topic}\n`);
     return;
   }
   const missing = ids.filter((id) => !chosen.some((record) => record.id === id));
   if (missing.length > 0) throw new UsageError(`no dead letter ${missing.join(', ')} in ${topic} (matching the filters); see ossn dlq list`);
-  const sink = await connectSink(kafka);
-  try {
-    await sink.send(config.topic, chosen.map(redriveMessage));
-  } finally {
-    await sink.close();
+  const verdicts = await judgeAgainstActiveVersion(store, chosen);
+  const toSend = verdicts.flatMap((v) => (v.send ? [v.record] : []));
+  if (toSend.length > 0) {
+    const sink = await connectSink(kafka);
+    try {
+      await sink.send(config.topic, toSend.map(redriveMessage));
+    } finally {
+      await sink.close();
+    }
   }
-  for (const record of chosen) process.stdout.write(`re-sent ${record.id} (${record.kind}, key ${record.key ?? '(none)'})\n`);
-  process.stdout.write(`re-sent ${chosen.length} dead letters to ${config.topic}\n`);
+  for (const verdict of verdicts) process.stdout.write(`${verdictLine(verdict)}\n`);
+  const refused = verdicts.flatMap((v) => (v.send ? [] : [v.record.id]));
+  process.stdout.write(`re-sent ${toSend.length} dead letters to ${config.topic}${refused.length > 0 ? `; refused ${refused.length}: ${refused.join(', ')}` : ''}\n`);
+  // A refusal is not a failure of the command, yet a script must not take it for a redrive that applied.
+  if (refused.length > 0) process.exitCode = 3;
+}
+
+function verdictLine(verdict: RedriveVerdict): string {
+  const { id, kind, key } = verdict.record;
+  const about = `(${kind}, key ${key ?? '(none)'})`;
+  return verdict.send ? `re-sent ${id}: applies on top of sequence ${verdict.after} ${about}` : `refused ${id}: ${verdict.reason} ${about}`;
+}
+
+/** The verdicts on the chosen letters, from the stored states of their sales orders in the version the query services answer from. */
+async function judgeAgainstActiveVersion(store: StoreConfig, chosen: DeadLetterRecord[]): Promise<RedriveVerdict[]> {
+  const mongo = await connectMongo(store.mongodbUri, 'ossn-dlq');
+  try {
+    const db = mongo.db(store.database);
+    const active = await readActiveVersion(db, store.readModelVersion);
+    const stored = await loadStates(readModelCollections(db, active.version), salesOrdersOf(chosen));
+    return judgeRedrive(chosen, stored);
+  } finally {
+    await mongo.close();
+  }
 }

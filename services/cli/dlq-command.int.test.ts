@@ -1,6 +1,6 @@
 // `ossn dlq list` and `ossn dlq redrive` against the real broker: an event dead-lettered because
 // its location was never recorded is projected once the ERP sent the location and the operator
-// re-sent it, and re-sending it again changes nothing.
+// re-sent it, and a second redrive is refused: its sales order has moved past it.
 import { expect, it } from 'vitest';
 import { locationRecorded, packageShipped, statusChanged } from '../../contracts/sample-events.js';
 import { deadLetterTopic, eventKey } from '../../contracts/transport.js';
@@ -20,7 +20,14 @@ it('lists a dead letter with its reason, and a redrive after the fix projects it
   const { config, names } = await freshProjectorConfig(kafka, 'dlq-cli', 2);
   const key = eventKey('C1', 'SO-9');
   const send = (events: object[]) => connections.sink.send(config.topic, events.map((e) => ({ key, value: JSON.stringify(e) })));
-  const cli = (...args: string[]) => runOssn(['dlq', ...args], { KAFKA_BROKERS: env.kafkaBrokers.join(','), OSSN_TOPIC: config.topic, LOG_LEVEL: 'warn' });
+  const cli = (...args: string[]) =>
+    runOssn(['dlq', ...args], {
+      KAFKA_BROKERS: env.kafkaBrokers.join(','),
+      MONGODB_URI: env.mongodbUri,
+      MONGODB_DATABASE: names.database,
+      OSSN_TOPIC: config.topic,
+      LOG_LEVEL: 'warn',
+    });
   const shipped = packageShipped(3, 2, 7);
   // The ERP forgot to publish location 2 (sequence 2 is missing): the package shipped there is refused.
   await send([statusChanged(1), shipped]);
@@ -46,19 +53,24 @@ it('lists a dead letter with its reason, and a redrive after the fix projects it
   expect((await cli('list', '--since', '2999-01-01T00:00:00Z')).stdout).toContain('0 dead letters');
   expect((await cli('redrive')).code).toBe(2); // nothing chosen: nothing sent
 
-  // The ERP publishes the missing location; the operator re-sends the dead letter, twice.
+  // The ERP publishes the missing location; once it is projected, the operator re-sends the dead
+  // letter (judged on the read model), then tries again after it was applied.
   await send([locationRecorded(2, 2)]);
+  await waitUntilCaughtUp(kafka, config.consumerGroup, config.topic);
   const first = await cli('redrive', id!);
   expect(first.code).toBe(0);
+  expect(first.stdout).toContain(`re-sent ${id!}: applies on top of sequence 2`);
   expect(first.stdout).toContain(`re-sent 1 dead letters to ${config.topic}`);
-  expect((await cli('redrive', id!)).code).toBe(0);
   await waitUntilCaughtUp(kafka, config.consumerGroup, config.topic);
+  const second = await cli('redrive', id!);
+  expect(second.code).toBe(3);
+  expect(second.stdout).toContain(`refused ${id!}: sales order ${key} moved past it (sequence 3 applied, this one is 3)`);
 
   const collections = readModelCollections(connections.mongo.db(names.database), 1);
   const stored = await collections.shipments.findOne({ _id: key }, { projection: { _id: 0, shipmentDates: 0 } });
   const expected = foldEvents([statusChanged(1), locationRecorded(2, 2), shipped]).shipments.get(key);
   expect(stored).toEqual(expected);
   expect(stored?.locations[0]?.packages).toHaveLength(1);
-  // The second redrive was a duplicate, not a new failure: still two dead letters.
+  // The second redrive sent nothing, so nothing failed anew: still two dead letters.
   expect(await topicSize(kafka, deadLetterTopic(config.topic))).toBe(2n);
 });

@@ -1,5 +1,5 @@
 import { MongoServerError, type Collection, type Db, type Document, type IndexDescription } from 'mongodb';
-import type { OrderStatusState, ShipmentsState } from '../../projections/state.js';
+import type { LocationState, OrderStatusState, PackageState, ShipmentsState } from '../../projections/state.js';
 
 /**
  * The change time that status queryType 3 filters on.
@@ -20,11 +20,55 @@ export interface OrderStatusDocument extends OrderStatusState {
   changedAt: Date;
 }
 
-export interface ShipmentsDocument extends ShipmentsState {
+/**
+ * The times that shipment queryType 3 filters on besides shipmentDate, each the service's own
+ * record, from the database server's clock, of when something became visible to partners (see
+ * `visible-times.ts` for when each is stamped, kept or carried over). A package posted late, or a
+ * complete flag that changed, is news to a partner who polled before it became visible, whatever
+ * its shipmentDate. Documents written before these times were recorded lack them: what they hold
+ * was visible long ago.
+ */
+export interface StoredPackage extends PackageState {
+  /** When this package, as it is, was made visible. */
+  visibleAt?: Date;
+}
+
+export interface StoredLocation extends Omit<LocationState, 'packages'> {
+  /** When this location's complete flag last changed; absent while it never did. */
+  completeChangedAt?: Date;
+  packages: StoredPackage[];
+}
+
+export interface ShipmentsDocument extends Omit<ShipmentsState, 'locations'> {
   _id: string;
+  locations: StoredLocation[];
   /** Every package's shipmentDate, flat, so shipment queryType 3 can use a plain multikey index. */
   shipmentDates: Date[];
+  /**
+   * When the sales order's complete flag last changed, and when it came under its purchase order
+   * number (its packages are then new to that purchase order); absent while it never did. With
+   * the flags of its purchase order's other sales orders they tell whether that purchase order's
+   * complete flag changed since a time.
+   */
+  completeChangedAt?: Date;
+  purchaseOrderSetAt?: Date;
+  /**
+   * The latest of the package and location times, so that queryType 3 finds what became visible
+   * since a time through a plain index; absent while there is none.
+   */
+  lastMadeVisibleAt?: Date;
 }
+
+/** The store's own fields of a shipments document: a projection without them reads it as the state the projections fold. */
+export const shipmentsStoreFields = {
+  shipmentDates: 0,
+  completeChangedAt: 0,
+  purchaseOrderSetAt: 0,
+  lastMadeVisibleAt: 0,
+  'locations.completeChangedAt': 0,
+  'locations.packages.visibleAt': 0,
+} as const;
+export const shipmentsStateProjection = { _id: 0, ...shipmentsStoreFields } as const;
 
 export interface ReadModelCollections {
   orderStatus: Collection<OrderStatusDocument>;

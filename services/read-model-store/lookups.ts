@@ -1,7 +1,7 @@
 import type { Collection, Document, Filter, Sort } from 'mongodb';
 import type { OrderLookups, ShipmentQuery, StatusQuery } from '../query/ports.js';
 import type { OrderStatusView, ShipmentNotificationView } from '../query/views.js';
-import type { OrderStatusDocument, ReadModelCollections, ShipmentsDocument } from './documents.js';
+import { shipmentsStateProjection, type OrderStatusDocument, type ReadModelCollections, type ShipmentsDocument } from './documents.js';
 import { groupByPurchaseOrder, maxPurchaseOrdersPerAnswer, type PurchaseOrderGroup } from './purchase-order-groups.js';
 import { toOrderStatusDetail, toSalesOrderShipment, withPackagesShippedSince } from './views.js';
 
@@ -14,7 +14,7 @@ export const changeTimeOverlapMs = 5_000;
 
 const byPurchaseOrder: Sort = { purchaseOrderNumber: 1, clientId: 1, salesOrderNumber: 1 };
 const statusProjection = { _id: 0, sequence: 0, open: 0 } as const;
-const shipmentsProjection = { _id: 0, sequence: 0, shipmentDates: 0 } as const;
+const shipmentsProjection = { ...shipmentsStateProjection, sequence: 0 } as const;
 
 type StatusMember = Omit<OrderStatusDocument, '_id' | 'sequence' | 'open'>;
 

@@ -17,7 +17,7 @@ import { publishNdjson } from '../publishing/publish-events.js';
 import { buildApp } from '../query/app.js';
 import type { OrderStatusView } from '../query/views.js';
 import { readActiveVersion, readBuild } from '../read-model-store/active-version.js';
-import { readModelCollections } from '../read-model-store/documents.js';
+import { readModelCollections, shipmentsStoreFields } from '../read-model-store/documents.js';
 import { SwitchingLookups } from '../read-model-store/switching-lookups.js';
 import { FakeAuthenticator } from '../query/soap/testing.js';
 import { replay, type ReplayContext } from './replay.js';
@@ -51,12 +51,12 @@ async function buildLive(config: ProjectorConfig) {
   }
 }
 
-/** The states of a version without their change times, in _id order. */
+/** The states of a version without their change and visible times, in _id order. */
 async function states(db: Db, version: number) {
   const c = readModelCollections(db, version);
   return {
     statuses: await c.orderStatus.find({}, { projection: { changedAt: 0 } }).sort({ _id: 1 }).toArray(),
-    shipments: await c.shipments.find({}).sort({ _id: 1 }).toArray(),
+    shipments: await c.shipments.find({}, { projection: shipmentsStoreFields }).sort({ _id: 1 }).toArray(),
   };
 }
 

@@ -42,8 +42,6 @@ export interface StoredLocation extends Omit<LocationState, 'packages'> {
 export interface ShipmentsDocument extends Omit<ShipmentsState, 'locations'> {
   _id: string;
   locations: StoredLocation[];
-  /** Every package's shipmentDate, flat, so shipment queryType 3 can use a plain multikey index. */
-  shipmentDates: Date[];
   /**
    * When the sales order's complete flag last changed, and when it came under its purchase order
    * number (its packages are then new to that purchase order); absent while it never did. With
@@ -53,18 +51,20 @@ export interface ShipmentsDocument extends Omit<ShipmentsState, 'locations'> {
   completeChangedAt?: Date;
   purchaseOrderSetAt?: Date;
   /**
-   * The latest of the package and location times, so that queryType 3 finds what became visible
-   * since a time through a plain index; absent while there is none.
+   * The latest of its packages' shipmentDates and visible times and its locations' flag times: a
+   * sales order has news since a time only when this is at or after it, so queryType 3 finds
+   * them through one plain index, one key a sales order. Absent while it has none of these.
    */
-  lastMadeVisibleAt?: Date;
+  lastNewsAt?: Date;
 }
 
 /** The store's own fields of a shipments document: a projection without them reads it as the state the projections fold. */
 export const shipmentsStoreFields = {
-  shipmentDates: 0,
   completeChangedAt: 0,
   purchaseOrderSetAt: 0,
-  lastMadeVisibleAt: 0,
+  lastNewsAt: 0,
+  // What queryType 3 read before lastNewsAt, still in documents written by earlier releases.
+  shipmentDates: 0,
   'locations.completeChangedAt': 0,
   'locations.packages.visibleAt': 0,
 } as const;
@@ -111,7 +111,7 @@ const orderStatusIndexes: IndexDescription[] = [
 const shipmentsIndexes: IndexDescription[] = [
   { name: 'by_purchase_order', key: { clientId: 1, purchaseOrderNumber: 1, salesOrderNumber: 1 }, ...answerable },
   { name: 'by_sales_order', key: { clientId: 1, salesOrderNumber: 1 }, ...answerable },
-  { name: 'by_shipment_date', key: { clientId: 1, shipmentDates: 1 }, ...answerable },
+  { name: 'by_news_time', key: { clientId: 1, lastNewsAt: 1 }, ...answerable },
 ];
 
 /** createIndexes refuses an index whose name exists with other keys (86) or options (85). */

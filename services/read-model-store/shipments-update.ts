@@ -45,19 +45,14 @@ function locationExpression(location: LocationState, times: VisibleTimes['locati
 
 const locationsExpression = (state: ShipmentsState, times: VisibleTimes) => state.locations.map((l, i) => locationExpression(l, times.locations[i]!));
 
-/** The latest package or location time of the document, recomputed from what it holds after the write. */
-const lastMadeVisibleAt: Document = {
+/** The values of a field of every package, flat. */
+const ofEveryPackage = (field: string) => ({ $reduce: { input: `$locations.packages.${field}`, initialValue: [], in: { $concatArrays: ['$$value', '$$this'] } } });
+
+/** The document's latest news time (see ShipmentsDocument.lastNewsAt), recomputed from what it holds after the write. */
+const lastNewsAt: Document = {
   $set: {
-    lastMadeVisibleAt: {
-      $ifNull: [
-        {
-          $max: [
-            { $max: '$locations.completeChangedAt' },
-            { $max: { $reduce: { input: '$locations.packages', initialValue: [], in: { $concatArrays: ['$$value', '$$this.visibleAt'] } } } },
-          ],
-        },
-        '$$REMOVE',
-      ],
+    lastNewsAt: {
+      $ifNull: [{ $max: [{ $max: ofEveryPackage('shipmentDate') }, { $max: ofEveryPackage('visibleAt') }, { $max: '$locations.completeChangedAt' }] }, '$$REMOVE'],
     },
   },
 };
@@ -82,10 +77,10 @@ const literals = (fields: Document) => Object.fromEntries(Object.entries(fields)
  * A new document, for an upsert whose filter is its _id alone: it takes effect only where no
  * document exists (the pipeline keeps one that another writer put there first, untouched).
  */
-export function insertPipeline(id: string, state: ShipmentsState, shipmentDates: Date[], times: VisibleTimes): Document[] {
+export function insertPipeline(id: string, state: ShipmentsState, times: VisibleTimes): Document[] {
   const { locations: _, ...rest } = state;
-  const created = { $mergeObjects: [{ $literal: { _id: id, ...rest, shipmentDates } }, { locations: locationsExpression(state, times), ...topLevelSets(times) }] };
-  return [{ $replaceWith: { $cond: [{ $eq: [{ $type: '$sequence' }, 'missing'] }, created, '$$ROOT'] } }, lastMadeVisibleAt];
+  const created = { $mergeObjects: [{ $literal: { _id: id, ...rest } }, { locations: locationsExpression(state, times), ...topLevelSets(times) }] };
+  return [{ $replaceWith: { $cond: [{ $eq: [{ $type: '$sequence' }, 'missing'] }, created, '$$ROOT'] } }, lastNewsAt];
 }
 
 /** An update of a stored document: the fields that changed, those removed, and the times. */
@@ -94,5 +89,5 @@ export function updatePipeline(changed: Document, removed: string[], state: Ship
   const set: Document = { ...literals(changedValues), ...topLevelSets(times) };
   if (times.rewritesLocations) set.locations = locationsExpression(state, times);
   const unset = [...removed, ...topLevelTimes.filter((field) => times[field].from === 'none')];
-  return [{ $set: set }, ...(unset.length > 0 ? [{ $unset: unset }] : []), lastMadeVisibleAt];
+  return [{ $set: set }, ...(unset.length > 0 ? [{ $unset: unset }] : []), lastNewsAt];
 }

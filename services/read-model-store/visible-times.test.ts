@@ -88,7 +88,6 @@ describe('carriedOver: a rebuild keeps the times partners have seen', () => {
   const shownLike = (s: ShipmentsState, times: { package: Date[]; location?: Date; so?: Date; po?: Date }): ShipmentsDocument => ({
     _id: 'C1:SO-1',
     ...s,
-    shipmentDates: [],
     ...(times.so ? { completeChangedAt: times.so } : {}),
     ...(times.po ? { purchaseOrderSetAt: times.po } : {}),
     locations: s.locations.map((l) => ({ ...l, ...(times.location ? { completeChangedAt: times.location } : {}), packages: l.packages.map((p, j) => ({ ...p, visibleAt: times.package[j]! })) })),

@@ -38,7 +38,7 @@ describe('read-model writes against the real server', () => {
     await ensureIndexes(collections);
     const names = (await collections.orderStatus.indexes()).map((i) => i.name).sort();
     expect(names).toEqual(['_id_', 'by_change_time', 'by_purchase_order', 'by_sales_order', 'open_by_purchase_order']);
-    expect((await collections.shipments.indexes()).map((i) => i.name).sort()).toEqual(['_id_', 'by_purchase_order', 'by_sales_order', 'by_shipment_date']);
+    expect((await collections.shipments.indexes()).map((i) => i.name).sort()).toEqual(['_id_', 'by_news_time', 'by_purchase_order', 'by_sales_order']);
   });
 
   it('remakes an index whose definition changed since an earlier release, also when two processes start at once', async () => {
@@ -82,11 +82,11 @@ describe('read-model writes against the real server', () => {
     await writeEffects(collections, { orderStatus: [], shipments: [{ after: noLocations }] });
     const stored = await collections.shipments.findOne({ _id: 'C1:SO-1' });
     expect(stored?.locations).toEqual([]);
-    expect(stored?.shipmentDates).toEqual([]);
+    expect(stored?.lastNewsAt).toBeUndefined();
     expect((await loadStates(collections, ['C1:SO-1'])).shipments.get('C1:SO-1')).toEqual(noLocations);
   });
 
-  it('keeps the shipment dates in step with the packages as a stored sales order changes', async () => {
+  it('keeps the latest news time in step with the packages, their visible times and the location flags as a stored sales order changes', async () => {
     const collections = fresh();
     const address = { address1: '1 Main St', city: 'Springfield', region: 'IL', postalCode: '62701' };
     const parcel = (packageId: number, shipmentDate: string) => ({ packageId, trackingNumber: `1Z${packageId}`, shipmentDate: new Date(shipmentDate) });
@@ -97,17 +97,21 @@ describe('read-model writes against the real server', () => {
     const secondPackage: ShipmentsState = {
       ...purchaseOrderLearnt,
       sequence: 3,
-      locations: [{ ...location, packages: [...location.packages, parcel(2, '2026-11-05T08:00:00Z')] }],
+      locations: [{ ...location, packages: [...location.packages, parcel(2, '2099-11-05T08:00:00Z')] }],
     };
-    const completed: ShipmentsState = { ...secondPackage, sequence: 4, complete: true };
+    const completed: ShipmentsState = { ...secondPackage, sequence: 4, complete: true, locations: [{ ...secondPackage.locations[0]!, complete: true }] };
     const steps = [first, purchaseOrderLearnt, secondPackage, completed];
-    const datesAfterEach: Date[][] = [];
-    for (const [i, after] of steps.entries()) {
-      await writeEffects(collections, { orderStatus: [], shipments: [{ before: steps[i - 1], after }] });
-      datesAfterEach.push((await collections.shipments.findOne({ _id: 'C1:SO-1' }))!.shipmentDates);
+    const latest = (doc: ShipmentsDocument) =>
+      Math.max(...doc.locations.flatMap((l) => [l.completeChangedAt?.getTime() ?? 0, ...l.packages.flatMap((p) => [p.shipmentDate.getTime(), p.visibleAt!.getTime()])]));
+    const after: [number, number][] = [];
+    for (const [i, state] of steps.entries()) {
+      await writeEffects(collections, { orderStatus: [], shipments: [{ before: steps[i - 1], after: state }] });
+      const doc = (await collections.shipments.findOne({ _id: 'C1:SO-1' }))!;
+      after.push([doc.lastNewsAt!.getTime(), latest(doc)]);
     }
-    const [day2, day5] = [new Date('2026-11-02T08:00:00Z'), new Date('2026-11-05T08:00:00Z')];
-    expect(datesAfterEach).toEqual([[day2], [day2], [day2, day5], [day2, day5]]);
+    for (const [stored, expected] of after) expect(stored).toBe(expected);
+    // A package dated ahead is the latest news until it is past.
+    expect(after[2]![0]).toBe(Date.parse('2099-11-05T08:00:00Z'));
     expect((await loadStates(collections, ['C1:SO-1'])).shipments.get('C1:SO-1')).toEqual(completed);
   });
 
@@ -173,7 +177,7 @@ describe('visible times of shipments documents, stamped by the server', () => {
   const times = (doc: ShipmentsDocument) => ({
     so: doc.completeChangedAt?.getTime(),
     po: doc.purchaseOrderSetAt?.getTime(),
-    last: doc.lastMadeVisibleAt?.getTime(),
+    last: doc.lastNewsAt?.getTime(),
     locations: doc.locations.map((l) => ({ flag: l.completeChangedAt?.getTime(), packages: l.packages.map((p) => p.visibleAt?.getTime()) })),
   });
   /** Writes `after` over `before` and returns the server's clock just before, and the stored document. */
@@ -247,6 +251,6 @@ describe('visible times of shipments documents, stamped by the server', () => {
     const t = times(liveDoc);
     expect(times(doc)).toMatchObject({ so: t.so, po: t.po, locations: [{ flag: t.locations[0]!.flag, packages: [t.locations[0]!.packages[0], expect.any(Number)] }] });
     expect(doc.locations[0]!.packages[1]!.visibleAt!.getTime()).toBeGreaterThanOrEqual(at);
-    expect(doc.lastMadeVisibleAt!.getTime()).toBeGreaterThanOrEqual(at);
+    expect(doc.lastNewsAt!.getTime()).toBeGreaterThanOrEqual(at);
   });
 });

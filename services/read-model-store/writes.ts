@@ -102,13 +102,10 @@ function guardedWrite<T extends { _id: string; sequence: number }>(
 function guardedShipmentsWrite(key: string, change: StateChange<ShipmentsState>, shown: ShipmentsDocument | undefined, shownBefore: Date | undefined): GuardedWrite<ShipmentsDocument> {
   const { before, after } = change;
   const times = carriedOver(visibleTimes(before, after), after, shown, shownBefore);
-  const shipmentDates = after.locations.flatMap((l) => l.packages.map((p) => p.shipmentDate));
   if (!before) {
-    return { op: { updateOne: { filter: { _id: key }, update: insertPipeline(key, after, shipmentDates, times), upsert: true } }, inserts: true };
+    return { op: { updateOne: { filter: { _id: key }, update: insertPipeline(key, after, times), upsert: true } }, inserts: true };
   }
-  const set: Document = { ...after };
-  if (after.locations !== before.locations) set.shipmentDates = shipmentDates;
-  const { changed, removed } = differences(before, set, shipmentsOptionalFields);
+  const { changed, removed } = differences(before, { ...after }, shipmentsOptionalFields);
   return { op: { updateOne: { filter: { _id: key, sequence: before.sequence }, update: updatePipeline(changed, removed, after, times) } }, inserts: false };
 }
 
@@ -188,7 +185,7 @@ async function changeTimesOf(previous: ReadModelCollections, changes: StateChang
 /** The previous version's documents of these sales orders, whose visible times a rebuild carries over where it shows the same. */
 async function shipmentsShownBy(previous: ReadModelCollections, changes: StateChange<ShipmentsState>[]): Promise<Map<string, ShipmentsDocument>> {
   const keys = changes.map((c) => documentId(c.after.clientId, c.after.salesOrderNumber));
-  const docs = await previous.shipments.find({ _id: { $in: keys } }, { projection: { shipmentDates: 0 } }).toArray();
+  const docs = await previous.shipments.find({ _id: { $in: keys } }).toArray();
   return new Map(docs.map((d) => [d._id, d]));
 }
 

@@ -175,7 +175,7 @@ for (let i = 0; i < consumed.batches.length; i++) {
   states = folded.states;
   const writes = {
     orderStatus: effects.orderStatus.map((c) => upsert({ ...c.after, changedAt: new Date() })),
-    shipments: effects.shipments.map((c) => upsert({ ...c.after, shipmentDates: [] })),
+    shipments: effects.shipments.map((c) => upsert({ ...c.after, lastNewsAt: new Date() })),
   };
   documents += writes.orderStatus.length + writes.shipments.length;
   const partition = batch[0]?.partition ?? 0;

@@ -1,7 +1,7 @@
 // The bench's data set: demo sales orders folded by the projections and inserted in bulk as
 // read-model documents shaped exactly as the store writes them (services/read-model-store/writes.ts:
-// the state, `_id` <clientId>:<salesOrderNumber>, `changedAt` on statuses, `shipmentDates` on
-// shipments), with the store's indexes. A database already seeded with the same parameters is
+// the state, `_id` <clientId>:<salesOrderNumber>, `changedAt` on statuses, visible times and
+// `lastNewsAt` on shipments, each package made visible when it shipped), with the store's indexes. A database already seeded with the same parameters is
 // reused as it is.
 import type { Collection, Db, Document, OptionalUnlessRequiredId } from 'mongodb';
 import { generateDemoEvents } from '../../contracts/demo-events.js';
@@ -56,10 +56,12 @@ function statusDocument(state: OrderStatusState, changedAt: Date): OrderStatusDo
 }
 
 function shipmentsDocument(state: ShipmentsState): ShipmentsDocument {
+  const dates = state.locations.flatMap((l) => l.packages.map((p) => p.shipmentDate.getTime()));
   return {
     _id: documentId(state.clientId, state.salesOrderNumber),
     ...state,
-    shipmentDates: state.locations.flatMap((l) => l.packages.map((p) => p.shipmentDate)),
+    locations: state.locations.map((l) => ({ ...l, packages: l.packages.map((p) => ({ ...p, visibleAt: p.shipmentDate })) })),
+    ...(dates.length > 0 ? { lastNewsAt: new Date(Math.max(...dates)) } : {}),
   };
 }
 

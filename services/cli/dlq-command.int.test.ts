@@ -10,7 +10,7 @@ import { freshProjectorConfig, useConnections } from '../../test/support/project
 import { testEnvironment } from '../../test/support/servers.js';
 import { topicSize, waitUntilCaughtUp } from '../kafka/progress.js';
 import { startProjector } from '../projector/run.js';
-import { readModelCollections } from '../read-model-store/documents.js';
+import { readModelCollections, shipmentsStateProjection } from '../read-model-store/documents.js';
 
 const env = testEnvironment();
 const connections = useConnections('dlq-test');
@@ -67,7 +67,7 @@ it('lists a dead letter with its reason, and a redrive after the fix projects it
   expect(second.stdout).toContain(`refused ${id!}: sales order ${key} moved past it (sequence 3 applied, this one is 3)`);
 
   const collections = readModelCollections(connections.mongo.db(names.database), 1);
-  const stored = await collections.shipments.findOne({ _id: key }, { projection: { _id: 0, shipmentDates: 0 } });
+  const stored = await collections.shipments.findOne({ _id: key }, { projection: shipmentsStateProjection });
   const expected = foldEvents([statusChanged(1), locationRecorded(2, 2), shipped]).shipments.get(key);
   expect(stored).toEqual(expected);
   expect(stored?.locations[0]?.packages).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { MongoServerError, type Collection, type Db, type Document, type IndexDescription } from 'mongodb';
-import type { OrderStatusState, ShipmentsState } from '../../projections/state.js';
+import type { LocationState, OrderStatusState, PackageState, ShipmentsState } from '../../projections/state.js';
 
 /**
  * The change time that status queryType 3 filters on.
@@ -20,11 +20,55 @@ export interface OrderStatusDocument extends OrderStatusState {
   changedAt: Date;
 }
 
-export interface ShipmentsDocument extends ShipmentsState {
-  _id: string;
-  /** Every package's shipmentDate, flat, so shipment queryType 3 can use a plain multikey index. */
-  shipmentDates: Date[];
+/**
+ * The times that shipment queryType 3 filters on besides shipmentDate, each the service's own
+ * record, from the database server's clock, of when something became visible to partners (see
+ * `visible-times.ts` for when each is stamped, kept or carried over). A package posted late, or a
+ * complete flag that changed, is news to a partner who polled before it became visible, whatever
+ * its shipmentDate. Documents written before these times were recorded lack them: what they hold
+ * was visible long ago.
+ */
+export interface StoredPackage extends PackageState {
+  /** When this package, as it is, was made visible. */
+  visibleAt?: Date;
 }
+
+export interface StoredLocation extends Omit<LocationState, 'packages'> {
+  /** When this location's complete flag last changed; absent while it never did. */
+  completeChangedAt?: Date;
+  packages: StoredPackage[];
+}
+
+export interface ShipmentsDocument extends Omit<ShipmentsState, 'locations'> {
+  _id: string;
+  locations: StoredLocation[];
+  /**
+   * When the sales order's complete flag last changed, and when it came under its purchase order
+   * number (its packages are then new to that purchase order); absent while it never did. With
+   * the flags of its purchase order's other sales orders they tell whether that purchase order's
+   * complete flag changed since a time.
+   */
+  completeChangedAt?: Date;
+  purchaseOrderSetAt?: Date;
+  /**
+   * The latest of its packages' shipmentDates and visible times and its locations' flag times: a
+   * sales order has news since a time only when this is at or after it, so queryType 3 finds
+   * them through one plain index, one key a sales order. Absent while it has none of these.
+   */
+  lastNewsAt?: Date;
+}
+
+/** The store's own fields of a shipments document: a projection without them reads it as the state the projections fold. */
+export const shipmentsStoreFields = {
+  completeChangedAt: 0,
+  purchaseOrderSetAt: 0,
+  lastNewsAt: 0,
+  // What queryType 3 read before lastNewsAt, still in documents written by earlier releases.
+  shipmentDates: 0,
+  'locations.completeChangedAt': 0,
+  'locations.packages.visibleAt': 0,
+} as const;
+export const shipmentsStateProjection = { _id: 0, ...shipmentsStoreFields } as const;
 
 export interface ReadModelCollections {
   orderStatus: Collection<OrderStatusDocument>;
@@ -67,7 +111,7 @@ const orderStatusIndexes: IndexDescription[] = [
 const shipmentsIndexes: IndexDescription[] = [
   { name: 'by_purchase_order', key: { clientId: 1, purchaseOrderNumber: 1, salesOrderNumber: 1 }, ...answerable },
   { name: 'by_sales_order', key: { clientId: 1, salesOrderNumber: 1 }, ...answerable },
-  { name: 'by_shipment_date', key: { clientId: 1, shipmentDates: 1 }, ...answerable },
+  { name: 'by_news_time', key: { clientId: 1, lastNewsAt: 1 }, ...answerable },
 ];
 
 /** createIndexes refuses an index whose name exists with other keys (86) or options (85). */

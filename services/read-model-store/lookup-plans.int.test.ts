@@ -65,8 +65,8 @@ beforeAll(async () => {
   );
   purchaseOrder = some[0]!.purchaseOrderNumber!;
   salesOrder = some[1]!.salesOrderNumber;
-  const shipped = await store.shipments.find({ clientId: clients[0], 'shipmentDates.0': { $exists: true } }).sort({ shipmentDates: -1 }).limit(1).toArray();
-  someShipmentDate = shipped[0]!.shipmentDates[0]!;
+  const shipmentDates = events.flatMap((e) => (e.type === 'PackageShipped' && e.clientId === clients[0] ? [Date.parse(e.data.shipmentDate)] : []));
+  someShipmentDate = new Date(Math.max(...shipmentDates));
 
   // The lookups run on a client of their own that reports every command it sends.
   monitored = new MongoClient(env.mongodbUri, { monitorCommands: true, ignoreUndefined: true, appName: 'lookup-plans-monitored' });
@@ -140,7 +140,8 @@ const statusLookups: [string, string[], () => StatusQuery][] = [
 const shipmentLookups: [string, string[], () => ShipmentQuery][] = [
   ['shipments queryType 1 (purchase order)', [clients[0]!], () => ({ queryType: 1, referenceNumber: purchaseOrder })],
   ['shipments queryType 2 (sales order)', [clients[0]!], () => ({ queryType: 2, referenceNumber: salesOrder })],
-  ['shipments queryType 3 (shipped since the latest date)', [clients[0]!], () => ({ queryType: 3, shipmentDateTimeStamp: someShipmentDate })],
+  ['shipments queryType 3 (a recent poll)', [clients[0]!], () => ({ queryType: 3, shipmentDateTimeStamp: recentChangesSince })],
+  ['shipments queryType 3 (from the latest shipmentDate: all made visible since)', [clients[0]!], () => ({ queryType: 3, shipmentDateTimeStamp: someShipmentDate })],
   ['shipments queryType 3 (a first poll, from long ago)', [clients[0]!], () => ({ queryType: 3, shipmentDateTimeStamp: new Date('2000-01-01T00:00:00Z') })],
   ['shipments queryType 3, a credential linked to two clients', [clients[0]!, clients[1]!], () => ({ queryType: 3, shipmentDateTimeStamp: new Date('2000-01-01T00:00:00Z') })],
 ];

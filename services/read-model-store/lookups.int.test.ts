@@ -60,6 +60,25 @@ function salesOrder(clientId: string, salesOrderNumber: string) {
   };
 }
 
+/**
+ * A sales order of C1 with one location and one package, as the write path stores it: the package
+ * made visible at `visibleAt`, when it came under its purchase order too.
+ */
+function shippedDocument(salesOrderNumber: string, purchaseOrderNumber: string, shipmentDate: Date, visibleAt: Date): ShipmentsDocument {
+  const state: ShipmentsState = {
+    clientId: 'C1',
+    salesOrderNumber,
+    sequence: 2,
+    purchaseOrderNumber,
+    completedAsWhole: false,
+    complete: false,
+    locations: [{ locationId: 1, complete: false, shipFrom: sampleShipFrom, shipTo: sampleShipTo, packages: [{ packageId: 1, trackingNumber: `T-${salesOrderNumber}`, shipmentDate }] }],
+  };
+  const locations = state.locations.map((l) => ({ ...l, packages: l.packages.map((p) => ({ ...p, visibleAt })) }));
+  const lastNewsAt = new Date(Math.max(shipmentDate.getTime(), visibleAt.getTime()));
+  return { _id: documentId('C1', salesOrderNumber), ...state, locations, purchaseOrderSetAt: visibleAt, lastNewsAt };
+}
+
 /** What a partner reads first: purchase order numbers and, under each, its sales order numbers. */
 const statusOutline = (answer: OrderStatusView[]) => answer.map((o) => [o.purchaseOrderNumber, o.details.map((d) => d.factoryOrderNumber)]);
 const shipmentOutline = (answer: ShipmentNotificationView[]) => answer.map((o) => [o.purchaseOrderNumber, o.salesOrders.map((s) => s.salesOrderNumber)]);
@@ -287,10 +306,11 @@ describe('order status queryType 3 (changes since statusTimeStamp)', () => {
 
 describe('shipment notification lookups', () => {
   let lookups: MongoOrderLookups;
+  let store: ReadModelCollections;
   const since = (iso: string) => ({ queryType: 3, shipmentDateTimeStamp: new Date(iso) });
 
   beforeAll(async () => {
-    const store = await freshStore('lookups-shipments');
+    store = await freshStore('lookups-shipments');
     lookups = new MongoOrderLookups(store);
     const so11 = salesOrder('C1', 'SO-11');
     const so12 = salesOrder('C1', 'SO-12');
@@ -456,36 +476,25 @@ describe('shipment notification lookups', () => {
     expect(await lookups.shipmentNotifications([], { queryType: 1, referenceNumber: 'PO-S1' })).toEqual([]);
   });
 
-  it('queryType 3: only packages shipped at or after the timestamp, ascending, flags still over the whole purchase order', async () => {
-    const answer = await lookups.shipmentNotifications(['C1'], since('2025-05-02T15:30:00Z'));
-    expect(shipmentOutline(answer)).toEqual([
-      ['PO-S1', ['SO-11']],
-      ['PO-S3', ['SO-31']],
-      ['PO-S2', ['SO-21']],
-      ['PO-S4', ['SO-41']],
-    ]);
+  it('queryType 3 from before anything was made visible (a first poll): every package, ascending by each purchase order’s earliest, flags over the whole purchase order', async () => {
+    const answer = await lookups.shipmentNotifications(['C1'], since('2025-01-01T00:00:00Z'));
     const packages = (o: ShipmentNotificationView) =>
       o.salesOrders.map((s) => [s.salesOrderNumber, s.complete, s.locations.map((l) => [l.id, l.complete, l.packages.map((p) => p.id)])]);
     expect(answer.map((o) => [o.purchaseOrderNumber, o.complete, packages(o)])).toEqual([
-      // Package 4 (04-25) and 3 (04-20) are older; package 1 was shipped exactly at the timestamp.
-      ['PO-S1', false, [['SO-11', false, [[1, true, [1]], [2, false, [2]]]]]],
-      // SO-32 has nothing new and is left out; PO-S3 is complete over both.
-      ['PO-S3', true, [['SO-31', true, [[1, true, [1]], [2, true, [2]]]]]],
+      // PO-S3 and PO-S4 both start 04-01 (SO-32, SO-42): then by purchase order number.
+      ['PO-S3', true, [['SO-32', true, [[1, true, [1]]]], ['SO-31', true, [[1, true, [1]], [2, true, [2]]]]]],
+      ['PO-S4', false, [['SO-42', false, [[1, false, [1]]]], ['SO-41', true, [[1, true, [1]]]]]],
+      // SO-12 has no location; SO-61's location has no package left and no flag that changed.
+      ['PO-S1', false, [['SO-11', false, [[1, true, [1, 4]], [2, false, [2, 3]]]], ['SO-13', true, [[1, true, [1]]]]]],
       ['PO-S2', true, [['SO-21', true, [[1, true, [1]]]]]],
-      // SO-42 is left out (nothing new), but it is not complete, so neither is PO-S4.
-      ['PO-S4', false, [['SO-41', true, [[1, true, [1]]]]]],
     ]);
   });
 
-  it('queryType 3 leaves out locations without a new package', async () => {
-    const answer = await lookups.shipmentNotifications(['C1'], since('2025-05-09T00:00:00Z'));
-    expect(answer).toMatchObject([
-      { purchaseOrderNumber: 'PO-S1', complete: false, salesOrders: [{ salesOrderNumber: 'SO-11', complete: false, locations: [{ id: 2, packages: [{ id: 2 }] }] }] },
-      { purchaseOrderNumber: 'PO-S3', complete: true, salesOrders: [{ salesOrderNumber: 'SO-31', locations: [{ id: 2, packages: [{ id: 2 }] }] }] },
-    ]);
-    expect(answer.flatMap((o) => o.salesOrders.map((s) => s.locations.length))).toEqual([1, 1]);
-    expect(await lookups.shipmentNotifications(['C1'], since('2025-06-01T00:00:00Z'))).toEqual([]);
-    expect(shipmentOutline(await lookups.shipmentNotifications(['C2'], since('2025-01-01T00:00:00Z')))).toEqual([['PO-S1', ['SO-11']]]);
+  it('queryType 3 from after everything was made visible: only packages shipped at or after the timestamp', async () => {
+    const latest = (await store.shipments.find({}).sort({ lastNewsAt: -1 }).limit(1).next())!.lastNewsAt!.getTime();
+    const afterAll = new Date(latest + changeTimeOverlapMs + 1);
+    expect(await lookups.shipmentNotifications(['C1'], { queryType: 3, shipmentDateTimeStamp: afterAll })).toEqual([]);
+    expect(await lookups.shipmentNotifications(['C2'], { queryType: 3, shipmentDateTimeStamp: afterAll })).toEqual([]);
   });
 
   it('queryType 4 and any other value: an empty answer', async () => {
@@ -495,21 +504,148 @@ describe('shipment notification lookups', () => {
   });
 });
 
+describe('shipment queryType 3 polled with the time of the previous poll (queries.md, the polling promise)', () => {
+  let store: ReadModelCollections;
+  let lookups: MongoOrderLookups;
+  let t0: number;
+  const serverNow = async () => ((await mongo.db('admin').command({ hello: 1 })).localTime as Date).getTime();
+  /**
+   * The time of a partner's poll made now, as a partner whose clock runs the overlap ahead of the
+   * store's sends it next: the latest timestamp under which what becomes visible after the poll
+   * must still be answered, and nothing made visible before it is answered again.
+   */
+  const pollTime = async () => new Date((await serverNow()) + changeTimeOverlapMs);
+  const poll = (timestamp: Date, clientIds = ['C1']) => lookups.shipmentNotifications(clientIds, { queryType: 3, shipmentDateTimeStamp: timestamp });
+  /** An ERP shipmentDate `n` minutes from the start of the test: packages shipped before the polls. */
+  const minutes = (n: number) => new Date(t0 + n * 60_000).toISOString();
+  const detail = (answer: ShipmentNotificationView[]) =>
+    answer.map((o) => [o.purchaseOrderNumber, o.complete, o.salesOrders.map((s) => [s.salesOrderNumber, s.complete, s.locations.map((l) => [l.id, l.complete, l.packages.map((p) => p.id)])])]);
+
+  beforeAll(async () => {
+    store = await freshStore('lookups-news');
+    lookups = new MongoOrderLookups(store);
+    t0 = await serverNow();
+  });
+
+  it('a package shipped before the previous poll but made visible after it is answered, from any partition, and nothing of before again', async () => {
+    const [a, b, c] = [salesOrder('C1', 'SO-A'), salesOrder('C1', 'SO-B'), salesOrder('C1', 'SO-C')];
+    // Partition 1: SO-A shipped at "10:00". The partner's first poll finds it.
+    await project(store, [a.status(60, 'PO-A'), a.location(1), a.shipped(1, 1, minutes(-60))]);
+    expect(shipmentOutline(await poll(new Date(t0 - 3_600_000 * 2)))).toEqual([['PO-A', ['SO-A']]]);
+    const previous = await pollTime();
+    // Partitions 2 and 3, behind: SO-B shipped at "09:50" and SO-C (PO-A too) at "09:55", both
+    // posted after the poll, projected at once as two consumers do.
+    await Promise.all([
+      project(store, [b.status(60, 'PO-B'), b.location(1), b.shipped(1, 1, minutes(-70))]),
+      project(store, [c.status(60, 'PO-A'), c.location(1), c.shipped(1, 1, minutes(-65))]),
+    ]);
+    // Polling with the time of its previous poll, the partner gets both, in order of shipment;
+    // PO-A carries only what is new in it.
+    expect(detail(await poll(previous))).toEqual([
+      ['PO-B', false, [['SO-B', false, [[1, false, [1]]]]]],
+      ['PO-A', false, [['SO-C', false, [[1, false, [1]]]]]],
+    ]);
+    expect(await poll(await pollTime())).toEqual([]);
+  });
+
+  it('a package shipped at or after the timestamp is answered though it was made visible long before (a label dated ahead)', async () => {
+    // Client C3 alone: the other tests' polls come before that date.
+    const d = salesOrder('C3', 'SO-D');
+    await project(store, [d.status(60, 'PO-D'), d.location(1), d.shipped(1, 1, minutes(120))]);
+    expect(shipmentOutline(await poll(new Date(minutes(120)), ['C3']))).toEqual([['PO-D', ['SO-D']]]);
+    expect(await poll(new Date(Date.parse(minutes(120)) + 1), ['C3'])).toEqual([]);
+  });
+
+  it('what was made visible within the overlap before the timestamp is answered, and nothing older', async () => {
+    const e = salesOrder('C1', 'SO-E');
+    await project(store, [e.status(60, 'PO-E'), e.location(1), e.shipped(1, 1, minutes(-300))]);
+    const visible = (await store.shipments.findOne({ _id: documentId('C1', 'SO-E') }))!.lastNewsAt!.getTime();
+    expect(shipmentOutline(await poll(new Date(visible + changeTimeOverlapMs)))).toEqual([['PO-E', ['SO-E']]]);
+    expect(await poll(new Date(visible + changeTimeOverlapMs + 1))).toEqual([]);
+  });
+
+  it('a ShipmentCompleted after the last package is answered: the location with no package, and every flag as it is now', async () => {
+    const f = salesOrder('C1', 'SO-F');
+    await project(store, [f.status(60, 'PO-F'), f.location(1), f.shipped(1, 1, minutes(-50)), f.location(2), f.shipped(2, 2, minutes(-40))]);
+    const previous = await pollTime();
+    await project(store, [f.completed(1)]);
+    const first = await poll(previous);
+    expect(detail(first)).toEqual([['PO-F', false, [['SO-F', false, [[1, true, []]]]]]]);
+    // The SOAP and JSON schemas allow a location without packages.
+    expect(first[0]!.salesOrders[0]!.locations[0]).toMatchObject({ shipFromAddress: sampleShipFrom, shipToAddress: sampleShipTo, packages: [] });
+
+    const next = await pollTime();
+    await project(store, [f.completed()]);
+    // Location 2 completed; so did the sales order and its purchase order, whose change brings
+    // every location of it.
+    expect(detail(await poll(next))).toEqual([['PO-F', true, [['SO-F', true, [[1, true, []], [2, true, []]]]]]]);
+    expect(await poll(await pollTime())).toEqual([]);
+  });
+
+  it('a purchase order whose complete flag changed brings every location of its sales orders; one whose flag did not, only what changed', async () => {
+    const [g1, g2, h1, h2] = [salesOrder('C1', 'SO-G1'), salesOrder('C1', 'SO-G2'), salesOrder('C1', 'SO-H1'), salesOrder('C1', 'SO-H2')];
+    await project(store, [
+      // PO-G: SO-G1 complete long since, SO-G2 shipping. PO-H: neither complete.
+      g1.status(80, 'PO-G'), g1.location(1), g1.shipped(1, 1, minutes(-90)), g1.completed(),
+      g2.status(60, 'PO-G'), g2.location(1), g2.shipped(1, 1, minutes(-80)),
+      h1.status(60, 'PO-H'), h1.location(1), h1.shipped(1, 1, minutes(-90)),
+      h2.status(60, 'PO-H'), h2.location(1), h2.shipped(1, 1, minutes(-80)),
+    ]);
+    const previous = await pollTime();
+    await Promise.all([project(store, [g2.completed()]), project(store, [h2.completed()])]);
+    expect(detail(await poll(previous))).toEqual([
+      // Neither location holds a package: both are ordered at the timestamp, then by number.
+      ['PO-G', true, [['SO-G1', true, [[1, true, []]]], ['SO-G2', true, [[1, true, []]]]]],
+      ['PO-H', false, [['SO-H2', true, [[1, true, []]]]]],
+    ]);
+    // A sales order coming under the complete PO-G, not complete, makes it incomplete again: with
+    // its first package, the purchase order comes with every location of it.
+    const next = await pollTime();
+    const g3 = salesOrder('C1', 'SO-G3');
+    await project(store, [g3.status(20, 'PO-G'), g3.location(1), g3.shipped(1, 1, minutes(-85))]);
+    expect(detail(await poll(next))).toEqual([['PO-G', false, [['SO-G3', false, [[1, false, [1]]]], ['SO-G1', true, [[1, true, []]]], ['SO-G2', true, [[1, true, []]]]]]]);
+  });
+
+  it('recording a location again, or a redelivered or identical package, makes nothing new; a package posted late beside them is answered alone', async () => {
+    const k = salesOrder('C1', 'SO-K');
+    const recorded = [k.status(60, 'PO-K'), k.location(1)];
+    const shipped = k.shipped(1, 1, minutes(-45));
+    await project(store, [...recorded, shipped, k.shipped(1, 2, minutes(-44))]);
+    const previous = await pollTime();
+    await project(store, [k.location(1), k.status(60, 'PO-K')]);
+    await project(store, [shipped]);
+    await project(store, [{ ...shipped, sequence: ++sequence, eventId: `00000000-0000-4000-9000-${String(sequence).padStart(12, '0')}` }]);
+    expect(await poll(previous)).toEqual([]);
+    await project(store, [k.shipped(1, 3, minutes(-46))]);
+    expect(detail(await poll(previous))).toEqual([['PO-K', false, [['SO-K', false, [[1, false, [3]]]]]]]);
+  });
+
+  it('only the linked clients, only sales orders with a purchase order number', async () => {
+    const previous = await pollTime();
+    const [other, unnumbered] = [salesOrder('C2', 'SO-L'), salesOrder('C1', 'SO-M')];
+    await project(store, [other.status(60, 'PO-L'), other.location(1), other.shipped(1, 1, minutes(-30)), unnumbered.location(1), unnumbered.shipped(1, 1, minutes(-30))]);
+    expect(await poll(previous)).toEqual([]);
+    expect(shipmentOutline(await poll(previous, ['C2']))).toEqual([['PO-L', ['SO-L']]]);
+  });
+});
+
 describe('at most 5,000 purchase orders per answer, none cut in half', () => {
   // 5,003 purchase orders of C1, stored directly (insertMany), shaped as the write path stores
   // them, to keep the set-up short. PO-05000, the last one that fits, has three sales orders; PO-00001
   // has a second sales order whose status changed and whose package shipped after everything else.
+  // Each package was made visible when it shipped; they are 10 s apart, more than the overlap.
   const total = maxPurchaseOrdersPerAnswer + 3;
   const po = (n: number) => `PO-${String(n).padStart(5, '0')}`;
   const base = Date.parse('2025-01-01T00:00:00Z');
+  const apart = 10_000;
   let lookups: MongoOrderLookups;
   let store: ReadModelCollections;
 
   const members: { po: number; so: string; at: number }[] = [];
-  for (let n = 1; n <= total; n++) members.push({ po: n, so: `SO-${n}-a`, at: base + n * 1_000 });
-  members.push({ po: maxPurchaseOrdersPerAnswer, so: `SO-${maxPurchaseOrdersPerAnswer}-b`, at: base + maxPurchaseOrdersPerAnswer * 1_000 + 1 });
-  members.push({ po: maxPurchaseOrdersPerAnswer, so: `SO-${maxPurchaseOrdersPerAnswer}-c`, at: base + maxPurchaseOrdersPerAnswer * 1_000 + 2 });
-  members.push({ po: 1, so: 'SO-1-z', at: base + (total + 10) * 1_000 });
+  for (let n = 1; n <= total; n++) members.push({ po: n, so: `SO-${n}-a`, at: base + n * apart });
+  members.push({ po: maxPurchaseOrdersPerAnswer, so: `SO-${maxPurchaseOrdersPerAnswer}-b`, at: base + maxPurchaseOrdersPerAnswer * apart + 1 });
+  members.push({ po: maxPurchaseOrdersPerAnswer, so: `SO-${maxPurchaseOrdersPerAnswer}-c`, at: base + maxPurchaseOrdersPerAnswer * apart + 2 });
+  members.push({ po: 1, so: 'SO-1-z', at: base + (total + 10) * apart });
 
   beforeAll(async () => {
     store = await freshStore('lookups-cap');
@@ -518,18 +654,7 @@ describe('at most 5,000 purchase orders per answer, none cut in half', () => {
       const state: OrderStatusState = { clientId: 'C1', salesOrderNumber: m.so, sequence: 1, purchaseOrderNumber: po(m.po), statusId: 20, open: true, validTimestamp: new Date(m.at) };
       return { _id: documentId('C1', m.so), ...state, changedAt: new Date(m.at) };
     });
-    const shipments: ShipmentsDocument[] = members.map((m) => {
-      const state: ShipmentsState = {
-        clientId: 'C1',
-        salesOrderNumber: m.so,
-        sequence: 2,
-        purchaseOrderNumber: po(m.po),
-        completedAsWhole: false,
-        complete: false,
-        locations: [{ locationId: 1, complete: false, shipFrom: sampleShipFrom, shipTo: sampleShipTo, packages: [{ packageId: 1, trackingNumber: `T-${m.so}`, shipmentDate: new Date(m.at) }] }],
-      };
-      return { _id: documentId('C1', m.so), ...state, shipmentDates: [new Date(m.at)] };
-    });
+    const shipments: ShipmentsDocument[] = members.map((m) => shippedDocument(m.so, po(m.po), new Date(m.at), new Date(m.at)));
     await Promise.all([store.orderStatus.insertMany(statuses), store.shipments.insertMany(shipments)]);
   });
 
@@ -597,6 +722,27 @@ describe('at most 5,000 purchase orders per answer, none cut in half', () => {
     expect(next.map(([p]) => p)).toEqual([po(maxPurchaseOrdersPerAnswer), po(maxPurchaseOrdersPerAnswer + 1), po(maxPurchaseOrdersPerAnswer + 2), po(maxPurchaseOrdersPerAnswer + 3), po(1)]);
     expect(next.at(-1)?.[1]).toEqual(['SO-1-z']);
   });
+  it('shipment queryType 3: a package posted late comes first; resuming from the earliest shipmentDate of the last purchase order still misses nothing', async () => {
+    // Shipped an hour before the timestamp, made visible after it (within what the first poll covers).
+    await store.shipments.insertOne(shippedDocument('SO-LATE', 'PO-LATE', new Date(base - 3_600_000), new Date(base + 50 * apart + 5)));
+    try {
+      const answer = await lookups.shipmentNotifications(['C1'], { queryType: 3, shipmentDateTimeStamp: new Date(base) });
+      const outline = shipmentOutline(answer) as [string, string[]][];
+      expect(outline).toHaveLength(maxPurchaseOrdersPerAnswer);
+      expect(outline.slice(0, 2)).toEqual([
+        ['PO-LATE', ['SO-LATE']],
+        [po(1), ['SO-1-a', 'SO-1-z']],
+      ]);
+      expect(outline.at(-1)).toEqual([po(maxPurchaseOrdersPerAnswer - 1), [`SO-${maxPurchaseOrdersPerAnswer - 1}-a`]]);
+      expectWhole(outline.slice(1));
+      const last = answer.at(-1)!;
+      const resume = new Date(Math.min(...last.salesOrders.flatMap((s) => s.locations.flatMap((l) => l.packages.map((p) => p.shipmentDate.getTime())))));
+      const next = shipmentOutline(await lookups.shipmentNotifications(['C1'], { queryType: 3, shipmentDateTimeStamp: resume })) as [string, string[]][];
+      expect(next.map(([p]) => p)).toEqual([maxPurchaseOrdersPerAnswer - 1, maxPurchaseOrdersPerAnswer, maxPurchaseOrdersPerAnswer + 1, maxPurchaseOrdersPerAnswer + 2, maxPurchaseOrdersPerAnswer + 3, 1].map(po));
+    } finally {
+      await store.shipments.deleteOne({ _id: documentId('C1', 'SO-LATE') });
+    }
+  });
 });
 
 describe('shipment queryType 3 from an old timestamp reads as far as it answers', () => {
@@ -615,18 +761,7 @@ describe('shipment queryType 3 from an old timestamp reads as far as it answers'
   beforeAll(async () => {
     const names = uniqueNames('lookups-stream');
     store = await freshStore('lookups-stream');
-    const shipments: ShipmentsDocument[] = Array.from({ length: total }, (_, n) => {
-      const state: ShipmentsState = {
-        clientId: 'C1',
-        salesOrderNumber: `SO-${n}`,
-        sequence: 1,
-        purchaseOrderNumber: `PO-${String(n).padStart(5, '0')}`,
-        completedAsWhole: false,
-        complete: false,
-        locations: [{ locationId: 1, complete: false, shipFrom: sampleShipFrom, shipTo: sampleShipTo, packages: [{ packageId: 1, trackingNumber: `T-${n}`, shipmentDate: shippedAt(n) }] }],
-      };
-      return { _id: documentId('C1', state.salesOrderNumber), ...state, shipmentDates: [shippedAt(n)] };
-    });
+    const shipments: ShipmentsDocument[] = Array.from({ length: total }, (_, n) => shippedDocument(`SO-${n}`, `PO-${String(n).padStart(5, '0')}`, shippedAt(n), shippedAt(n)));
     for (let i = 0; i < shipments.length; i += 2_000) await store.shipments.insertMany(shipments.slice(i, i + 2_000));
 
     // The same database through a client that counts the whole sales orders (documents carrying

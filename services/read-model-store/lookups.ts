@@ -1,12 +1,14 @@
 import type { Collection, Document, Filter, Sort } from 'mongodb';
 import type { OrderLookups, ShipmentQuery, StatusQuery } from '../query/ports.js';
 import type { OrderStatusView, ShipmentNotificationView } from '../query/views.js';
-import type { OrderStatusDocument, ReadModelCollections, ShipmentsDocument } from './documents.js';
+import type { ShipmentsState } from '../../projections/state.js';
+import { shipmentsStateProjection, type OrderStatusDocument, type ReadModelCollections, type ShipmentsDocument } from './documents.js';
 import { groupByPurchaseOrder, maxPurchaseOrdersPerAnswer, type PurchaseOrderGroup } from './purchase-order-groups.js';
-import { toOrderStatusDetail, toSalesOrderShipment, withPackagesShippedSince } from './views.js';
+import { newsKey, newsOf, purchaseOrderCompleteChanged, type PurchaseOrderMember, type ShipmentNewsSince } from './shipment-news.js';
+import { toOrderStatusDetail, toSalesOrderShipment } from './views.js';
 
 /**
- * Change times are stamped by the database server; a poll's statusTimeStamp comes from the
+ * Change and visible times are stamped by the database server; a poll's timestamp comes from the
  * partner's clock. The overlap absorbs clock skew between them: a change may be answered twice
  * on consecutive polls, never missed.
  */
@@ -14,7 +16,10 @@ export const changeTimeOverlapMs = 5_000;
 
 const byPurchaseOrder: Sort = { purchaseOrderNumber: 1, clientId: 1, salesOrderNumber: 1 };
 const statusProjection = { _id: 0, sequence: 0, open: 0 } as const;
-const shipmentsProjection = { _id: 0, sequence: 0, shipmentDates: 0 } as const;
+const shipmentsProjection = { ...shipmentsStateProjection, sequence: 0 } as const;
+/** queryType 3 reads the visible times too, to narrow each sales order to its news. */
+const shipmentNewsProjection = { _id: 0, sequence: 0, lastNewsAt: 0, shipmentDates: 0 } as const;
+const memberProjection = { _id: 0, clientId: 1, purchaseOrderNumber: 1, complete: 1, completeChangedAt: 1, purchaseOrderSetAt: 1 } as const;
 
 type StatusMember = Omit<OrderStatusDocument, '_id' | 'sequence' | 'open'>;
 
@@ -71,50 +76,89 @@ export class MongoOrderLookups implements OrderLookups {
     const base: Filter<ShipmentsDocument> = { clientId: { $in: clientIds }, purchaseOrderNumber: { $exists: true } };
     if (clientIds.length === 0 || ![1, 2, 3].includes(query.queryType)) return [];
 
-    let groups: PurchaseOrderGroup<ShipmentsDocument>[];
+    let groups: PurchaseOrderGroup<ShipmentsState>[];
+    let members: Map<string, PurchaseOrderMember[]>;
     if (query.queryType === 3) {
-      groups = await this.shippedSince(base, query.shipmentDateTimeStamp ?? new Date(0), read);
+      ({ groups, members } = await this.newsSince(base, query.shipmentDateTimeStamp ?? new Date(0), read));
     } else {
       const filter = query.queryType === 1 ? { ...base, purchaseOrderNumber: query.referenceNumber } : { ...base, salesOrderNumber: query.referenceNumber };
       groups = await groupByPurchaseOrder(withLocations(this.collections.shipments.find<ShipmentsDocument>(filter, { sort: byPurchaseOrder, projection: shipmentsProjection, ...read })));
+      members = await this.membersOf(groups, read);
     }
 
-    const completion = await this.purchaseOrderCompletion(groups, read);
     return groups.map((g) => ({
       purchaseOrderNumber: g.purchaseOrderNumber,
-      complete: completion.get(JSON.stringify([g.clientId, g.purchaseOrderNumber])) ?? false,
+      complete: purchaseOrderComplete(members.get(groupKey(g)) ?? []),
       salesOrders: g.members.map(toSalesOrderShipment),
     }));
   }
 
   /**
-   * Packages shipped at or after `since`: the purchase orders in order of their earliest such
-   * package (a poller can move forward), each whole, their packages narrowed to those.
+   * Shipment queryType 3 (queries.md): what is new since `timestamp`, each purchase order whole
+   * (all its sales orders with news), in order of its earliest news (see newsKey), at most an
+   * answer's. The server chooses the purchase orders by the news of each sales order alone; the
+   * sales orders of those whose complete flag changed since are then answered with every location,
+   * which can only bring a purchase order's news earlier (to the timestamp), so the answer is
+   * ordered again by what it holds: a partner resuming from its last purchase order misses none.
    */
-  private async shippedSince(base: Filter<ShipmentsDocument>, since: Date, read: ReadOptions): Promise<PurchaseOrderGroup<ShipmentsDocument>[]> {
-    const shippedSinceThen = { $elemMatch: { $gte: since } };
-    const earliestSinceThen = { $min: { $filter: { input: '$shipmentDates', cond: { $gte: ['$$this', since] } } } };
-    const first = await firstPurchaseOrders(this.collections.shipments, { ...base, shipmentDates: shippedSinceThen }, earliestSinceThen, read);
-    const members = this.collections.shipments.find<ShipmentsDocument>({ ...ofPurchaseOrders(first), shipmentDates: shippedSinceThen }, { projection: shipmentsProjection, ...read });
-    const narrowed = (so: ShipmentsDocument) => {
-      const shipped = withPackagesShippedSince(so, since);
-      return shipped.locations.length > 0 ? shipped : undefined;
+  private async newsSince(base: Filter<ShipmentsDocument>, timestamp: Date, read: ReadOptions): Promise<{ groups: PurchaseOrderGroup<ShipmentsState>[]; members: Map<string, PurchaseOrderMember[]> }> {
+    const since: ShipmentNewsSince = { shippedSince: timestamp, visibleSince: new Date(timestamp.getTime() - changeTimeOverlapMs) };
+    const news = { lastNewsAt: { $gte: since.visibleSince } };
+    const first = await firstPurchaseOrders(this.collections.shipments, { ...base, ...news }, serverNewsKey(since), read);
+    const members = await this.membersOf(first, read);
+    const flagChanged = new Set(first.map(groupKey).filter((key) => purchaseOrderCompleteChanged(members.get(key) ?? [], since.visibleSince)));
+    const wholeOnes = first.filter((g) => flagChanged.has(groupKey(g)));
+    const newsOnly = this.collections.shipments.find<ShipmentsDocument>({ ...ofPurchaseOrders(first), ...news }, { projection: shipmentNewsProjection, ...read });
+    const whole = wholeOnes.length > 0 ? this.collections.shipments.find<ShipmentsDocument>(ofPurchaseOrders(wholeOnes), { projection: shipmentNewsProjection, ...read }) : [];
+    const answerable = async function* () {
+      for await (const so of newsOnly) if (!flagChanged.has(groupKey(so))) yield so;
+      for await (const so of whole) if (flagChanged.has(groupKey(so))) yield so;
     };
-    return fillGroups(first, members, narrowed, (a, b) => earliestShipment(a) - earliestShipment(b) || compareKeys(a, b));
+    const keys = new Map<ShipmentsState, number>();
+    const answered = (so: ShipmentsDocument) => {
+      const part = newsOf(so, since, flagChanged.has(groupKey(so)));
+      if (part) keys.set(part, newsKey(part, since));
+      return part;
+    };
+    const keyOf = (so: ShipmentsState) => keys.get(so)!;
+    const groups = await fillGroups<ShipmentsState, ShipmentsDocument>(first, answerable(), answered, (a, b) => keyOf(a) - keyOf(b) || compareKeys(a, b));
+    const groupNews = (g: PurchaseOrderGroup<ShipmentsState>) => Math.min(...g.members.map(keyOf));
+    groups.sort((a, b) => groupNews(a) - groupNews(b) || a.clientId.localeCompare(b.clientId) || a.purchaseOrderNumber.localeCompare(b.purchaseOrderNumber));
+    return { groups, members };
   }
 
-  /** A purchase order is complete when every sales order of its client carrying its number is, answered or not. */
-  private async purchaseOrderCompletion(groups: { clientId: string; purchaseOrderNumber: string }[], read: ReadOptions): Promise<Map<string, boolean>> {
-    const completion = new Map<string, boolean>();
-    if (groups.length === 0) return completion;
-    const wanted = new Set(groups.map((g) => JSON.stringify([g.clientId, g.purchaseOrderNumber])));
-    const siblings = this.collections.shipments.find(ofPurchaseOrders(groups), { projection: { _id: 0, clientId: 1, purchaseOrderNumber: 1, complete: 1 }, ...read });
-    for await (const so of siblings) {
-      const key = JSON.stringify([so.clientId, so.purchaseOrderNumber]);
-      if (wanted.has(key)) completion.set(key, (completion.get(key) ?? true) && so.complete);
-    }
-    return completion;
+  /** Every sales order of these purchase orders, answered or not, with what their complete flags depend on. */
+  private async membersOf(groups: { clientId: string; purchaseOrderNumber: string }[], read: ReadOptions): Promise<Map<string, PurchaseOrderMember[]>> {
+    const members = new Map<string, PurchaseOrderMember[]>(groups.map((g) => [groupKey(g), []]));
+    if (groups.length === 0) return members;
+    const all = this.collections.shipments.find<PurchaseOrderMember & { clientId: string; purchaseOrderNumber: string }>(ofPurchaseOrders(groups), { projection: memberProjection, ...read });
+    for await (const so of all) members.get(groupKey(so))?.push(so);
+    return members;
   }
+}
+
+const groupKey = (g: { clientId: string; purchaseOrderNumber?: string }) => JSON.stringify([g.clientId, g.purchaseOrderNumber]);
+
+/** A purchase order is complete when every sales order of its client carrying its number is, answered or not. */
+const purchaseOrderComplete = (members: PurchaseOrderMember[]) => members.length > 0 && members.every((m) => m.complete);
+
+/**
+ * newsKey of a sales order's news (newsOf without a purchase order's flag), computed by the server:
+ * the earliest shipmentDate of its new packages, the timestamp for a location whose complete flag
+ * changed with none, null when it has no news.
+ */
+function serverNewsKey(since: ShipmentNewsSince): Document {
+  const { shippedSince, visibleSince } = since;
+  const isNew = { $or: [{ $gte: ['$$p.shipmentDate', shippedSince] }, { $gte: ['$$p.visibleAt', visibleSince] }] };
+  const locationKey = {
+    $let: {
+      vars: { fresh: { $filter: { input: '$$l.packages', as: 'p', cond: isNew } } },
+      in: {
+        $cond: [{ $gt: [{ $size: '$$fresh' }, 0] }, { $min: '$$fresh.shipmentDate' }, { $cond: [{ $gte: ['$$l.completeChangedAt', visibleSince] }, shippedSince, null] }],
+      },
+    },
+  };
+  return { $min: { $map: { input: '$locations', as: 'l', in: locationKey } } };
 }
 
 interface FirstChange {
@@ -132,6 +176,8 @@ async function firstPurchaseOrders<T extends Document>(collection: Collection<T>
     .aggregate<{ _id: FirstChange }>([
       { $match: match },
       { $group: { _id: { clientId: '$clientId', purchaseOrderNumber: '$purchaseOrderNumber' }, first: { $min: firstOf } } },
+      // A purchase order whose sales orders matched with nothing to answer (firstOf null) is not chosen.
+      { $match: { first: { $ne: null } } },
       { $sort: { first: 1, '_id.clientId': 1, '_id.purchaseOrderNumber': 1 } },
       { $limit: maxPurchaseOrdersPerAnswer },
     ], read)
@@ -144,10 +190,10 @@ async function firstPurchaseOrders<T extends Document>(collection: Collection<T>
  * `keep` turns to undefined, or of other combinations of the clients and numbers, are left out),
  * members in `memberOrder`.
  */
-async function fillGroups<T extends { clientId: string; purchaseOrderNumber?: string }>(
+async function fillGroups<T extends { clientId: string; purchaseOrderNumber?: string }, R extends { clientId: string; purchaseOrderNumber?: string } = T>(
   chosen: FirstChange[],
-  members: AsyncIterable<T>,
-  keep: (member: T) => T | undefined,
+  members: AsyncIterable<R>,
+  keep: (member: R) => T | undefined,
   memberOrder: (a: T, b: T) => number,
 ): Promise<PurchaseOrderGroup<T>[]> {
   const groups: PurchaseOrderGroup<T>[] = chosen.map(({ clientId, purchaseOrderNumber }) => ({ clientId, purchaseOrderNumber, members: [] }));
@@ -175,10 +221,6 @@ async function* withLocations(items: AsyncIterable<ShipmentsDocument>): AsyncGen
   for await (const so of items) if (so.locations.length > 0) yield so;
 }
 
-function earliestShipment(so: ShipmentsDocument): number {
-  return Math.min(...so.locations.flatMap((l) => l.packages.map((p) => p.shipmentDate.getTime())));
-}
-
-function compareKeys(a: ShipmentsDocument, b: ShipmentsDocument): number {
+function compareKeys(a: ShipmentsState, b: ShipmentsState): number {
   return a.clientId.localeCompare(b.clientId) || a.salesOrderNumber.localeCompare(b.salesOrderNumber);
 }

@@ -34,11 +34,3 @@ function toLocation(location: LocationState): ShipmentLocationView {
 export function toSalesOrderShipment(so: ShipmentsState): SalesOrderShipmentView {
   return { salesOrderNumber: so.salesOrderNumber, complete: so.complete, locations: so.locations.map(toLocation) };
 }
-
-/** Shipment queryType 3: only packages shipped at or after `since`, and only the locations that keep one. */
-export function withPackagesShippedSince<S extends ShipmentsState>(so: S, since: Date): S {
-  const locations = so.locations
-    .map((l) => ({ ...l, packages: l.packages.filter((p) => p.shipmentDate.getTime() >= since.getTime()) }))
-    .filter((l) => l.packages.length > 0);
-  return { ...so, locations };
-}

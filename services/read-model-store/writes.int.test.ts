@@ -1,9 +1,12 @@
 import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ErpEvent } from '../../contracts/erp-events.js';
+import { locationRecorded, packageShipped, shipmentCompleted, statusChanged } from '../../contracts/sample-events.js';
+import { evolveShipments } from '../../projections/shipments.js';
 import type { OrderStatusState, ShipmentsState } from '../../projections/state.js';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
 import { connectMongo } from './connect.js';
-import { ensureIndexes, readModelCollections } from './documents.js';
+import { ensureIndexes, readModelCollections, type ReadModelCollections, type ShipmentsDocument } from './documents.js';
 import { loadStates, WriteConflictError, writeEffects } from './writes.js';
 
 const env = testEnvironment();
@@ -35,7 +38,7 @@ describe('read-model writes against the real server', () => {
     await ensureIndexes(collections);
     const names = (await collections.orderStatus.indexes()).map((i) => i.name).sort();
     expect(names).toEqual(['_id_', 'by_change_time', 'by_purchase_order', 'by_sales_order', 'open_by_purchase_order']);
-    expect((await collections.shipments.indexes()).map((i) => i.name).sort()).toEqual(['_id_', 'by_purchase_order', 'by_sales_order', 'by_shipment_date']);
+    expect((await collections.shipments.indexes()).map((i) => i.name).sort()).toEqual(['_id_', 'by_news_time', 'by_purchase_order', 'by_sales_order']);
   });
 
   it('remakes an index whose definition changed since an earlier release, also when two processes start at once', async () => {
@@ -79,11 +82,11 @@ describe('read-model writes against the real server', () => {
     await writeEffects(collections, { orderStatus: [], shipments: [{ after: noLocations }] });
     const stored = await collections.shipments.findOne({ _id: 'C1:SO-1' });
     expect(stored?.locations).toEqual([]);
-    expect(stored?.shipmentDates).toEqual([]);
+    expect(stored?.lastNewsAt).toBeUndefined();
     expect((await loadStates(collections, ['C1:SO-1'])).shipments.get('C1:SO-1')).toEqual(noLocations);
   });
 
-  it('keeps the shipment dates in step with the packages as a stored sales order changes', async () => {
+  it('keeps the latest news time in step with the packages, their visible times and the location flags as a stored sales order changes', async () => {
     const collections = fresh();
     const address = { address1: '1 Main St', city: 'Springfield', region: 'IL', postalCode: '62701' };
     const parcel = (packageId: number, shipmentDate: string) => ({ packageId, trackingNumber: `1Z${packageId}`, shipmentDate: new Date(shipmentDate) });
@@ -94,17 +97,21 @@ describe('read-model writes against the real server', () => {
     const secondPackage: ShipmentsState = {
       ...purchaseOrderLearnt,
       sequence: 3,
-      locations: [{ ...location, packages: [...location.packages, parcel(2, '2026-11-05T08:00:00Z')] }],
+      locations: [{ ...location, packages: [...location.packages, parcel(2, '2099-11-05T08:00:00Z')] }],
     };
-    const completed: ShipmentsState = { ...secondPackage, sequence: 4, complete: true };
+    const completed: ShipmentsState = { ...secondPackage, sequence: 4, complete: true, locations: [{ ...secondPackage.locations[0]!, complete: true }] };
     const steps = [first, purchaseOrderLearnt, secondPackage, completed];
-    const datesAfterEach: Date[][] = [];
-    for (const [i, after] of steps.entries()) {
-      await writeEffects(collections, { orderStatus: [], shipments: [{ before: steps[i - 1], after }] });
-      datesAfterEach.push((await collections.shipments.findOne({ _id: 'C1:SO-1' }))!.shipmentDates);
+    const latest = (doc: ShipmentsDocument) =>
+      Math.max(...doc.locations.flatMap((l) => [l.completeChangedAt?.getTime() ?? 0, ...l.packages.flatMap((p) => [p.shipmentDate.getTime(), p.visibleAt!.getTime()])]));
+    const after: [number, number][] = [];
+    for (const [i, state] of steps.entries()) {
+      await writeEffects(collections, { orderStatus: [], shipments: [{ before: steps[i - 1], after: state }] });
+      const doc = (await collections.shipments.findOne({ _id: 'C1:SO-1' }))!;
+      after.push([doc.lastNewsAt!.getTime(), latest(doc)]);
     }
-    const [day2, day5] = [new Date('2026-11-02T08:00:00Z'), new Date('2026-11-05T08:00:00Z')];
-    expect(datesAfterEach).toEqual([[day2], [day2], [day2, day5], [day2, day5]]);
+    for (const [stored, expected] of after) expect(stored).toBe(expected);
+    // A package dated ahead is the latest news until it is past.
+    expect(after[2]![0]).toBe(Date.parse('2099-11-05T08:00:00Z'));
     expect((await loadStates(collections, ['C1:SO-1'])).shipments.get('C1:SO-1')).toEqual(completed);
   });
 
@@ -160,5 +167,90 @@ describe('read-model writes against the real server', () => {
 
     await writeEffects(rebuilt, { orderStatus: [{ before: status(3, 20), after: status(4, 60) }], shipments: [] }, live);
     expect((await rebuilt.orderStatus.findOne({ _id: 'C1:SO-1' }))!.changedAt.getTime()).toBeGreaterThan(shown.getTime());
+  });
+});
+
+describe('visible times of shipments documents, stamped by the server', () => {
+  const fold = (state: ShipmentsState | undefined, ...events: ErpEvent[]) => events.reduce(evolveShipments, state)!;
+  const serverNow = async () => (await mongo.db('admin').command({ hello: 1 })).localTime as Date;
+  const stored = async (c: ReadModelCollections) => (await c.shipments.findOne({ _id: 'C1:SO-9' }))!;
+  const times = (doc: ShipmentsDocument) => ({
+    so: doc.completeChangedAt?.getTime(),
+    po: doc.purchaseOrderSetAt?.getTime(),
+    last: doc.lastNewsAt?.getTime(),
+    locations: doc.locations.map((l) => ({ flag: l.completeChangedAt?.getTime(), packages: l.packages.map((p) => p.visibleAt?.getTime()) })),
+  });
+  /** Writes `after` over `before` and returns the server's clock just before, and the stored document. */
+  const write = async (c: ReadModelCollections, before: ShipmentsState | undefined, after: ShipmentsState) => {
+    await new Promise((resolve) => setTimeout(resolve, 15));
+    const at = (await serverNow()).getTime();
+    await writeEffects(c, { orderStatus: [], shipments: [{ before, after }] });
+    return { at, doc: await stored(c) };
+  };
+
+  it('stamps what a write makes visible, keeps what it leaves as it was, and reads back the state alone', async () => {
+    const c = fresh();
+    const first = fold(undefined, statusChanged(1), locationRecorded(2, 1), packageShipped(3, 1, 1), locationRecorded(4, 2));
+    const w1 = await write(c, undefined, first);
+    const t1 = w1.doc.locations[0]!.packages[0]!.visibleAt!.getTime();
+    expect(t1).toBeGreaterThanOrEqual(w1.at);
+    expect(times(w1.doc)).toEqual({ so: undefined, po: t1, last: t1, locations: [{ flag: undefined, packages: [t1] }, { flag: undefined, packages: [] }] });
+
+    // Recording a location again, and a package shipped again as it was: nothing new.
+    const again = fold(first, locationRecorded(5, 1, { shipTo: { address1: '9 Other St', city: 'Austin', region: 'TX', postalCode: '73301' } }), packageShipped(6, 1, 1));
+    const w2 = await write(c, first, again);
+    expect(times(w2.doc)).toEqual(times(w1.doc));
+    expect(w2.doc.locations[0]!.shipTo.city).toBe('Austin');
+
+    // A second package, then the first location completed: each stamped when written, the rest kept.
+    const second = fold(again, packageShipped(7, 1, 2));
+    const w3 = await write(c, again, second);
+    const t3 = w3.doc.locations[0]!.packages[1]!.visibleAt!.getTime();
+    expect(t3).toBeGreaterThanOrEqual(w3.at);
+    expect(times(w3.doc)).toEqual({ so: undefined, po: t1, last: t3, locations: [{ flag: undefined, packages: [t1, t3] }, { flag: undefined, packages: [] }] });
+    const completed = fold(second, shipmentCompleted(8, 1), shipmentCompleted(9, 2));
+    const w4 = await write(c, second, completed);
+    const t4 = w4.doc.locations[0]!.completeChangedAt!.getTime();
+    expect(t4).toBeGreaterThanOrEqual(w4.at);
+    expect(times(w4.doc)).toEqual({ so: t4, po: t1, last: t4, locations: [{ flag: t4, packages: [t1, t3] }, { flag: t4, packages: [] }] });
+
+    expect((await loadStates(c, ['C1:SO-9'])).shipments.get('C1:SO-9')).toEqual(completed);
+  });
+
+  it('makes every package new when its sales order comes under a purchase order', async () => {
+    const c = fresh();
+    const unnumbered = fold(undefined, locationRecorded(1, 1), packageShipped(2, 1, 1));
+    const w1 = await write(c, undefined, unnumbered);
+    expect(w1.doc.purchaseOrderSetAt).toBeUndefined();
+    const numbered = fold(unnumbered, statusChanged(3));
+    const w2 = await write(c, unnumbered, numbered);
+    const t2 = w2.doc.purchaseOrderSetAt!.getTime();
+    expect(t2).toBeGreaterThanOrEqual(w2.at);
+    expect(times(w2.doc).locations).toEqual([{ flag: undefined, packages: [t2] }]);
+  });
+
+  it('stores text of the ERP that starts with "$" as it is, not as an expression', async () => {
+    const c = fresh();
+    const dollars = { address1: '$HOME', city: '$$NOW', region: 'IL', postalCode: '$1' };
+    const state = fold(undefined, statusChanged(1), locationRecorded(2, 1, { shipFrom: dollars, shipTo: dollars }), packageShipped(3, 1, 1, { trackingNumber: '$locations', carrier: '$$ROOT' }));
+    const { doc } = await write(c, undefined, state);
+    expect(doc.locations[0]).toMatchObject({ shipFrom: dollars, shipTo: dollars, packages: [{ trackingNumber: '$locations', carrier: '$$ROOT' }] });
+    expect((await loadStates(c, ['C1:SO-9'])).shipments.get('C1:SO-9')).toEqual(state);
+  });
+
+  it('a rebuild carries over the times of what the live version shows as it is, and stamps the rest', async () => {
+    const live = fresh();
+    const shown = fold(undefined, statusChanged(1), locationRecorded(2, 1), packageShipped(3, 1, 1), shipmentCompleted(4, 1));
+    const liveDoc = (await write(live, undefined, shown)).doc;
+    const rebuilt = readModelCollections(mongo.db(uniqueNames('rebuild-shipments').database), 2);
+    const ahead = fold(shown, packageShipped(5, 1, 2));
+    await new Promise((resolve) => setTimeout(resolve, 15));
+    const at = (await serverNow()).getTime();
+    await writeEffects(rebuilt, { orderStatus: [], shipments: [{ after: ahead }] }, live);
+    const doc = await stored(rebuilt);
+    const t = times(liveDoc);
+    expect(times(doc)).toMatchObject({ so: t.so, po: t.po, locations: [{ flag: t.locations[0]!.flag, packages: [t.locations[0]!.packages[0], expect.any(Number)] }] });
+    expect(doc.locations[0]!.packages[1]!.visibleAt!.getTime()).toBeGreaterThanOrEqual(at);
+    expect(doc.lastNewsAt!.getTime()).toBeGreaterThanOrEqual(at);
   });
 });

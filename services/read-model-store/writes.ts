@@ -2,11 +2,14 @@ import { MongoBulkWriteError, type AnyBulkWriteOperation, type BulkWriteResult, 
 import type { OrderStatusState, ShipmentsState } from '../../projections/state.js';
 import {
   documentId,
+  shipmentsStateProjection,
   type OrderStatusDocument,
   type ReadModelCollections,
   type ShipmentsDocument,
 } from './documents.js';
 import { writeErrorsOf } from './refusals.js';
+import { insertPipeline, updatePipeline } from './shipments-update.js';
+import { carriedOver, visibleTimes } from './visible-times.js';
 
 /** A read model's state for one sales order before and after a batch; before is absent for a new one. */
 export interface StateChange<S> {
@@ -41,7 +44,7 @@ export async function loadStates(collections: ReadModelCollections, keys: string
     const filter = { _id: { $in: keys.slice(start, start + idsPerLoad) } };
     const [statuses, shipments] = await Promise.all([
       collections.orderStatus.find(filter, { projection: { _id: 0, changedAt: 0 } }).toArray(),
-      collections.shipments.find(filter, { projection: { _id: 0, shipmentDates: 0 } }).toArray(),
+      collections.shipments.find(filter, { projection: shipmentsStateProjection }).toArray(),
     ]);
     for (const s of statuses) loaded.orderStatus.set(documentId(s.clientId, s.salesOrderNumber), s as OrderStatusState);
     for (const s of shipments) loaded.shipments.set(documentId(s.clientId, s.salesOrderNumber), s as ShipmentsState);
@@ -63,6 +66,18 @@ interface GuardedWrite<T extends Document> {
   inserts: boolean;
 }
 
+/**
+ * The guard holds the stored document to the state we read, so only what differs from it is
+ * sent: the projections share unchanged parts between states, so a field whose value is the very
+ * same object is unchanged. Less to encode, send and apply than the whole document.
+ */
+function differences(before: object, set: Document, optionalFields: readonly string[]): { changed: Document; removed: string[] } {
+  const previous = before as Document;
+  const changed = Object.fromEntries(Object.entries(set).filter(([field, value]) => value !== previous[field]));
+  const removed = optionalFields.filter((field) => set[field] === undefined && previous[field] !== undefined);
+  return { changed, removed };
+}
+
 function guardedWrite<T extends { _id: string; sequence: number }>(
   key: string,
   change: StateChange<{ sequence: number }>,
@@ -75,17 +90,23 @@ function guardedWrite<T extends { _id: string; sequence: number }>(
     const update = { $setOnInsert: set, ...stamp } as UpdateFilter<T>;
     return { op: { updateOne: { filter: { _id: key } as Filter<T>, update, upsert: true } }, inserts: true };
   }
-  // The guard holds the stored document to the state we read, so only what differs from it is
-  // sent: the projections share unchanged parts between states, so a field whose value is the
-  // very same object is unchanged. Less to encode, send and apply than the whole document.
-  const previous = before as unknown as Document;
-  const changed = Object.entries(set).filter(([field, value]) => value !== previous[field]);
-  const removed = optionalFields.filter((field) => set[field] === undefined && previous[field] !== undefined);
+  const { changed, removed } = differences(before, set, optionalFields);
   const update: Document = { ...stamp };
-  if (changed.length > 0) update.$set = Object.fromEntries(changed);
+  if (Object.keys(changed).length > 0) update.$set = changed;
   if (removed.length > 0) update.$unset = Object.fromEntries(removed.map((field) => [field, '']));
   const filter = { _id: key, sequence: before.sequence };
   return { op: { updateOne: { filter: filter as Filter<T>, update: update as UpdateFilter<T> } }, inserts: false };
+}
+
+/** The same guard for a shipments document, whose visible times only a pipeline update can stamp (see shipments-update.ts). */
+function guardedShipmentsWrite(key: string, change: StateChange<ShipmentsState>, shown: ShipmentsDocument | undefined, shownBefore: Date | undefined): GuardedWrite<ShipmentsDocument> {
+  const { before, after } = change;
+  const times = carriedOver(visibleTimes(before, after), after, shown, shownBefore);
+  if (!before) {
+    return { op: { updateOne: { filter: { _id: key }, update: insertPipeline(key, after, times), upsert: true } }, inserts: true };
+  }
+  const { changed, removed } = differences(before, { ...after }, shipmentsOptionalFields);
+  return { op: { updateOne: { filter: { _id: key, sequence: before.sequence }, update: updatePipeline(changed, removed, after, times) } }, inserts: false };
 }
 
 /**
@@ -121,7 +142,8 @@ async function runGuarded<T extends Document>(collection: Collection<T>, writes:
 
 /**
  * Writes a batch's effects. With `previous` (the live version while a rebuild fills a new one),
- * a status whose sequence the previous version already showed keeps that version's change time.
+ * a status whose sequence the previous version already showed keeps that version's change time,
+ * and a package or complete flag it shows as it is keeps that version's visible time.
  */
 export async function writeEffects(
   collections: ReadModelCollections,
@@ -130,7 +152,9 @@ export async function writeEffects(
   /** Only what `previous` showed before this time keeps its change time (see ProjectorConfig.previousShownBefore). */
   previousShownBefore?: Date,
 ): Promise<void> {
-  const carried = previous ? await changeTimesOf(previous, effects.orderStatus) : new Map<string, { sequence: number; changedAt: Date }>();
+  const [carried, shownShipments] = previous
+    ? await Promise.all([changeTimesOf(previous, effects.orderStatus), shipmentsShownBy(previous, effects.shipments)])
+    : [new Map<string, { sequence: number; changedAt: Date }>(), new Map<string, ShipmentsDocument>()];
 
   const statusOps = effects.orderStatus.map((change) => {
     const key = documentId(change.after.clientId, change.after.salesOrderNumber);
@@ -144,10 +168,7 @@ export async function writeEffects(
 
   const shipmentOps = effects.shipments.map((change) => {
     const key = documentId(change.after.clientId, change.after.salesOrderNumber);
-    const { locations } = change.after;
-    const set: Document = { ...change.after };
-    if (locations !== change.before?.locations) set.shipmentDates = locations.flatMap((l) => l.packages.map((p) => p.shipmentDate));
-    return guardedWrite<ShipmentsDocument>(key, change, shipmentsOptionalFields, set, {});
+    return guardedShipmentsWrite(key, change, shownShipments.get(key), previousShownBefore);
   });
 
   await Promise.all([runGuarded(collections.orderStatus, statusOps), runGuarded(collections.shipments, shipmentOps)]);
@@ -159,6 +180,13 @@ async function changeTimesOf(previous: ReadModelCollections, changes: StateChang
     .find({ _id: { $in: keys } }, { projection: { sequence: 1, changedAt: 1 } })
     .toArray();
   return new Map(docs.map((d: Pick<OrderStatusDocument, '_id' | 'sequence' | 'changedAt'>) => [d._id, { sequence: d.sequence, changedAt: d.changedAt }]));
+}
+
+/** The previous version's documents of these sales orders, whose visible times a rebuild carries over where it shows the same. */
+async function shipmentsShownBy(previous: ReadModelCollections, changes: StateChange<ShipmentsState>[]): Promise<Map<string, ShipmentsDocument>> {
+  const keys = changes.map((c) => documentId(c.after.clientId, c.after.salesOrderNumber));
+  const docs = await previous.shipments.find({ _id: { $in: keys } }).toArray();
+  return new Map(docs.map((d) => [d._id, d]));
 }
 
 export type { OrderStatusDocument, ShipmentsDocument };

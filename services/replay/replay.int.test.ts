@@ -17,7 +17,7 @@ import { publishNdjson } from '../publishing/publish-events.js';
 import { buildApp } from '../query/app.js';
 import type { OrderStatusView } from '../query/views.js';
 import { readActiveVersion, readBuild } from '../read-model-store/active-version.js';
-import { readModelCollections } from '../read-model-store/documents.js';
+import { readModelCollections, shipmentsStoreFields } from '../read-model-store/documents.js';
 import { SwitchingLookups } from '../read-model-store/switching-lookups.js';
 import { FakeAuthenticator } from '../query/soap/testing.js';
 import { replay, type ReplayContext } from './replay.js';
@@ -51,13 +51,20 @@ async function buildLive(config: ProjectorConfig) {
   }
 }
 
-/** The states of a version without their change times, in _id order. */
+/** The states of a version without their change and visible times, in _id order. */
 async function states(db: Db, version: number) {
   const c = readModelCollections(db, version);
   return {
     statuses: await c.orderStatus.find({}, { projection: { changedAt: 0 } }).sort({ _id: 1 }).toArray(),
-    shipments: await c.shipments.find({}).sort({ _id: 1 }).toArray(),
+    shipments: await c.shipments.find({}, { projection: shipmentsStoreFields }).sort({ _id: 1 }).toArray(),
   };
+}
+
+/** Every visible time of a version's shipments documents, by _id. */
+async function shipmentTimes(db: Db, version: number): Promise<Map<string, unknown>> {
+  const docs = await readModelCollections(db, version).shipments.find({}).toArray();
+  const times = (d: (typeof docs)[number]) => [d.completeChangedAt, d.purchaseOrderSetAt, d.lastNewsAt, d.locations.map((l) => [l.completeChangedAt, l.packages.map((p) => p.visibleAt)])];
+  return new Map(docs.map((d) => [d._id, times(d)]));
 }
 
 async function changeTimes(db: Db, version: number): Promise<Map<string, number>> {
@@ -251,6 +258,9 @@ describe('ossn replay', () => {
     // Every change time carried over from each system's own live version.
     expect(await changeTimes(resumed.db, 2)).toEqual(await changeTimes(resumed.db, 1));
     expect(await changeTimes(through.db, 2)).toEqual(await changeTimes(through.db, 1));
+    // And every visible time of the shipments: nothing a partner has seen looks new after the switch.
+    expect(await shipmentTimes(resumed.db, 2)).toEqual(await shipmentTimes(resumed.db, 1));
+    expect(await shipmentTimes(through.db, 2)).toEqual(await shipmentTimes(through.db, 1));
   });
 });
 

@@ -18,6 +18,7 @@ import {
 } from '../read-model-store/active-version.js';
 import { collectionNames, readModelCollections } from '../read-model-store/documents.js';
 import { settleChangeTimes, type ChangeTimeReport } from './change-times.js';
+import { settleShipmentTimes, type ShipmentTimeReport } from './shipment-times.js';
 import { verified, verifyRebuild, type VerifyReport } from './verify.js';
 
 export interface ReplayContext {
@@ -41,7 +42,7 @@ export interface ReplayOptions {
 }
 
 export type ReplayResult =
-  | { outcome: 'switched'; build: BuildRecord; active: ActiveVersionRecord; verify: VerifyReport; changeTimes: ChangeTimeReport }
+  | { outcome: 'switched'; build: BuildRecord; active: ActiveVersionRecord; verify: VerifyReport; changeTimes: ChangeTimeReport; shipmentTimes: ShipmentTimeReport }
   | { outcome: 'stopped'; build: BuildRecord }
   | { outcome: 'refused'; build: BuildRecord; verify: VerifyReport };
 
@@ -119,7 +120,7 @@ async function rebuildUntilCaughtUp(ctx: ReplayContext, build: BuildRecord, opti
  * `ossn replay`: rebuilds the read models from the beginning of the topic into the next version
  * (or resumes the rebuild in progress) while the active version keeps serving; once the rebuild
  * has caught up with the topic it stops, is checked against a fresh fold of the events it
- * consumed, its change times are settled against the live version, and it becomes the active
+ * consumed, its change and visible times are settled against the live version, and it becomes the active
  * version. Query services and `ossn projector` follow the switch within seconds; the projector
  * goes on from the rebuild's consumer group. A stopped or refused rebuild stays a build: it never
  * becomes active but by a later `ossn replay` that completes it.
@@ -140,8 +141,9 @@ export async function replay(ctx: ReplayContext, options: ReplayOptions = {}): P
 
   await options.onPhase?.('switching', build);
   const changeTimes = await settleChangeTimes(rebuilt, live);
+  const shipmentTimes = await settleShipmentTimes(rebuilt, live);
   const active = await activateBuild(ctx.db, build);
-  return { outcome: 'switched', build, active, verify, changeTimes };
+  return { outcome: 'switched', build, active, verify, changeTimes, shipmentTimes };
 }
 
 /** Throws a stopped or refused rebuild away: its collections, its consumer group, its record. */

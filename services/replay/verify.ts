@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { parseErpEvent, keyProblem, type ErpEvent } from '../../contracts/erp-events.js';
 import { foldEvents } from '../../projections/fold.js';
 import type { StoredMessage } from '../kafka/read-topic.js';
-import type { ReadModelCollections } from '../read-model-store/documents.js';
+import { shipmentsStoreFields, type ReadModelCollections } from '../read-model-store/documents.js';
 
 export interface VerifyReport {
   /** Documents the fold of the whole topic yields, and those the rebuild wrote. */
@@ -46,7 +46,7 @@ export async function verifyRebuild(messages: StoredMessage[], collections: Read
   const keys = sample([...new Set([...fold.orderStatus.keys(), ...fold.shipments.keys()])], sampleSize);
   const [orderStatus, shipments, written] = await Promise.all([
     collections.orderStatus.find({ _id: { $in: keys } }, { projection: { changedAt: 0 } }).toArray(),
-    collections.shipments.find({ _id: { $in: keys } }, { projection: { shipmentDates: 0 } }).toArray(),
+    collections.shipments.find({ _id: { $in: keys } }, { projection: shipmentsStoreFields }).toArray(),
     Promise.all([collections.orderStatus.countDocuments(), collections.shipments.countDocuments()]),
   ]);
   const storedStatus = new Map(orderStatus.map(({ _id, ...state }) => [_id, state]));

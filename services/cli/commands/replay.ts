@@ -51,8 +51,9 @@ async function rebuildAndSwitch(ctx: ReplayContext): Promise<void> {
       process.exitCode = 1;
       return;
     }
-    const { active, changeTimes } = result;
+    const { active, changeTimes, shipmentTimes } = result;
     say(`change times: ${changeTimes.carried} carried over from version ${active.previous}, ${changeTimes.stamped} not shown there yet stamped at the switch`);
+    say(`shipment times: ${shipmentTimes.carried} sales orders carried over from version ${active.previous}, ${shipmentTimes.stamped} with something not shown there yet stamped at the switch`);
     say(`version ${active.version} is active since ${active.activatedAt.toISOString()} (was ${active.previous}); query services and ossn projector follow within seconds`);
     say(`took ${formatDuration((Date.now() - started) / 1000)}; version ${active.previous} stays until \`ossn replay --drop-previous\``);
   } finally {

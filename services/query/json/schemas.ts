@@ -45,10 +45,14 @@ export const shipmentsQuerystring = {
   properties: {
     queryType: {
       type: 'integer',
-      description: '1 = purchase order number, 2 = sales order number, 3 = shipped since shipmentDateTimeStamp; other values return an empty list',
+      description: '1 = purchase order number, 2 = sales order number, 3 = new since shipmentDateTimeStamp; other values return an empty list',
     },
     referenceNumber,
-    shipmentDateTimeStamp: { ...dateTime, description: 'Required for queryType 3: packages shipped at or after this time' },
+    shipmentDateTimeStamp: {
+      ...dateTime,
+      description:
+        'Required for queryType 3, which answers packages shipped at or after this time or made visible since (posted late), and locations whose complete flag changed since: send the time of your previous poll',
+    },
   },
   required: ['queryType'],
 } as const;

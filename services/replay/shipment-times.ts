@@ -1,0 +1,69 @@
+import type { AnyBulkWriteOperation } from 'mongodb';
+import type { ShipmentsState } from '../../projections/state.js';
+import type { ReadModelCollections, ShipmentsDocument } from '../read-model-store/documents.js';
+import { updatePipeline } from '../read-model-store/shipments-update.js';
+import { carriedOver, visibleTimes, type TimeSource, type VisibleTimes } from '../read-model-store/visible-times.js';
+
+const idsPerRead = 1_000;
+
+export interface ShipmentTimeReport {
+  /** Sales orders whose every visible time is now the one the live version shows. */
+  carried: number;
+  /** Sales orders with a package or flag the live version does not show yet: stamped at the switch. */
+  stamped: number;
+}
+
+/** The state a rebuilt document holds, without its times. */
+const stateOf = ({ _id: _i, completeChangedAt: _c, purchaseOrderSetAt: _p, lastNewsAt: _l, ...doc }: ShipmentsDocument): ShipmentsState => ({
+  ...doc,
+  locations: doc.locations.map(({ completeChangedAt: _, ...l }) => ({ ...l, packages: l.packages.map(({ visibleAt: _v, ...p }) => p) })),
+});
+
+const holds = (source: TimeSource, time: Date | undefined) =>
+  source.from === 'none' ? time === undefined : source.from === 'value' && time?.getTime() === source.at.getTime();
+
+/** Whether the rebuilt document holds these times already (none of them is 'now'). */
+function holdsAll(doc: ShipmentsDocument, times: VisibleTimes): boolean {
+  return (
+    holds(times.completeChangedAt, doc.completeChangedAt) &&
+    holds(times.purchaseOrderSetAt, doc.purchaseOrderSetAt) &&
+    times.locations.every((l, i) => holds(l.completeChangedAt, doc.locations[i]!.completeChangedAt) && l.packages.every((p, j) => holds(p, doc.locations[i]!.packages[j]!.visibleAt)))
+  );
+}
+
+const stampsAny = (times: VisibleTimes) =>
+  [times.completeChangedAt, times.purchaseOrderSetAt, ...times.locations.flatMap((l) => [l.completeChangedAt, ...l.packages])].some((s) => s.from === 'now');
+
+/**
+ * Just before the switch, gives every rebuilt shipments document the visible times a poller of the
+ * live version can rely on (as settleChangeTimes does for statuses): where the live version shows
+ * a package or complete flag as it is, its time; where it does not (the rebuild ran ahead of it),
+ * the switch time, for a partner who polled the live version in between has not seen it. Each
+ * update is guarded on the sequence read, so a write that moved the document on in between wins.
+ */
+export async function settleShipmentTimes(rebuilt: ReadModelCollections, live: ReadModelCollections): Promise<ShipmentTimeReport> {
+  const report: ShipmentTimeReport = { carried: 0, stamped: 0 };
+  const cursor = rebuilt.shipments.find({}, { sort: { _id: 1 } });
+  let page: ShipmentsDocument[] = [];
+  const settle = async () => {
+    const shown = new Map((await live.shipments.find({ _id: { $in: page.map((d) => d._id) } }).toArray()).map((d) => [d._id, d]));
+    const ops: AnyBulkWriteOperation<ShipmentsDocument>[] = [];
+    for (const doc of page) {
+      const state = stateOf(doc);
+      // What a partner of the live version has seen, as if the document were written anew.
+      const times = carriedOver(visibleTimes(undefined, state), state, shown.get(doc._id));
+      if (stampsAny(times)) report.stamped++;
+      else report.carried++;
+      if (holdsAll(doc, times)) continue;
+      ops.push({ updateOne: { filter: { _id: doc._id, sequence: doc.sequence }, update: updatePipeline({}, [], state, times) } });
+    }
+    if (ops.length > 0) await rebuilt.shipments.bulkWrite(ops, { ordered: false });
+    page = [];
+  };
+  for await (const doc of cursor) {
+    page.push(doc);
+    if (page.length >= idsPerRead) await settle();
+  }
+  if (page.length > 0) await settle();
+  return report;
+}

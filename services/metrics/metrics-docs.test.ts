@@ -49,12 +49,15 @@ describe('metrics documentation', () => {
     expect([...own.map((m) => m.name)].filter((n) => !queried.has(n))).toEqual([]);
   });
 
-  it('is scraped from both services by the Prometheus configuration in docker-compose', () => {
+  it('is scraped from both services\' operators\' ports by the Prometheus configuration in docker-compose', () => {
     const prometheus = read('ops/prometheus/prometheus.yml');
-    expect(prometheus).toContain('targets: ["query:8080"]');
+    expect(prometheus).toContain('targets: ["query:9465"]');
     expect(prometheus).toContain('targets: ["projector:9464"]');
     const compose = read('docker-compose.yml');
+    expect(compose).toContain('OPS_PORT: 9465');
     expect(compose).toContain('OSSN_METRICS_PORT: 9464');
+    // The operators' port is not published to partners: only the partner port is.
+    expect(compose).not.toContain('"9465:9465"');
     for (const mounted of ['./ops/prometheus/prometheus.yml', './ops/grafana/provisioning', './ops/grafana/dashboards']) expect(compose).toContain(mounted);
     expect(read('ops/grafana/provisioning/dashboards/ossn.yml')).toContain('path: /var/lib/grafana/dashboards');
     expect(read('ops/grafana/provisioning/datasources/prometheus.yml')).toContain('uid: prometheus');

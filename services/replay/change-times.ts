@@ -1,5 +1,6 @@
 import type { AnyBulkWriteOperation } from 'mongodb';
 import type { OrderStatusDocument, ReadModelCollections } from '../read-model-store/documents.js';
+import { settleInPages } from './pages.js';
 
 const idsPerRead = 1_000;
 
@@ -24,8 +25,7 @@ export interface ChangeTimeReport {
 export async function settleChangeTimes(rebuilt: ReadModelCollections, live: ReadModelCollections): Promise<ChangeTimeReport> {
   const report: ChangeTimeReport = { carried: 0, stamped: 0 };
   const cursor = rebuilt.orderStatus.find({}, { projection: { _id: 1, sequence: 1, changedAt: 1 }, sort: { _id: 1 } });
-  let page: Pick<OrderStatusDocument, '_id' | 'sequence' | 'changedAt'>[] = [];
-  const settle = async () => {
+  const settle = async (page: Pick<OrderStatusDocument, '_id' | 'sequence' | 'changedAt'>[]) => {
     const shown = new Map(
       (await live.orderStatus.find({ _id: { $in: page.map((d) => d._id) } }, { projection: { _id: 1, sequence: 1, changedAt: 1 } }).toArray()).map((d) => [
         d._id,
@@ -45,12 +45,7 @@ export async function settleChangeTimes(rebuilt: ReadModelCollections, live: Rea
       }
     }
     if (ops.length > 0) await rebuilt.orderStatus.bulkWrite(ops, { ordered: false });
-    page = [];
   };
-  for await (const doc of cursor) {
-    page.push(doc);
-    if (page.length >= idsPerRead) await settle();
-  }
-  if (page.length > 0) await settle();
+  await settleInPages(cursor, idsPerRead, settle);
   return report;
 }

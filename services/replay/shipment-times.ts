@@ -3,6 +3,7 @@ import type { ShipmentsState } from '../../projections/state.js';
 import type { ReadModelCollections, ShipmentsDocument } from '../read-model-store/documents.js';
 import { updatePipeline } from '../read-model-store/shipments-update.js';
 import { carriedOver, visibleTimes, type TimeSource, type VisibleTimes } from '../read-model-store/visible-times.js';
+import { settleInPages } from './pages.js';
 
 const idsPerRead = 1_000;
 
@@ -44,8 +45,7 @@ const stampsAny = (times: VisibleTimes) =>
 export async function settleShipmentTimes(rebuilt: ReadModelCollections, live: ReadModelCollections): Promise<ShipmentTimeReport> {
   const report: ShipmentTimeReport = { carried: 0, stamped: 0 };
   const cursor = rebuilt.shipments.find({}, { sort: { _id: 1 } });
-  let page: ShipmentsDocument[] = [];
-  const settle = async () => {
+  const settle = async (page: ShipmentsDocument[]) => {
     const shown = new Map((await live.shipments.find({ _id: { $in: page.map((d) => d._id) } }).toArray()).map((d) => [d._id, d]));
     const ops: AnyBulkWriteOperation<ShipmentsDocument>[] = [];
     for (const doc of page) {
@@ -58,12 +58,7 @@ export async function settleShipmentTimes(rebuilt: ReadModelCollections, live: R
       ops.push({ updateOne: { filter: { _id: doc._id, sequence: doc.sequence }, update: updatePipeline({}, [], state, times) } });
     }
     if (ops.length > 0) await rebuilt.shipments.bulkWrite(ops, { ordered: false });
-    page = [];
   };
-  for await (const doc of cursor) {
-    page.push(doc);
-    if (page.length >= idsPerRead) await settle();
-  }
-  if (page.length > 0) await settle();
+  await settleInPages(cursor, idsPerRead, settle);
   return report;
 }

@@ -7,6 +7,7 @@ export const DEFAULT_LOOKUPS_IN_FLIGHT = 4;
 
 interface Lane {
   running: number;
+  /** Waiters in order; each is handed the slot of a lookup that ends. */
   waiting: Array<() => void>;
 }
 
@@ -23,16 +24,13 @@ export class LookupsInFlight {
     signal?.throwIfAborted();
     let lane = this.lanes.get(credentialId);
     if (!lane) this.lanes.set(credentialId, (lane = { running: 0, waiting: [] }));
-    if (lane.running >= this.max) await this.turn(lane, signal);
-    lane.running++;
+    if (lane.running < this.max) lane.running++;
+    else await this.turn(lane, signal); // handed a slot by a lookup that ended: `running` stays
     let left = false;
     return () => {
       if (left) return;
       left = true;
-      lane.running--;
-      const next = lane.waiting.shift();
-      if (next) next();
-      else if (lane.running === 0) this.lanes.delete(credentialId);
+      this.leave(credentialId, lane);
     };
   }
 
@@ -41,18 +39,27 @@ export class LookupsInFlight {
     return this.lanes.size;
   }
 
+  /** The slot goes straight to the next waiter, so that no newcomer can take it in between. */
+  private leave(credentialId: string, lane: Lane): void {
+    const next = lane.waiting.shift();
+    if (next) return next();
+    lane.running--;
+    if (lane.running === 0) this.lanes.delete(credentialId);
+  }
+
   private turn(lane: Lane, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
       const go = () => {
-        signal?.removeEventListener('abort', leave);
+        signal?.removeEventListener('abort', giveUp);
         resolve();
       };
-      const leave = () => {
-        lane.waiting.splice(lane.waiting.indexOf(go) >>> 0, 1);
+      // Only a waiter still in the queue hears this: one given its turn removed the listener.
+      const giveUp = () => {
+        lane.waiting.splice(lane.waiting.indexOf(go), 1);
         reject(signal?.reason);
       };
       lane.waiting.push(go);
-      signal?.addEventListener('abort', leave, { once: true });
+      signal?.addEventListener('abort', giveUp, { once: true });
     });
   }
 }

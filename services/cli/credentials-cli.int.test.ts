@@ -1,6 +1,6 @@
 import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runOssn } from '../../test/support/ossn-command.js';
+import { runOssn } from '../../test/support/ossn-cli.js';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
 import { CachingAuthenticator } from '../credentials/authenticator.js';
 import { CredentialStore, credentialsCollection } from '../credentials/credential-store.js';
@@ -24,7 +24,7 @@ afterAll(async () => {
 
 /** Runs `ossn <args>` with `input` on stdin. */
 const ossn = (args: string[], input = '') =>
-  runOssn(args, { MONGODB_URI: env.mongodbUri, MONGODB_DATABASE: database, READ_MODEL_VERSION: '1', LOG_LEVEL: 'silent' }, input);
+  runOssn(args, { MONGODB_URI: env.mongodbUri, MONGODB_DATABASE: database, READ_MODEL_VERSION: '1', LOG_LEVEL: 'silent' }, { input });
 
 /** A fresh authenticator each time, so nothing is answered from a cache. */
 const verify = (id: string, password: string) => new CachingAuthenticator(store).verify(id, password);

@@ -5,14 +5,12 @@ import { expect, it } from 'vitest';
 import { locationRecorded, packageShipped, statusChanged } from '../../contracts/sample-events.js';
 import { deadLetterTopic, eventKey } from '../../contracts/transport.js';
 import { foldEvents } from '../../projections/fold.js';
-import { runOssn } from '../../test/support/ossn-cli.js';
+import { ossnEnv, runOssn } from '../../test/support/ossn-cli.js';
 import { freshProjectorConfig, useConnections } from '../../test/support/projector-system.js';
-import { testEnvironment } from '../../test/support/servers.js';
 import { topicSize, waitUntilCaughtUp } from '../kafka/progress.js';
 import { startProjector } from '../projector/run.js';
 import { readModelCollections, shipmentsStateProjection } from '../read-model-store/documents.js';
 
-const env = testEnvironment();
 const connections = useConnections('dlq-test');
 const { kafka, logger } = connections;
 
@@ -20,14 +18,7 @@ it('lists a dead letter with its reason, and a redrive after the fix projects it
   const { config, names } = await freshProjectorConfig(kafka, 'dlq-cli', 2);
   const key = eventKey('C1', 'SO-9');
   const send = (events: object[]) => connections.sink.send(config.topic, events.map((e) => ({ key, value: JSON.stringify(e) })));
-  const cli = (...args: string[]) =>
-    runOssn(['dlq', ...args], {
-      KAFKA_BROKERS: env.kafkaBrokers.join(','),
-      MONGODB_URI: env.mongodbUri,
-      MONGODB_DATABASE: names.database,
-      OSSN_TOPIC: config.topic,
-      LOG_LEVEL: 'warn',
-    });
+  const cli = (...args: string[]) => runOssn(['dlq', ...args], ossnEnv(config));
   const shipped = packageShipped(3, 2, 7);
   // The ERP forgot to publish location 2 (sequence 2 is missing): the package shipped there is refused.
   await send([statusChanged(1), shipped]);

@@ -5,15 +5,13 @@ import { expect, it } from 'vitest';
 import type { ErpEvent } from '../../contracts/erp-events.js';
 import { locationRecorded, packageShipped, statusChanged } from '../../contracts/sample-events.js';
 import { deadLetterTopic, eventKey } from '../../contracts/transport.js';
-import { runOssn } from '../../test/support/ossn-cli.js';
+import { ossnEnv, runOssn } from '../../test/support/ossn-cli.js';
 import { freshProjectorConfig, useConnections } from '../../test/support/projector-system.js';
 import { readModels, reference } from '../../test/support/read-models.js';
-import { testEnvironment } from '../../test/support/servers.js';
 import { topicSize, waitUntilCaughtUp } from '../kafka/progress.js';
 import { startProjector } from '../projector/run.js';
 import { readModelCollections } from '../read-model-store/documents.js';
 
-const env = testEnvironment();
 const connections = useConnections('dlq-redrive-test');
 const { kafka, logger } = connections;
 
@@ -25,14 +23,7 @@ it('refuses a dead letter its sales order moved past, re-sends one that applies,
   const db = connections.mongo.db(names.database);
   const shipments = readModelCollections(db, 1).shipments;
   const send = (key: string, events: ErpEvent[]) => connections.sink.send(config.topic, events.map((e) => ({ key, value: JSON.stringify(e) })));
-  const cli = (...args: string[]) =>
-    runOssn(['dlq', ...args], {
-      KAFKA_BROKERS: env.kafkaBrokers.join(','),
-      MONGODB_URI: env.mongodbUri,
-      MONGODB_DATABASE: names.database,
-      OSSN_TOPIC: config.topic,
-      LOG_LEVEL: 'warn',
-    });
+  const cli = (...args: string[]) => runOssn(['dlq', ...args], ossnEnv(config));
   const so9 = eventKey('C1', 'SO-9');
   const so8 = eventKey('C1', 'SO-8');
 

@@ -1,6 +1,6 @@
 import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runOssn } from '../../test/support/ossn-command.js';
+import { runOssn } from '../../test/support/ossn-cli.js';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
 import { CachingAuthenticator } from '../credentials/authenticator.js';
 import { CredentialStore, credentialsCollection } from '../credentials/credential-store.js';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { generateDemoEvents } from '../../contracts/demo-events.js';
 import type { ErpEvent } from '../../contracts/erp-events.js';
 import { foldEvents } from '../../projections/fold.js';
-import { runOssn } from '../../test/support/ossn-cli.js';
+import { ossnEnv, runOssn } from '../../test/support/ossn-cli.js';
 import { freshProjectorConfig, useConnections } from '../../test/support/projector-system.js';
 import { uniqueNames } from '../../test/support/servers.js';
 import type { ProjectorConfig } from '../config/config.js';
@@ -270,14 +270,7 @@ describe('ossn replay on the command line', () => {
     await publish(generateDemoEvents({ clients: 1, orders: 30, seed: 15 }), config.topic);
     await buildLive(config);
     const cli = (...args: string[]) =>
-      runOssn(['replay', ...args], {
-        KAFKA_BROKERS: config.kafkaBrokers.join(','),
-        MONGODB_URI: config.store.mongodbUri,
-        MONGODB_DATABASE: config.store.database,
-        OSSN_TOPIC: config.topic,
-        OSSN_CONSUMER_GROUP: config.consumerGroup,
-        LOG_LEVEL: 'warn',
-      });
+      runOssn(['replay', ...args], { ...ossnEnv(config), OSSN_CONSUMER_GROUP: config.consumerGroup });
     const collections = async () => (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).sort();
 
     const switched = await cli();

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { ProjectorConfig } from '../../services/config/config.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -9,22 +10,42 @@ export interface CliRun {
   stderr: string;
 }
 
+export interface CliOptions {
+  /** Written to its stdin, which is closed right after. */
+  input?: string;
+  /** It is killed, and the run fails, after this long. */
+  timeoutMs?: number;
+}
+
 /** Runs `ossn <args>` as an operator does (node bin/ossn.mjs), with `env` over this process's environment. */
-export function runOssn(args: string[], env: Record<string, string>, timeoutMs = 120_000): Promise<CliRun> {
+export function runOssn(args: string[], env: Record<string, string>, { input = '', timeoutMs = 120_000 }: CliOptions = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/ossn.mjs', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['bin/ossn.mjs', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`ossn ${args.join(' ')} did not end within ${timeoutMs} ms; stdout: ${stdout}; stderr: ${stderr}`));
     }, timeoutMs);
     child.on('error', reject);
-    child.on('exit', (code) => {
+    child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
+    child.stdin.on('error', () => {}); // the command may exit without reading stdin
+    child.stdin.end(input);
   });
+}
+
+/** The variables that point `ossn` at a test's servers, database and topic, quietly. */
+export function ossnEnv(config: ProjectorConfig): Record<string, string> {
+  return {
+    KAFKA_BROKERS: config.kafkaBrokers.join(','),
+    MONGODB_URI: config.store.mongodbUri,
+    MONGODB_DATABASE: config.store.database,
+    OSSN_TOPIC: config.topic,
+    LOG_LEVEL: 'warn',
+  };
 }

@@ -54,4 +54,22 @@ describe('CachingAuthenticator past its TTL', () => {
     expect(await auth.verify('acme', 'pw')).toBeDefined();
     expect(scrypt.runs).toBe(1);
   });
+
+  it('renews a partner past the TTL while its id and address are locked out by a guesser, and keeps refusing the guesser', async () => {
+    let now = 0;
+    const store = await storeOf({ _id: 'acme', passwordHash: await hashPassword('pw'), scopes: ['osn'], clientIds: ['C1'], active: true, createdAt: new Date() });
+    const auth = new CachingAuthenticator(store, { ttlMs: 30_000, now: () => now });
+    expect(await auth.verify('acme', 'pw')).toBeDefined();
+    // From now on every failed login the limit could reserve is used up.
+    const reservations: string[] = [];
+    const lockedOut = async (id: string) => {
+      reservations.push(id);
+      throw new Error('failed logins used up');
+    };
+    now += 60_000; // a partner polling once a minute: past the TTL at every poll
+    expect(await auth.verify('acme', 'pw', lockedOut)).toMatchObject({ id: 'acme' });
+    expect(reservations).toEqual([]);
+    await expect(auth.verify('acme', 'guess', lockedOut)).rejects.toThrow('failed logins used up');
+    expect(reservations).toEqual(['acme']);
+  });
 });

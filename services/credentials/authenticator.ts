@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Authenticator, Credential, ReserveLogin } from '../query/ports.js';
 import { CheckSlots, DEFAULT_CHECK_SLOTS, PasswordChecksBusyError, type CheckSlotOptions } from './check-slots.js';
-import type { CredentialStore } from './credential-store.js';
+import type { CredentialDocument, CredentialStore } from './credential-store.js';
 import { decoyHash, verifyPassword } from './password-hash.js';
 
 export interface CachingAuthenticatorOptions {
@@ -57,27 +57,9 @@ export class CachingAuthenticator implements Authenticator {
     const key = digest.toString('base64');
     const pending = this.checking.get(key);
     if (pending) return this.join(pending, id, reserve);
-    const check = this.reservedCheck(id, password, digest, reserve).finally(() => this.checking.delete(key));
+    const check = this.check(id, password, digest, reserve).finally(() => this.checking.delete(key));
     this.checking.set(key, check);
     return check;
-  }
-
-  /**
-   * The check of a new pair, with one failed login reserved before it (RateLimitedError from
-   * `reserve`: nothing is checked). The reservation is decided by the check's own result, not by
-   * what became of the request: a request aborted or timed out while its check runs stays counted
-   * unless the check finds the credential. A login refused as busy checked nothing: no guess.
-   */
-  private async reservedCheck(id: string, password: string, digest: Buffer, reserve?: ReserveLogin): Promise<Credential | undefined> {
-    const giveBack = await reserve?.(id);
-    try {
-      const credential = await this.check(id, password, digest);
-      if (credential) giveBack?.();
-      return credential;
-    } catch (error) {
-      if (error instanceof PasswordChecksBusyError) giveBack?.();
-      throw error;
-    }
   }
 
   /**
@@ -92,27 +74,48 @@ export class CachingAuthenticator implements Authenticator {
     return credential;
   }
 
-  private async check(id: string, password: string, digest: Buffer): Promise<Credential | undefined> {
+  /**
+   * The check of a pair the cache does not answer. One verified before against the same stored
+   * hash is renewed from the store read alone: no scrypt and no failed login reserved, so a
+   * partner polling less often than the TTL is never taken for a guesser (nor locked out by one).
+   * Otherwise one failed login is reserved before the password is hashed (RateLimitedError from
+   * `reserve`: nothing is hashed) and given back only when the check finds the credential: a
+   * request aborted or timed out meanwhile stays counted. A login refused as busy hashed nothing.
+   */
+  private async check(id: string, password: string, digest: Buffer, reserve?: ReserveLogin): Promise<Credential | undefined> {
     // The TTL counts from the read, not from the end of the check: a change made while the store
     // answers or scrypt runs must still show within the TTL (the README's 30 s).
+    const known = this.cache.get(id);
+    const renewable = known !== undefined && timingSafeEqual(known.digest, digest);
+    // Any other pair reserves first: a locked-out guesser costs not even a store read.
+    let giveBack = renewable ? undefined : await reserve?.(id);
     const readAt = this.now();
     const stored = await this.store.find(id);
-    if (!stored) {
-      const decoy = await decoyHash;
-      await this.hashing(() => verifyPassword(password, decoy));
+    if (renewable && stored?.passwordHash === known.passwordHash) {
+      if (stored.active) return this.remember(stored, digest, readAt);
+      this.cache.delete(id);
       return undefined;
     }
-    const known = this.cache.get(id);
-    const verifiedBefore = known !== undefined && known.passwordHash === stored.passwordHash && timingSafeEqual(known.digest, digest);
-    if (!stored.active || !(verifiedBefore || (await this.hashing(() => verifyPassword(password, stored.passwordHash))))) {
-      if (verifiedBefore) this.cache.delete(id);
-      return undefined;
+    giveBack ??= await reserve?.(id); // a renewable pair whose password was reset: hashed again
+    let matches: boolean;
+    try {
+      // An unknown id costs the same scrypt as a known one.
+      const hash = stored?.passwordHash ?? (await decoyHash);
+      matches = await this.hashing(() => verifyPassword(password, hash));
+    } catch (error) {
+      if (error instanceof PasswordChecksBusyError) giveBack?.();
+      throw error;
     }
+    if (!stored?.active || !matches) return undefined;
+    giveBack?.();
+    return this.remember(stored, digest, readAt);
+  }
 
+  private remember(stored: CredentialDocument, digest: Buffer, readAt: number): Credential {
     const credential: Credential = { id: stored._id, scopes: stored.scopes, clientIds: stored.clientIds };
-    this.cache.delete(id); // re-inserted last: the entry evicted at the bound is the least recently checked
+    this.cache.delete(stored._id); // re-inserted last: the entry evicted at the bound is the least recently checked
     if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(id, { digest, credential, expiresAt: readAt + this.ttlMs, passwordHash: stored.passwordHash });
+    this.cache.set(stored._id, { digest, credential, expiresAt: readAt + this.ttlMs, passwordHash: stored.passwordHash });
     return credential;
   }
 

@@ -32,6 +32,8 @@ export interface AppDependencies {
   serverLimits?: Partial<ServerLimits>;
   /** Lookups one credential may have running in this process; more wait their turn. */
   lookupsInFlightPerCredential?: number;
+  /** How long a lookup waits for its turn before its request is answered 500; 5 s when absent. */
+  lookupWaitMs?: number;
 }
 
 // The SOAP operations' fault text for an unknown id/password pair (operations.ts).
@@ -63,7 +65,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // The partner endpoints, SOAP and JSON, share one rate limit and one failed-login limit.
   await app.register(async (partners) => {
     const beforePasswordCheck = limits ? guardLogins(limits) : undefined;
-    const requestWork = trackRequestWork(partners, new LookupsInFlight(deps.lookupsInFlightPerCredential ?? DEFAULT_LOOKUPS_IN_FLIGHT));
+    const requestWork = trackRequestWork(partners, new LookupsInFlight(deps.lookupsInFlightPerCredential ?? DEFAULT_LOOKUPS_IN_FLIGHT), deps.lookupWaitMs ?? 5_000);
     await partners.register(promoStandardsSoap, {
       beforePasswordCheck,
       requestWork,

@@ -75,6 +75,8 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
     trustedProxyHops: config.trustedProxyHops,
     serverLimits: { requestTimeoutMs: config.requestTimeoutMs, maxConnections: config.maxConnections },
     lookupsInFlightPerCredential: config.lookupsInFlightPerCredential,
+    // A turn that does not come within the store deadline is answered as a store that does not answer.
+    lookupWaitMs: config.storeTimeoutMs,
   });
   const ops = await startOpsServer({
     host: config.opsHost,

@@ -6,7 +6,7 @@ import { afterEach, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { basic, STATUS_URL } from '../json/testing.js';
 import type { OrderLookups } from '../ports.js';
-import { ACCOUNTS, FakeAuthenticator, ORDER_STATUS_URL, statusDetailsRequest } from '../soap/testing.js';
+import { ACCOUNTS, FakeAuthenticator, faultOf, ORDER_STATUS_URL, statusDetailsRequest } from '../soap/testing.js';
 
 /** Lookups that answer only when released, recording each one's signal. */
 class HeldLookups implements OrderLookups {
@@ -36,9 +36,9 @@ afterEach(async () => {
   await Promise.all(apps.splice(0).map((app) => app.close()));
 });
 
-async function appWith(lookups: OrderLookups): Promise<FastifyInstance> {
+async function appWith(lookups: OrderLookups, lookupWaitMs = 60_000): Promise<FastifyInstance> {
   const accounts = { ...ACCOUNTS, other: { password: 'secret', credential: { id: 'other', scopes: ['order_status' as const], clientIds: ['C9'] } } };
-  const app = await buildApp({ logger: pino({ level: 'silent' }), publicBaseUrl: 'http://x', lookups, authenticator: new FakeAuthenticator(accounts), lookupsInFlightPerCredential: 4 });
+  const app = await buildApp({ logger: pino({ level: 'silent' }), publicBaseUrl: 'http://x', lookups, authenticator: new FakeAuthenticator(accounts), lookupsInFlightPerCredential: 4, lookupWaitMs });
   apps.push(app);
   return app;
 }
@@ -94,4 +94,24 @@ it('aborts a lookup\'s signal when its client goes away, frees its slot, and dro
   expect(lookups.signals).toHaveLength(8);
   lookups.releaseAll();
   expect((await Promise.all(next)).map((r) => r.status)).toEqual([200, 200, 200, 200]);
+});
+
+it('answers a lookup whose turn does not come within the wait 500, SOAP and JSON alike, and frees nothing it did not hold', async () => {
+  const lookups = new HeldLookups();
+  const app = await appWith(lookups, 300);
+  const held = [json(app), json(app), json(app), json(app)];
+  await expect.poll(() => lookups.held).toBe(4);
+  const started = Date.now();
+  const [late, lateSoap] = await Promise.all([json(app), soap(app)]);
+  expect(Date.now() - started).toBeLessThan(2_000);
+  expect(late.statusCode).toBe(500);
+  expect(late.json()).toEqual({ error: 'Internal error' });
+  expect(faultOf(lateSoap.body)).toEqual({ code: 'soap:Server', message: 'Internal error' });
+  expect(lookups.held).toBe(4); // they never started
+  lookups.releaseAll();
+  expect((await Promise.all(held)).map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+  const next = json(app);
+  await expect.poll(() => lookups.held).toBe(1);
+  lookups.releaseAll();
+  expect((await next).statusCode).toBe(200);
 });

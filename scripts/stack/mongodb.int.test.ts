@@ -1,6 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
@@ -10,17 +8,10 @@ import { mongodbServer, replicaSetName } from './mongodb.js';
 import { isRunning, spawnDetached, stopGroup, type Started } from './process.js';
 import type { ServerContext } from './server.js';
 import { waitFor } from './wait.js';
+import { freePort } from '../../test/support/free-port.js';
 
 // The local stack's MongoDB as `npm start` and the tests get it: a mongod of this test's own (the
 // cached download, a fresh data directory, a free port), started the way the stack starts it.
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
 
 const stackDirs: string[] = [];
 const started: Started[] = [];

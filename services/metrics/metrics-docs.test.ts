@@ -56,8 +56,10 @@ describe('metrics documentation', () => {
     const compose = read('docker-compose.yml');
     expect(compose).toContain('OPS_PORT: 9465');
     expect(compose).toContain('OSSN_METRICS_PORT: 9464');
-    // The operators' port is not published to partners: only the partner port is.
-    expect(compose).not.toContain('"9465:9465"');
+    // The operators' port is not published to partners: the query service publishes its partner port only.
+    const queryService = /\n {2}query:\n([\s\S]*?)(?=\n {2}[\w-]+:\n|$)/.exec(compose)?.[1] ?? '';
+    const published = /\n {4}ports:\n((?: {6}- .*\n?)*)/.exec(queryService)?.[1] ?? '';
+    expect(published.trim().split('\n').map((line) => line.trim())).toEqual(['- "8080:8080"']);
     for (const mounted of ['./ops/prometheus/prometheus.yml', './ops/grafana/provisioning', './ops/grafana/dashboards']) expect(compose).toContain(mounted);
     expect(read('ops/grafana/provisioning/dashboards/ossn.yml')).toContain('path: /var/lib/grafana/dashboards');
     expect(read('ops/grafana/provisioning/datasources/prometheus.yml')).toContain('uid: prometheus');

@@ -3,6 +3,8 @@
 import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sample } from '../../test/support/metrics-scrape.js';
+import { createServer } from 'node:net';
+import { freePort } from '../../test/support/free-port.js';
 import { servers, uniqueNames } from '../../test/support/servers.js';
 import { readQueryConfig } from '../config/config.js';
 import { CredentialStore, credentialsCollection } from '../credentials/credential-store.js';
@@ -56,4 +58,15 @@ it('is given its address and port by OPS_HOST and OPS_PORT, each checked at star
   const config = readQueryConfig({ MONGODB_URI: env.mongodbUri, OPS_HOST: '0.0.0.0', OPS_PORT: '9999' });
   expect([config.opsHost, config.opsPort]).toEqual(['0.0.0.0', 9999]);
   expect(() => readQueryConfig({ MONGODB_URI: env.mongodbUri, OPS_PORT: 'ninety' })).toThrow(/OPS_PORT/);
+});
+
+it('leaves nothing listening when its partner port cannot be had', async () => {
+  const partnerPort = new URL(service.url).port;
+  const opsPort = String(await freePort());
+  const config = readQueryConfig({ MONGODB_URI: env.mongodbUri, MONGODB_DATABASE: names.database, PORT: partnerPort, OPS_PORT: opsPort });
+  await expect(startQueryService(config, createLogger('ossn-query', 'silent'))).rejects.toThrow(/EADDRINUSE/);
+  // Its operators' port was opened first, and is closed again: another process can have it.
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(Number(opsPort), '127.0.0.1', resolve));
+  await new Promise((resolve) => server.close(resolve));
 });

@@ -95,17 +95,18 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
   // A store that answers at once is connected before the first request; one that does not is
   // waited for in the background while the service already answers (503 and 500 until then).
   await Promise.race([following, sleep(config.storeTimeoutMs, undefined, { ref: false })]);
-  const url = await app.listen({ host: config.host, port: config.port });
-  return {
-    app,
-    url,
-    opsUrl: ops.url,
-    async close() {
-      stopFollowing.abort();
-      switching.stop();
-      await ops.close();
-      await app.close(); // closes the limits' Redis connections too
-      await store.close();
-    },
+  const close = async () => {
+    stopFollowing.abort();
+    switching.stop();
+    await ops.close();
+    await app.close(); // closes the limits' Redis connections too
+    await store.close();
   };
+  // A partner port that cannot be had (taken, not allowed) leaves nothing behind: no ops port,
+  // no connections to Redis or MongoDB.
+  const url = await app.listen({ host: config.host, port: config.port }).catch(async (error: unknown) => {
+    await close();
+    throw error;
+  });
+  return { app, url, opsUrl: ops.url, close };
 }

@@ -2,28 +2,15 @@
 // equal to the URL it listens on: the WSDLs' soap:address is where clients really reach it, so no
 // client needs its endpoint overridden. The port is picked free first, then the app is built for
 // it (the WSDLs are derived when the SOAP plugin registers, before listen).
-import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDependencies } from '../../services/query/app.js';
+import { freePort } from '../support/free-port.js';
 
 export interface RealApp {
   app: FastifyInstance;
   /** e.g. http://127.0.0.1:41234, also the app's publicBaseUrl. */
   url: string;
   close(): Promise<void>;
-}
-
-/** A port nobody listens on right now (the kernel's choice for port 0). */
-export function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen({ host, port: 0 }, () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 export interface StartOptions {

@@ -1,11 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readStackConfig, type StackConfig } from '../../scripts/stack/config.js';
 import { kafkaServer } from '../../scripts/stack/kafka.js';
 import { spawnDetached, stopGroup, type Started } from '../../scripts/stack/process.js';
 import { waitFor } from '../../scripts/stack/wait.js';
+import { freePort } from './free-port.js';
 
 /**
  * A Kafka broker of one test file's own, to restart or freeze without disturbing the test files
@@ -21,14 +21,6 @@ export interface DedicatedKafka {
   freeze(): void;
   thaw(): void;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export async function startDedicatedKafka(): Promise<DedicatedKafka> {

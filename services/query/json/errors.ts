@@ -87,7 +87,7 @@ export function handleJsonError(error: FastifyError, request: FastifyRequest, re
     return reply.code(429).header('retry-after', String(error.retryAfterSeconds)).send({ error: 'Rate limit exceeded' });
   }
   if (error instanceof PasswordChecksBusyError) {
-    request.log.warn('password checks at their bound: login refused as busy');
+    request.log.debug('password checks at their bound: login refused as busy'); // as SOAP: no warning per refusal in a flood
     return reply.code(503).header('retry-after', '1').send({ error: 'Service busy — retry later' });
   }
   if (error instanceof JsonHttpError) {

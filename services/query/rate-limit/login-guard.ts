@@ -19,11 +19,14 @@ export function loginAddressKey(ip: string): string {
   if (!isIPv6(ip)) return ip;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
   if (mapped) return mapped[1]!;
-  const [head = '', tail = ''] = ip.split('::');
+  // A trailing dotted quad is the last two groups.
+  const written = ip.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_quad, a: string, b: string, c: string, d: string) =>
+    [(Number(a) << 8) | Number(b), (Number(c) << 8) | Number(d)].map((group) => group.toString(16)).join(':'),
+  );
+  const [head = '', tail = ''] = written.split('::');
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
-  // A trailing dotted quad holds two groups; only the first four groups matter here.
-  const groups = ip.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
+  const groups = written.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
   return `${groups
     .slice(0, 4)
     .map((g) => parseInt(g, 16).toString(16))

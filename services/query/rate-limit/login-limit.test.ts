@@ -123,4 +123,7 @@ it('counts IPv4 addresses whole and IPv6 ones by /64', () => {
   expect(loginAddressKey('2001:DB8:0:0:1::1')).toBe('2001:db8:0:0::/64');
   expect(loginAddressKey('::1')).toBe('0:0:0:0::/64');
   expect(loginAddressKey('fe80::1:2:3:4')).toBe('fe80:0:0:0::/64');
+  // A trailing dotted quad is two groups, so the /64 is still the first four.
+  expect(loginAddressKey('::a:b:c:d:1.2.3.4')).toBe('0:0:a:b::/64');
+  expect(loginAddressKey('2001:db8:1:2:3:4:1.2.3.4')).toBe('2001:db8:1:2::/64');
 });

@@ -80,16 +80,13 @@ export function createRequestLimits(options: RequestLimitOptions): RequestLimits
       if (!byAddress.allowed) throw new RateLimitedError(retryAfterSeconds(byAddress.retryAfterMs));
       const byId = await idFailures.take(id);
       if (!byId.allowed) {
-        // No password is checked: the address's failure is not used.
-        await byAddress.giveBack();
+        // No password is checked: the address's failure is not used (a Redis failure giving it
+        // back leaves the count one too high until its window ends; the answer stays 429).
+        await byAddress.giveBack().catch(() => undefined);
         throw new RateLimitedError(retryAfterSeconds(byId.retryAfterMs));
       }
-      let given = false;
-      return async () => {
-        if (given) return;
-        given = true;
-        await Promise.all([byAddress.giveBack(), byId.giveBack()]);
-      };
+      // Given back once at most: login-guard.ts wraps it.
+      return async () => void (await Promise.all([byAddress.giveBack(), byId.giveBack()]));
     },
     async close() {
       state?.close();

@@ -41,9 +41,9 @@ const getOrderStatusDetails: Operation = {
   async run(request, context) {
     const { login, query } = readStatusDetailsRequest(request);
     const credential = await authorize(login, 'order_status', this.name, context);
+    if (!query) return orderStatusDetailsPayload([]);
     await context.work?.admitLookup(credential);
-    const orders = query ? await context.lookups.orderStatus(credential.clientIds, query, context.work?.signal) : [];
-    return orderStatusDetailsPayload(orders);
+    return orderStatusDetailsPayload(await context.lookups.orderStatus(credential.clientIds, query, context.work?.signal));
   },
 };
 
@@ -60,9 +60,9 @@ const getOrderShipmentNotification: Operation = {
   async run(request, context) {
     const { login, query } = readShipmentRequest(request);
     const credential = await authorize(login, 'osn', this.name, context);
+    if (!query) return shipmentNotificationPayload([]);
     await context.work?.admitLookup(credential);
-    const notifications = query ? await context.lookups.shipmentNotifications(credential.clientIds, query, context.work?.signal) : [];
-    return shipmentNotificationPayload(notifications);
+    return shipmentNotificationPayload(await context.lookups.shipmentNotifications(credential.clientIds, query, context.work?.signal));
   },
 };
 

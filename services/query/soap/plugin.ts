@@ -67,8 +67,9 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
     return sendFault(reply, 500, 'soap:Client', error.message);
   }
   if (error instanceof PasswordChecksBusyError) {
-    // The fault table has no busy answer: Internal error (retry later), without an error log each.
-    request.log.warn('password checks at their bound: login refused as busy');
+    // The fault table has no busy answer: Internal error (retry later). Debug only: a flood would
+    // otherwise write a warning per refused login, which is what the bound is there to absorb.
+    request.log.debug('password checks at their bound: login refused as busy');
     reply.header('Retry-After', '1');
     return sendFault(reply, 500, 'soap:Server', 'Internal error');
   }

@@ -51,7 +51,8 @@ export interface ShipmentsDocument extends Omit<ShipmentsState, 'locations'> {
   completeChangedAt?: Date;
   purchaseOrderSetAt?: Date;
   /**
-   * The latest of its packages' shipmentDates and visible times and its locations' flag times: a
+   * The latest of its packages' shipmentDates and visible times, its locations' flag times, its own
+   * flag time and the time it came under its purchase order (either can change that order's flag): a
    * sales order has news since a time only when this is at or after it, so queryType 3 finds
    * them through one plain index, one key a sales order. Absent while it has none of these.
    */

@@ -606,6 +606,15 @@ describe('shipment queryType 3 polled with the time of the previous poll (querie
     expect(detail(await poll(next))).toEqual([['PO-G', false, [['SO-G3', false, [[1, false, [1]]]], ['SO-G1', true, [[1, true, []]]], ['SO-G2', true, [[1, true, []]]]]]]);
   });
 
+  it('a purchase order whose flag is changed by a sales order with no package news (a location without packages) is answered', async () => {
+    const [j1, j2] = [salesOrder('C1', 'SO-J1'), salesOrder('C1', 'SO-J2')];
+    await project(store, [j1.status(80, 'PO-J'), j1.location(1), j1.shipped(1, 1, minutes(-90)), j1.completed()]);
+    const previous = await pollTime();
+    // SO-J2 comes under the complete PO-J with a location and no package yet: PO-J is open again.
+    await project(store, [j2.status(20, 'PO-J'), j2.location(1)]);
+    expect(detail(await poll(previous))).toEqual([['PO-J', false, [['SO-J1', true, [[1, true, []]]], ['SO-J2', false, [[1, false, []]]]]]]);
+  });
+
   it('recording a location again, or a redelivered or identical package, makes nothing new; a package posted late beside them is answered alone', async () => {
     const k = salesOrder('C1', 'SO-K');
     const recorded = [k.status(60, 'PO-K'), k.location(1)];

@@ -107,9 +107,12 @@ export class MongoOrderLookups implements OrderLookups {
     const first = await firstPurchaseOrders(this.collections.shipments, { ...base, ...news }, serverNewsKey(since), read);
     const members = await this.membersOf(first, read);
     const flagChanged = new Set(first.map(groupKey).filter((key) => purchaseOrderCompleteChanged(members.get(key) ?? [], since.visibleSince)));
-    const wholeOnes = first.filter((g) => flagChanged.has(groupKey(g)));
-    const newsOnly = this.collections.shipments.find<ShipmentsDocument>({ ...ofPurchaseOrders(first), ...news }, { projection: shipmentNewsProjection, ...read });
-    const whole = wholeOnes.length > 0 ? this.collections.shipments.find<ShipmentsDocument>(ofPurchaseOrders(wholeOnes), { projection: shipmentNewsProjection, ...read }) : [];
+    // Each purchase order read once: whole where its flag changed, its news only otherwise.
+    const [wholeOnes, newsOnes] = [first.filter((g) => flagChanged.has(groupKey(g))), first.filter((g) => !flagChanged.has(groupKey(g)))];
+    const readOf = (groups: FirstChange[], filter: Filter<ShipmentsDocument>) =>
+      groups.length > 0 ? this.collections.shipments.find<ShipmentsDocument>({ ...ofPurchaseOrders(groups), ...filter }, { projection: shipmentNewsProjection, ...read }) : [];
+    const [newsOnly, whole] = [readOf(newsOnes, news), readOf(wholeOnes, {})];
+    // ofPurchaseOrders also matches other combinations of the clients and numbers: each side keeps its own.
     const answerable = async function* () {
       for await (const so of newsOnly) if (!flagChanged.has(groupKey(so))) yield so;
       for await (const so of whole) if (flagChanged.has(groupKey(so))) yield so;
@@ -145,7 +148,9 @@ const purchaseOrderComplete = (members: PurchaseOrderMember[]) => members.length
 /**
  * newsKey of a sales order's news (newsOf without a purchase order's flag), computed by the server:
  * the earliest shipmentDate of its new packages, the timestamp for a location whose complete flag
- * changed with none, null when it has no news.
+ * changed with none, null when it has no news. A sales order whose own flag changed, or that came
+ * under its purchase order, since then, is keyed at the timestamp too: its purchase order's flag
+ * may have changed with it (a purchase order whose flag did not is then left out by fillGroups).
  */
 function serverNewsKey(since: ShipmentNewsSince): Document {
   const { shippedSince, visibleSince } = since;
@@ -158,7 +163,8 @@ function serverNewsKey(since: ShipmentNewsSince): Document {
       },
     },
   };
-  return { $min: { $map: { input: '$locations', as: 'l', in: locationKey } } };
+  const mayChangePurchaseOrder = { $or: [{ $gte: ['$completeChangedAt', visibleSince] }, { $gte: ['$purchaseOrderSetAt', visibleSince] }] };
+  return { $min: [{ $min: { $map: { input: '$locations', as: 'l', in: locationKey } } }, { $cond: [mayChangePurchaseOrder, shippedSince, null] }] };
 }
 
 interface FirstChange {

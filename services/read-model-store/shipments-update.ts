@@ -52,7 +52,20 @@ const ofEveryPackage = (field: string) => ({ $reduce: { input: `$locations.packa
 const lastNewsAt: Document = {
   $set: {
     lastNewsAt: {
-      $ifNull: [{ $max: [{ $max: ofEveryPackage('shipmentDate') }, { $max: ofEveryPackage('visibleAt') }, { $max: '$locations.completeChangedAt' }] }, '$$REMOVE'],
+      $ifNull: [
+        {
+          $max: [
+            { $max: ofEveryPackage('shipmentDate') },
+            { $max: ofEveryPackage('visibleAt') },
+            { $max: '$locations.completeChangedAt' },
+            // A purchase order's flag can change through these alone (a sales order reopened by a
+            // location with no package, or one coming under a complete purchase order).
+            '$completeChangedAt',
+            '$purchaseOrderSetAt',
+          ],
+        },
+        '$$REMOVE',
+      ],
     },
   },
 };

@@ -76,15 +76,18 @@ function shownTime(time: Date | undefined, shownBefore: Date | undefined): TimeS
 const withoutTime = ({ visibleAt: _, ...pkg }: StoredPackage) => pkg;
 
 /**
- * `times` with every 'now' replaced by the time `shown` gives the same thing, where it shows the
- * same thing: a rebuild must not make news of what partners have seen already. With `shownBefore`,
+ * `times` with every 'now' (and 'none') replaced by the time `shown` gives the same thing, where it
+ * shows the same thing: a rebuild must not make news of what partners have seen already, nor drop
+ * the time a flag went false at. With `shownBefore`,
  * only times `shown` set before it are carried (see ProjectorConfig.previousShownBefore).
  */
 export function carriedOver(times: VisibleTimes, after: ShipmentsState, shown: ShipmentsDocument | undefined, shownBefore?: Date): VisibleTimes {
   if (!shown) return times;
   const samePurchaseOrder = shown.purchaseOrderNumber === after.purchaseOrderNumber;
+  // A time to stamp ('now'), or none for a flag that is false: either way, where the live version
+  // shows the same thing with a time of its own (a flag that went false there), that time stands.
   const carry = (source: TimeSource, same: boolean, time: Date | undefined): TimeSource =>
-    source.from === 'now' && same ? (shownTime(time, shownBefore) ?? source) : source;
+    (source.from === 'now' || source.from === 'none') && same ? (shownTime(time, shownBefore) ?? source) : source;
   return {
     completeChangedAt: carry(times.completeChangedAt, shown.complete === after.complete, shown.completeChangedAt),
     purchaseOrderSetAt: carry(times.purchaseOrderSetAt, samePurchaseOrder, shown.purchaseOrderSetAt),

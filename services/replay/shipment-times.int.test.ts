@@ -60,4 +60,24 @@ describe('settling a rebuild’s visible times against the live version at the s
 
     await mongo.db(database).dropDatabase();
   });
+
+  it('keeps the time a flag went false in the live version: the partner who has not polled since still sees it change', async () => {
+    const { database } = uniqueNames('shipment-times-false');
+    const live = readModelCollections(mongo.db(database), 1);
+    const rebuilt = readModelCollections(mongo.db(database), 2);
+    const complete = fold(undefined, statusChanged(1), locationRecorded(2, 1), packageShipped(3, 1, 1), shipmentCompleted(4, 1));
+    const reopened = fold(complete, locationRecorded(5, 2)); // a second location: the sales order is open again
+    expect([complete.complete, reopened.complete]).toEqual([true, false]);
+    await write(live, complete);
+    await writeEffects(live, { orderStatus: [], shipments: [{ before: complete, after: reopened }] });
+    const liveReopened = (await live.shipments.findOne({ _id: 'C1:SO-9' }))!;
+    expect(liveReopened.completeChangedAt).toBeInstanceOf(Date);
+    await write(rebuilt, reopened);
+
+    await settleShipmentTimes(rebuilt, live);
+
+    const settled = (await rebuilt.shipments.findOne({ _id: 'C1:SO-9' }))!;
+    expect(times(settled)).toEqual(times(liveReopened));
+    await mongo.db(database).dropDatabase();
+  });
 });

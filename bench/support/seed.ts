@@ -11,7 +11,7 @@ import type { OrderStatusState, ShipmentsState } from '../../projections/state.j
 import { documentId, ensureIndexes, readModelCollections, type OrderStatusDocument, type ReadModelCollections, type ShipmentsDocument } from '../../services/read-model-store/documents.js';
 
 /** Bump when the documents written change shape, so older bench databases are seeded again. */
-const SEED_FORMAT = 2;
+const SEED_FORMAT = 3;
 const READ_MODEL_VERSION = 1;
 /** The read-model version the seeded collections belong to: what a query service must read (READ_MODEL_VERSION). */
 export const seededReadModelVersion = READ_MODEL_VERSION;

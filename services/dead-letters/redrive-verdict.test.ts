@@ -41,6 +41,12 @@ describe('judgeRedrive', () => {
     ]);
   });
 
+  it('sends a shipment letter below a later status change: the shipments read model has not moved past it, so the projector applies it', () => {
+    // Stored: status 1, location 2, status 4. A PackageShipped at 3 dead-lettered for a wrong key.
+    const shipped = letter(packageShipped(3, 2, 1), 'wrong-key');
+    expect(outcome(judgeRedrive([shipped], stored([statusChanged(1), locationRecorded(2, 2), statusChanged(4, { purchaseOrderNumber: 'PO-1', statusId: 60 })])))).toEqual([`send ${shipped.id} after 4`]);
+  });
+
   it('refuses a letter at the sequence already applied (one re-sent before)', () => {
     const shipped = letter(packageShipped(3, 1, 1));
     const verdicts = judgeRedrive([shipped], stored([statusChanged(1), locationRecorded(2, 1), packageShipped(3, 1, 1)]));

@@ -1,7 +1,7 @@
 import { parseErpEvent, type ErpEvent } from '../../contracts/erp-events.js';
 import { messageOf } from '../projector/fold-step.js';
 import { projectBatch } from '../projector/project-batch.js';
-import { statesOf } from '../projector/sales-order-slices.js';
+import { hasEffects, statesOf } from '../projector/sales-order-slices.js';
 import { documentId } from '../read-model-store/documents.js';
 import type { LoadedStates } from '../read-model-store/writes.js';
 import type { DeadLetterRecord } from './dead-letter-records.js';
@@ -12,7 +12,7 @@ import type { DeadLetterRecord } from './dead-letter-records.js';
  * that the projector would skip or reject again would report a redrive that changes nothing.
  */
 export type RedriveVerdict =
-  | { record: DeadLetterRecord; send: true; salesOrder: string; after: number }
+  | { record: DeadLetterRecord; send: true; after: number }
   | { record: DeadLetterRecord; send: false; reason: string };
 
 interface Parsed {
@@ -32,7 +32,7 @@ export function salesOrdersOf(records: DeadLetterRecord[]): string[] {
   return [...new Set(keys)];
 }
 
-/** The last sequence applied to the sales order: the shipments state follows shipment events, the status state status changes. */
+/** The sales order's last applied sequence, for the report: whether a letter applies is the fold's to say. */
 const lastSequence = (states: LoadedStates, key: string): number =>
   Math.max(states.orderStatus.get(key)?.sequence ?? 0, states.shipments.get(key)?.sequence ?? 0);
 
@@ -52,15 +52,6 @@ export function judgeRedrive(records: DeadLetterRecord[], stored: LoadedStates):
     if (!event) return { record, send: false, reason: problem ?? 'not an event of the contract' };
     const key = documentId(event.clientId, event.salesOrderNumber);
     const last = lastSequence(states, key);
-    if (event.sequence <= last) {
-      const by = movedBy.get(key);
-      const applied = by ? `sequence ${last} re-sent with dead letter ${by}` : `sequence ${last} applied`;
-      return {
-        record,
-        send: false,
-        reason: `sales order ${key} moved past it (${applied}, this one is ${event.sequence}): the ERP must republish what it carries with a sequence above ${last}`,
-      };
-    }
     let projected;
     try {
       projected = projectBatch(statesOf(states, key), [{ event, source: record }]);
@@ -70,9 +61,19 @@ export function judgeRedrive(records: DeadLetterRecord[], stored: LoadedStates):
     }
     const rejection = projected.rejected[0];
     if (rejection) return { record, send: false, reason: `rejected again: ${rejection.reason}` };
+    // Changing nothing, by the projector's own sequence rule (each read model's sequence): moved past.
+    if (!hasEffects(projected.effects)) {
+      const by = movedBy.get(key);
+      const applied = by ? `sequence ${last} re-sent with dead letter ${by}` : `sequence ${last} applied`;
+      return {
+        record,
+        send: false,
+        reason: `sales order ${key} moved past it (${applied}, this one is ${event.sequence}): the ERP must republish what it carries with a sequence above ${last}`,
+      };
+    }
     for (const [k, s] of projected.states.orderStatus) states.orderStatus.set(k, s);
     for (const [k, s] of projected.states.shipments) states.shipments.set(k, s);
     movedBy.set(key, record.id);
-    return { record, send: true, salesOrder: key, after: last };
+    return { record, send: true, after: last };
   });
 }

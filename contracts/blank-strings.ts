@@ -9,7 +9,7 @@ import type { TSchema } from '@sinclair/typebox';
 export const nonBlankPattern = '\\S';
 const nonBlank = new RegExp(nonBlankPattern);
 
-export const isBlank = (value: string): boolean => !nonBlank.test(value);
+const isBlank = (value: string): boolean => !nonBlank.test(value);
 
 /** Deletes, in place, the blank optional strings of a value of one schema. */
 export type BlankOptionalsRemover = (value: unknown) => void;

@@ -295,6 +295,8 @@ describe('parseErpEvent: empty and blank strings', () => {
 
   it('reads a blank purchase order number as none, so the sales order is never answered by purchase order', () => {
     const result = parseErpEvent(withField(valid.SalesOrderStatusChanged, '/data/purchaseOrderNumber', '   '));
+    // Accepted, and without the field (a refusal must fail this, not pass it).
+    expect(result.ok).toBe(true);
     expect(result.ok && 'purchaseOrderNumber' in result.event.data).toBe(false);
   });
 

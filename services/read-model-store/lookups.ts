@@ -3,7 +3,7 @@ import type { OrderLookups, ShipmentQuery, StatusQuery } from '../query/ports.js
 import type { OrderStatusView, ShipmentNotificationView } from '../query/views.js';
 import type { ShipmentsState } from '../../projections/state.js';
 import { shipmentsStateProjection, type OrderStatusDocument, type ReadModelCollections, type ShipmentsDocument } from './documents.js';
-import { groupByPurchaseOrder, maxPurchaseOrdersPerAnswer, type PurchaseOrderGroup } from './purchase-order-groups.js';
+import { groupByPurchaseOrder, groupKey, maxPurchaseOrdersPerAnswer, type PurchaseOrderGroup } from './purchase-order-groups.js';
 import { newsKey, newsOf, purchaseOrderCompleteChanged, type PurchaseOrderMember, type ShipmentNewsSince } from './shipment-news.js';
 import { toOrderStatusDetail, toSalesOrderShipment } from './views.js';
 
@@ -140,8 +140,6 @@ export class MongoOrderLookups implements OrderLookups {
   }
 }
 
-const groupKey = (g: { clientId: string; purchaseOrderNumber?: string }) => JSON.stringify([g.clientId, g.purchaseOrderNumber]);
-
 /** A purchase order is complete when every sales order of its client carrying its number is, answered or not. */
 const purchaseOrderComplete = (members: PurchaseOrderMember[]) => members.length > 0 && members.every((m) => m.complete);
 
@@ -203,10 +201,10 @@ async function fillGroups<T extends { clientId: string; purchaseOrderNumber?: st
   memberOrder: (a: T, b: T) => number,
 ): Promise<PurchaseOrderGroup<T>[]> {
   const groups: PurchaseOrderGroup<T>[] = chosen.map(({ clientId, purchaseOrderNumber }) => ({ clientId, purchaseOrderNumber, members: [] }));
-  const byKey = new Map(groups.map((g) => [JSON.stringify([g.clientId, g.purchaseOrderNumber]), g]));
+  const byKey = new Map(groups.map((g) => [groupKey(g), g]));
   if (groups.length === 0) return groups;
   for await (const member of members) {
-    const group = byKey.get(JSON.stringify([member.clientId, member.purchaseOrderNumber]));
+    const group = byKey.get(groupKey(member));
     const kept = group && keep(member);
     if (kept) group.members.push(kept);
   }

@@ -13,10 +13,10 @@ export interface ShipmentNewsSince {
   visibleSince: Date;
 }
 
-export const isNewPackage = (pkg: StoredPackage, since: ShipmentNewsSince): boolean =>
+const isNewPackage = (pkg: StoredPackage, since: ShipmentNewsSince): boolean =>
   pkg.shipmentDate >= since.shippedSince || (pkg.visibleAt !== undefined && pkg.visibleAt >= since.visibleSince);
 
-export const completeChangedSince = (location: StoredLocation, since: ShipmentNewsSince): boolean =>
+const completeChangedSince = (location: StoredLocation, since: ShipmentNewsSince): boolean =>
   location.completeChangedAt !== undefined && location.completeChangedAt >= since.visibleSince;
 
 /**

@@ -17,7 +17,7 @@ export type TimeSource =
   /** Never changed: no time. */
   | { from: 'none' };
 
-export interface LocationTimes {
+interface LocationTimes {
   completeChangedAt: TimeSource;
   /** One per package of the location, in its order. */
   packages: TimeSource[];

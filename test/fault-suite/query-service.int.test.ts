@@ -176,6 +176,33 @@ describe('fault suite: query service', () => {
     expect(codes).toEqual([200, 200, 200, 429]);
   });
 
+  it('Redis frozen (sockets open, nothing answered): served within the count deadline, the outage announced once, counts shared again after the thaw', async () => {
+    const redis = await proxyTo(env.redisUrl);
+    const variables = { REDIS_URL: redis.url, RATE_LIMIT_PER_MINUTE: '1000', RATE_LIMIT_WINDOW_MS: '60000' };
+    const a = await service(variables);
+    expect((await json(a.url, 0)).status).toBe(200);
+
+    redis.proxy.freeze();
+    const during: Answer[] = [];
+    const frozenUntil = Date.now() + 4_000;
+    while (Date.now() < frozenUntil) during.push(...(await Promise.all([json(a.url, 1), soap(a.url, 2)])));
+    expect(during.filter((answer) => answer.status !== 200)).toEqual([]);
+    // No request waits for the frozen store longer than its count deadline (1 s) and a PING's.
+    expect(Math.max(...during.map((answer) => answer.ms))).toBeLessThan(2_500);
+    expect(messages(a.log.atLeast('warn'))).toEqual(['rate-limit store unreachable: counting in this instance until it answers']);
+
+    redis.proxy.thaw();
+    await until(() => messages(a.log.lines).includes('rate-limit store answers again: counts are shared across instances'), 10_000);
+    expect(messages(a.log.lines)).toContain('rate-limit store answers again: counts are shared across instances');
+    expect(messages(a.log.atLeast('warn'))).toHaveLength(1);
+    // Shared again: a limit of 2 counted across two instances refuses the third request overall.
+    const limited = { ...variables, RATE_LIMIT_PER_MINUTE: '2' };
+    const [c, d] = [await service(limited), await service(limited)];
+    await sleep(500);
+    // (Credential 8: none of this file's earlier cases counted it in a window that is still open.)
+    expect([(await json(c.url, 8)).status, (await soap(d.url, 8)).status, (await json(d.url, 8)).status]).toEqual([200, 200, 429]);
+  });
+
   it('MongoDB frozen (sockets open, nothing answered): faults and 500s within the deadline, /healthz 503 within 2 s, then recovery', async () => {
     const store = await proxyTo(env.mongodbUri);
     const { url, opsUrl } = await service({ MONGODB_URI: store.url, STORE_TIMEOUT_MS: '1500' });

@@ -43,8 +43,7 @@ import { orderStatusDetailsPayload } from '../services/query/soap/build-order-st
 import { renderEnvelope } from '../services/query/soap/envelope.js';
 import { ORDER_STATUS_JSON_PATH, SHIPMENTS_JSON_PATH } from '../services/query/json/plugin.js';
 import { ORDER_STATUS_PATH, SHIPMENT_NOTIFICATION_PATH } from '../services/query/soap/index.js';
-import { shipmentRequest } from '../services/query/soap/testing.js';
-import { OSS_NS } from '../services/query/soap/namespaces.js';
+import { shipmentRequest, statusDetailsRequest } from '../services/query/soap/testing.js';
 import { connectMongo } from '../services/read-model-store/connect.js';
 import type { ReadModelCollections } from '../services/read-model-store/documents.js';
 import { MongoOrderLookups } from '../services/read-model-store/lookups.js';
@@ -184,29 +183,11 @@ async function startStage(db: Db, collections: ReadModelCollections, credentials
 
 // ---- requests
 
-function statusDetailsEnvelope(credential: Credential, queryType: number, referenceNumber?: string): string {
-  const fields: Record<string, string> = {
-    wsVersion: '1.0.0',
-    id: credential.id,
-    password: credential.password,
-    queryType: String(queryType),
-    ...(referenceNumber === undefined ? {} : { referenceNumber }),
-    statusTimeStamp: '2024-01-01T00:00:00Z',
-  };
-  const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-  const body = Object.entries(fields)
-    .map(([name, value]) => `<ns:${name}>${xml(value)}</ns:${name}>`)
-    .join('');
-  return (
-    '<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Body>' +
-    `<ns:GetOrderStatusDetailsRequest xmlns:ns="${OSS_NS}">${body}</ns:GetOrderStatusDetailsRequest></soapenv:Body></soapenv:Envelope>`
-  );
-}
-
 const SOAP_HEADERS = { 'content-type': 'text/xml; charset=utf-8', soapaction: '"getOrderStatusDetails"' };
 
 function soapRequest(credential: Credential, queryType: number, referenceNumber?: string): LoadRequest {
-  return { method: 'POST', path: ORDER_STATUS_PATH, body: statusDetailsEnvelope(credential, queryType, referenceNumber), headers: SOAP_HEADERS };
+  const body = statusDetailsRequest({ id: credential.id, password: credential.password, queryType: String(queryType), referenceNumber, statusTimeStamp: LONG_AGO });
+  return { method: 'POST', path: ORDER_STATUS_PATH, body, headers: SOAP_HEADERS };
 }
 
 function jsonRequest(credential: Credential, queryType: number, referenceNumber?: string): LoadRequest {
@@ -222,7 +203,8 @@ function bareRequest(credential: Credential, queryType: number, referenceNumber?
 
 /** One request each way, checked by hand before anything is measured. */
 async function checkAnswers(stage: Stage, credential: Credential, po: string): Promise<void> {
-  const soap = await fetch(stage.real.url + ORDER_STATUS_PATH, { method: 'POST', headers: SOAP_HEADERS, body: statusDetailsEnvelope(credential, 1, po) });
+  const { body } = soapRequest(credential, 1, po);
+  const soap = await fetch(stage.real.url + ORDER_STATUS_PATH, { method: 'POST', headers: SOAP_HEADERS, body });
   const xml = await soap.text();
   if (soap.status !== 200 || !xml.includes(`<purchaseOrderNumber>${po}</purchaseOrderNumber>`)) {
     throw new Error(`the SOAP answer for ${po} is not as expected (HTTP ${soap.status}): ${xml.slice(0, 300)}`);

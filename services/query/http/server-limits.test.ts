@@ -85,3 +85,14 @@ it('refuses connections beyond its maximum at once, and serves again once they a
   const response = await fetch(`http://127.0.0.1:${port}${ORDER_STATUS_URL}?wsdl`);
   expect(response.status).toBe(200);
 });
+
+it('closes a kept-alive connection idle for the keep-alive timeout after its request was answered', async () => {
+  const port = await listening(SHORT);
+  const socket = await open(port);
+  const answered = new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString())));
+  socket.write(`GET ${ORDER_STATUS_URL}?wsdl HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n`);
+  expect(await answered).toMatch(/^HTTP\/1\.1 200/);
+  const closedAfter = await closedWithin(socket, 3_000);
+  expect(closedAfter).not.toBe('open');
+  expect(closedAfter).toBeGreaterThanOrEqual(300); // not at once: kept alive for a while
+});

@@ -22,17 +22,20 @@ export function foldEvents(
   initial: Pick<FoldResult, 'orderStatus' | 'shipments'> = { orderStatus: new Map(), shipments: new Map() },
 ): FoldResult {
   const result: FoldResult = { orderStatus: new Map(initial.orderStatus), shipments: new Map(initial.shipments), rejected: [] };
-  for (const event of events) {
-    const key = eventKey(event.clientId, event.salesOrderNumber);
-    try {
-      const status = evolveOrderStatus(result.orderStatus.get(key), event);
-      const shipments = evolveShipments(result.shipments.get(key), event);
-      if (status) result.orderStatus.set(key, status);
-      if (shipments) result.shipments.set(key, shipments);
-    } catch (error) {
-      if (!(error instanceof EventRejectedError)) throw error;
-      result.rejected.push({ event, reason: error.reason });
-    }
-  }
+  for (const event of events) foldEventInto(result, event);
   return result;
+}
+
+/** Folds one more event into `result` (its maps and rejections grow in place): for streams too long to hold. */
+export function foldEventInto(result: FoldResult, event: ErpEvent): void {
+  const key = eventKey(event.clientId, event.salesOrderNumber);
+  try {
+    const status = evolveOrderStatus(result.orderStatus.get(key), event);
+    const shipments = evolveShipments(result.shipments.get(key), event);
+    if (status) result.orderStatus.set(key, status);
+    if (shipments) result.shipments.set(key, shipments);
+  } catch (error) {
+    if (!(error instanceof EventRejectedError)) throw error;
+    result.rejected.push({ event, reason: error.reason });
+  }
 }

@@ -20,61 +20,73 @@ export interface ReadTopicOptions {
 }
 
 /**
- * Every message of `topic` from its beginning up to its end as it was when reading began, in
- * partition order. Reads with a throwaway consumer group that commits nothing and is deleted after.
+ * Hands every message of `topic` from its beginning up to its end as it was when reading began
+ * (or `until`) to `onMessage`, in order within each partition (partitions interleave), holding
+ * none of them: memory stays flat however long the topic. Reads with a throwaway consumer group
+ * that commits nothing and is deleted after. `onMessage` may be async: the next batch waits.
  */
-export async function readTopic(kafka: Kafka, topic: string, options: ReadTopicOptions = {}): Promise<StoredMessage[]> {
+export async function scanTopic(
+  kafka: Kafka,
+  topic: string,
+  onMessage: (message: StoredMessage) => void | Promise<void>,
+  options: ReadTopicOptions = {},
+): Promise<number> {
   const admin = kafka.admin();
   await admin.connect();
   const groupId = `ossn-reader-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
   const consumer = kafka.consumer({ groupId });
+  let read = 0;
   try {
     const offsets = await admin.fetchTopicOffsets(topic);
     const until = options.until ?? new Map(offsets.map((p) => [p.partition, BigInt(p.high)]));
     const remaining = new Set(offsets.filter((p) => (until.get(p.partition) ?? 0n) > BigInt(p.low)).map((p) => p.partition));
-    const messages: StoredMessage[] = [];
-    if (remaining.size > 0) {
-      await consumer.connect();
-      await consumer.subscribe({ topic, fromBeginning: true });
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error(`reading ${topic} took longer than ${(options.timeoutMs ?? 120_000) / 1000} s (${messages.length} messages read)`)),
-          options.timeoutMs ?? 120_000,
-        );
-        consumer
-          .run({
-            autoCommit: false,
-            eachBatch: async ({ batch }) => {
-              const end = until.get(batch.partition) ?? 0n;
-              for (const m of batch.messages) {
-                if (BigInt(m.offset) >= end) break;
-                messages.push({
-                  partition: batch.partition,
-                  offset: m.offset,
-                  timestamp: m.timestamp,
-                  key: m.key,
-                  value: m.value,
-                  headers: Object.fromEntries(Object.entries(m.headers ?? {}).map(([k, v]) => [k, v?.toString() ?? ''])),
-                });
-                if (messages.length % 5_000 === 0) options.onProgress?.(messages.length);
-              }
-              if (BigInt(batch.lastOffset()) + 1n >= end) remaining.delete(batch.partition);
-              if (remaining.size === 0) {
-                clearTimeout(timer);
-                resolve();
-              }
-            },
-          })
-          .catch((error: unknown) => {
-            clearTimeout(timer);
-            reject(error as Error);
-          });
-      });
-    }
-    return messages.sort((a, b) => a.partition - b.partition || Number(BigInt(a.offset) - BigInt(b.offset)));
+    if (remaining.size === 0) return 0;
+    await consumer.connect();
+    await consumer.subscribe({ topic, fromBeginning: true });
+    const timeoutMs = options.timeoutMs ?? 120_000;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`reading ${topic} took longer than ${timeoutMs / 1000} s (${read} messages read)`)), timeoutMs);
+      consumer
+        .run({
+          autoCommit: false,
+          eachBatch: async ({ batch }) => {
+            if (!remaining.has(batch.partition)) return;
+            const end = until.get(batch.partition) ?? 0n;
+            for (const m of batch.messages) {
+              if (BigInt(m.offset) >= end) break;
+              await onMessage({
+                partition: batch.partition,
+                offset: m.offset,
+                timestamp: m.timestamp,
+                key: m.key,
+                value: m.value,
+                headers: Object.fromEntries(Object.entries(m.headers ?? {}).map(([k, v]) => [k, v?.toString() ?? ''])),
+              });
+              if (++read % 5_000 === 0) options.onProgress?.(read);
+            }
+            if (BigInt(batch.lastOffset()) + 1n >= end) remaining.delete(batch.partition);
+            if (remaining.size === 0) {
+              clearTimeout(timer);
+              resolve();
+            }
+          },
+        })
+        .catch((error: unknown) => {
+          clearTimeout(timer);
+          reject(error as Error);
+        });
+    });
+    return read;
   } finally {
     await consumer.disconnect();
     await admin.deleteGroups([groupId]).catch(() => undefined);
     await admin.disconnect();
   }
+}
+
+/** Every message of `topic` (see scanTopic), held in memory, in partition order: for small topics (dead letters, tests). */
+export async function readTopic(kafka: Kafka, topic: string, options: ReadTopicOptions = {}): Promise<StoredMessage[]> {
+  const messages: StoredMessage[] = [];
+  await scanTopic(kafka, topic, (message) => void messages.push(message), options);
+  return messages.sort((a, b) => a.partition - b.partition || Number(BigInt(a.offset) - BigInt(b.offset)));
 }

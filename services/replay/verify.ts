@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { parseErpEvent, keyProblem, type ErpEvent } from '../../contracts/erp-events.js';
-import { foldEvents } from '../../projections/fold.js';
-import type { StoredMessage } from '../kafka/read-topic.js';
+import type { Kafka } from 'kafkajs';
+import { parseErpEvent, keyProblem } from '../../contracts/erp-events.js';
+import { foldEventInto, type FoldResult } from '../../projections/fold.js';
+import { scanTopic } from '../kafka/read-topic.js';
 import { shipmentsStoreFields, type ReadModelCollections } from '../read-model-store/documents.js';
 
 export interface VerifyReport {
@@ -11,6 +13,8 @@ export interface VerifyReport {
   sampled: number;
   /** Sales orders whose written documents differ from their fresh fold. */
   mismatches: string[];
+  /** Reads of the topic: each folds one share of the sales orders, so memory holds only that share. */
+  passes: number;
 }
 
 export function verified(report: VerifyReport): boolean {
@@ -20,6 +24,19 @@ export function verified(report: VerifyReport): boolean {
     report.expected.shipments === report.written.shipments
   );
 }
+
+export interface VerifyOptions {
+  /** Stop before these offsets: what the rebuild committed. */
+  until: Map<number, bigint>;
+  /** Sales orders compared document by document, over all passes. */
+  sampleSize?: number;
+  /** Events folded in memory at once, at most about: the topic is read once per share of this size. */
+  eventsPerPass?: number;
+  onProgress?(read: number, total: number): void;
+}
+
+/** Which pass folds a sales order: its key's hash, so every event of it falls in the same one. */
+const passOf = (key: string, passes: number) => createHash('sha1').update(key).digest().readUInt32BE(0) % passes;
 
 function sample<T>(items: T[], size: number): T[] {
   const copy = [...items];
@@ -32,33 +49,50 @@ function sample<T>(items: T[], size: number): T[] {
 
 /**
  * Checks a rebuilt version against the events it was built from (the topic up to the offsets the
- * rebuild committed, the rebuild stopped): its document counts against a fresh fold of all of
- * them, and `sampleSize` sales orders, chosen at random, document by document.
+ * rebuild committed): its document counts against a fresh fold of all of them, and `sampleSize`
+ * sales orders, chosen at random, document by document. The topic is streamed, never held: each
+ * pass folds only the sales orders whose key hashes to it (a sales order's events share its key,
+ * its partition and its pass), event by event, so memory holds the states of one share of the
+ * sales orders, whatever the topic's length.
  */
-export async function verifyRebuild(messages: StoredMessage[], collections: ReadModelCollections, sampleSize = 200): Promise<VerifyReport> {
-  const events: ErpEvent[] = [];
-  for (const message of messages) {
-    const parsed = parseErpEvent(message.value ?? Buffer.alloc(0));
-    if (parsed.ok && !keyProblem(message.key?.toString(), parsed.event)) events.push(parsed.event);
+export async function verifyRebuild(kafka: Kafka, topic: string, collections: ReadModelCollections, options: VerifyOptions): Promise<VerifyReport> {
+  const total = Number([...options.until.values()].reduce((sum, end) => sum + end, 0n));
+  const passes = Math.max(1, Math.ceil(total / (options.eventsPerPass ?? 500_000)));
+  const perPass = Math.ceil((options.sampleSize ?? 200) / passes);
+  const report: VerifyReport = { expected: { orderStatus: 0, shipments: 0 }, written: { orderStatus: 0, shipments: 0 }, sampled: 0, mismatches: [], passes };
+  for (let pass = 0; pass < passes; pass++) {
+    // The projector folds each partition in order, and a sales order's events share one partition.
+    const fold: FoldResult = { orderStatus: new Map(), shipments: new Map(), rejected: [] };
+    await scanTopic(
+      kafka,
+      topic,
+      (message) => {
+        const key = message.key?.toString();
+        if (passes > 1 && passOf(key ?? '', passes) !== pass) return;
+        const parsed = parseErpEvent(message.value ?? Buffer.alloc(0));
+        // An event under another key than its own is dead-lettered by the projector: not folded.
+        if (!parsed.ok || keyProblem(key, parsed.event)) return;
+        foldEventInto(fold, parsed.event);
+        fold.rejected.length = 0; // dead letters: not compared, not kept
+      },
+      { until: options.until, timeoutMs: 600_000, onProgress: (read) => options.onProgress?.(pass * total + read, passes * total) },
+    );
+    report.expected.orderStatus += fold.orderStatus.size;
+    report.expected.shipments += fold.shipments.size;
+    const keys = sample([...new Set([...fold.orderStatus.keys(), ...fold.shipments.keys()])], perPass);
+    const [orderStatus, shipments] = await Promise.all([
+      collections.orderStatus.find({ _id: { $in: keys } }, { projection: { changedAt: 0 } }).toArray(),
+      collections.shipments.find({ _id: { $in: keys } }, { projection: shipmentsStoreFields }).toArray(),
+    ]);
+    const storedStatus = new Map(orderStatus.map(({ _id, ...state }) => [_id, state]));
+    const storedShipments = new Map(shipments.map(({ _id, ...state }) => [_id, state]));
+    report.sampled += keys.length;
+    report.mismatches.push(
+      ...keys.filter(
+        (key) => !isDeepStrictEqual(storedStatus.get(key), fold.orderStatus.get(key)) || !isDeepStrictEqual(storedShipments.get(key), fold.shipments.get(key)),
+      ),
+    );
   }
-  // The projector folds each partition in order, and a sales order's events share one partition.
-  const fold = foldEvents(events);
-  const keys = sample([...new Set([...fold.orderStatus.keys(), ...fold.shipments.keys()])], sampleSize);
-  const [orderStatus, shipments, written] = await Promise.all([
-    collections.orderStatus.find({ _id: { $in: keys } }, { projection: { changedAt: 0 } }).toArray(),
-    collections.shipments.find({ _id: { $in: keys } }, { projection: shipmentsStoreFields }).toArray(),
-    Promise.all([collections.orderStatus.countDocuments(), collections.shipments.countDocuments()]),
-  ]);
-  const storedStatus = new Map(orderStatus.map(({ _id, ...state }) => [_id, state]));
-  const storedShipments = new Map(shipments.map(({ _id, ...state }) => [_id, state]));
-  const mismatches = keys.filter(
-    (key) =>
-      !isDeepStrictEqual(storedStatus.get(key), fold.orderStatus.get(key)) || !isDeepStrictEqual(storedShipments.get(key), fold.shipments.get(key)),
-  );
-  return {
-    expected: { orderStatus: fold.orderStatus.size, shipments: fold.shipments.size },
-    written: { orderStatus: written[0], shipments: written[1] },
-    sampled: keys.length,
-    mismatches,
-  };
+  [report.written.orderStatus, report.written.shipments] = await Promise.all([collections.orderStatus.countDocuments(), collections.shipments.countDocuments()]);
+  return report;
 }

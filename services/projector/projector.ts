@@ -1,5 +1,6 @@
 import { parseErpEvent } from '../../contracts/erp-events.js';
 import { keyProblem } from '../../contracts/transport.js';
+import type { DeadLetteredCheck } from '../dead-letters/dead-lettered-sources.js';
 import type { BatchHandler } from '../kafka/consumer.js';
 import type { SourceMessage } from '../kafka/messages.js';
 import type { MessageSink } from '../kafka/producer.js';
@@ -28,6 +29,8 @@ export interface ProjectorDependencies {
   stateCacheSize: number;
   /** The batch fold; projectBatch unless a test stands in a defective one. */
   fold?: Fold;
+  /** Events whose dead letter was sent before (a rebuild folds them again): not sent again. */
+  alreadyDeadLettered?: DeadLetteredCheck;
   /** Told what each batch did once it took effect (metrics). */
   observer?: (outcome: BatchOutcome<SourceMessage>) => void;
 }
@@ -56,7 +59,7 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
     const keys = [...new Set(valid.map(({ event }) => documentId(event.clientId, event.salesOrderNumber)))];
     const sent = new Set<string>();
     const sendNew = async (letters: DeadLetter[]) => {
-      const fresh = letters.filter(({ source }) => !sent.has(source.offset));
+      const fresh = letters.filter(({ source }) => !sent.has(source.offset) && !deps.alreadyDeadLettered?.(source));
       await sendDeadLetters(deps.sink, deps.deadLetterTopic, fresh, deps.logger);
       for (const { source } of fresh) sent.add(source.offset);
     };

@@ -1,4 +1,5 @@
 import type { ProjectorConfig } from '../config/config.js';
+import type { DeadLetteredCheck } from '../dead-letters/dead-lettered-sources.js';
 import { createKafka } from '../kafka/client.js';
 import { consumeBatches } from '../kafka/consumer.js';
 import { connectSink } from '../kafka/producer.js';
@@ -27,6 +28,8 @@ export interface ProjectorExtras {
   fold?: Fold;
   /** Gives up waiting for a server that is away (the start then rejects with the signal's reason). */
   signal?: AbortSignal;
+  /** A rebuild's: events the dead-letter topic holds already. */
+  alreadyDeadLettered?: DeadLetteredCheck;
 }
 
 /** Starts once MongoDB and Kafka answer, however long that takes (each wait is logged). */
@@ -67,6 +70,7 @@ export async function startProjector(config: ProjectorConfig, logger: Logger, ex
     stateCacheSize: config.stateCacheSize,
     observer: metrics ? batchObserver(metrics) : undefined,
     fold: extras.fold,
+    alreadyDeadLettered: extras.alreadyDeadLettered,
   });
   const consumer = await untilAnswered(
     'Kafka',

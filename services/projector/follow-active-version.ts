@@ -1,7 +1,7 @@
 import type { ProjectorConfig } from '../config/config.js';
 import type { Logger } from '../logging/logger.js';
 import type { ProjectorMetrics } from '../metrics/projector-metrics.js';
-import { readActiveVersion } from '../read-model-store/active-version.js';
+import { isHeld, readActiveVersion } from '../read-model-store/active-version.js';
 import { connectMongo } from '../read-model-store/connect.js';
 import { untilAnswered } from '../lifecycle/until-answered.js';
 import { startProjector, type RunningProjector } from './run.js';
@@ -21,6 +21,9 @@ export interface FollowingProjector extends RunningProjector {
  * switches (checked every `checkMs`): it stops consuming for the old version and goes on with the
  * new version's consumer group from where the rebuild left it, carrying change times over from
  * the version it left (events it had shown there and the rebuild had not yet reached).
+ *
+ * While a replay holds the active version (hands it over: see catchUpWithLiveVersion), it stops
+ * writing it and waits: for the switch, or for the hold to lapse (the replay gone), then goes on.
  */
 export async function startFollowingProjector(
   config: ProjectorConfig,
@@ -46,29 +49,47 @@ export async function startFollowingProjector(
   let joined = false;
   // Stopping gives up a start that waits for a server away.
   const stopped = new AbortController();
-  const start = (v: number, previous?: number, shownBefore?: Date) =>
-    startProjector(configForVersion(config, v, previous, shownBefore), logger, {
+  // What the version kept now is started with: the version it was left for, and since when.
+  let carryFrom: { previous?: number; shownBefore?: Date } = {};
+  const start = () =>
+    startProjector(configForVersion(config, version, carryFrom.previous, carryFrom.shownBefore), logger, {
       metrics: options.metrics,
       onJoin: () => (joined = true),
       onLeave: () => (joined = false),
       signal: stopped.signal,
     });
-  let running: RunningProjector | undefined = await start(version);
+  let running: RunningProjector | undefined = (await isHeld(db, version)) ? undefined : await start();
+  if (!running) logger.info({ version }, 'a replay is taking this read-model version over; waiting for its switch');
   options.metrics?.activeVersion.set(version);
 
   let stopping = false;
-  const follow = async () => {
-    const { version: active, activatedAt } = await readActiveVersion(db, config.store.readModelVersion);
-    if (stopping || (active === version && running)) return;
-    logger.info({ from: version, to: active }, 'following the active read-model version');
-    const left = version;
+  const halt = async () => {
     joined = false;
     await running?.stop();
     running = undefined;
+  };
+  const follow = async () => {
+    const { version: active, activatedAt } = await readActiveVersion(db, config.store.readModelVersion);
+    if (stopping) return;
+    if (active === version) {
+      const held = await isHeld(db, version);
+      if (held && running) {
+        logger.info({ version }, 'a replay is taking this read-model version over; stopped writing it until its switch');
+        await halt();
+      } else if (!held && !running && !stopping) {
+        logger.info({ version }, 'no replay holds this read-model version (any more); writing it again');
+        running = await start();
+      }
+      return;
+    }
+    logger.info({ from: version, to: active }, 'following the active read-model version');
+    const left = version;
+    await halt();
     // What the version left showed after the switch, no partner reading this one has seen.
-    running = await start(active, active === left ? undefined : left, activatedAt);
     version = active;
+    carryFrom = { previous: left, shownBefore: activatedAt };
     options.metrics?.activeVersion.set(version);
+    if (!stopping) running = await start();
   };
   let following: Promise<void> = Promise.resolve();
   const timer = setInterval(() => {

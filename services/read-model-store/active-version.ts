@@ -20,6 +20,11 @@ export interface BuildRecord {
   previous: number;
   consumerGroup: string;
   startedAt: Date;
+  /**
+   * Set while the replay takes the live version over: projectors of `previous` stop writing it
+   * until this time (the database's clock) and go on after it, should the replay be gone.
+   */
+  handoverUntil?: Date;
 }
 
 type VersionRecord = ActiveVersionRecord | BuildRecord;
@@ -50,12 +55,38 @@ export async function forgetBuild(db: Db): Promise<void> {
   await versionRecords(db).deleteOne({ _id: 'build' });
 }
 
-/** Makes the build's version the active one and ends the build, in this order (a crash between leaves a build that is already active: resumable, never lost). */
+/**
+ * Asks the projectors of the build's previous version to stop writing it for `ms`, or extends a
+ * request still in force. False when the request has lapsed (a projector may have gone on): the
+ * hand-over then starts again. Times are the database's, as every projector reads them.
+ */
+export async function holdPreviousVersion(db: Db, build: BuildRecord, ms: number, first: boolean): Promise<boolean> {
+  const inForce = { $gt: ['$handoverUntil', '$$NOW'] };
+  const filter = first ? { _id: 'build' as const, version: build.version } : { _id: 'build' as const, version: build.version, $expr: inForce };
+  const result = await versionRecords(db).updateOne(filter, [{ $set: { handoverUntil: { $add: ['$$NOW', ms] } } }]);
+  return result.matchedCount === 1;
+}
+
+/** Ends the hold: the previous version's projectors go on (a hand-over given up). */
+export async function releasePreviousVersion(db: Db, build: BuildRecord): Promise<void> {
+  await versionRecords(db).updateOne({ _id: 'build', version: build.version }, { $unset: { handoverUntil: '' } });
+}
+
+/** Whether a replay holds `version` still (its projectors must not write it now). */
+export async function isHeld(db: Db, version: number): Promise<boolean> {
+  const held = await versionRecords(db).countDocuments({ _id: 'build', previous: version, $expr: { $gt: ['$handoverUntil', '$$NOW'] } }, { limit: 1 });
+  return held > 0;
+}
+
+/**
+ * Makes the build's version the active one, from the database's clock. The build record stays
+ * until its times are settled (forgetBuild): a replay run again then finds the build active and
+ * only finishes it.
+ */
 export async function activateBuild(db: Db, build: BuildRecord): Promise<ActiveVersionRecord> {
-  const record: ActiveVersionRecord = { _id: 'active', version: build.version, previous: build.previous, activatedAt: new Date() };
-  await versionRecords(db).replaceOne({ _id: 'active' }, record, { upsert: true });
-  await forgetBuild(db);
-  return record;
+  const records = versionRecords(db);
+  await records.updateOne({ _id: 'active' }, [{ $set: { version: build.version, previous: build.previous, activatedAt: '$$NOW' } }], { upsert: true });
+  return readActiveVersion(db, build.previous);
 }
 
 /** After the previous version's collections are dropped, the record no longer names it. */

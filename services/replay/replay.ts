@@ -2,22 +2,27 @@ import type { Kafka } from 'kafkajs';
 import type { Db } from 'mongodb';
 import type { ProjectorConfig } from '../config/config.js';
 import { partitionLags } from '../kafka/progress.js';
-import { readTopic } from '../kafka/read-topic.js';
+import { deadLetteredSources } from '../dead-letters/dead-lettered-sources.js';
+import { deadLetterTopic } from '../../contracts/transport.js';
 import type { Logger } from '../logging/logger.js';
-import { startProjector } from '../projector/run.js';
+import { startProjector, type RunningProjector } from '../projector/run.js';
 import { configForVersion } from '../projector/versions.js';
 import {
   activateBuild,
   forgetBuild,
   forgetPrevious,
+  holdPreviousVersion,
   readActiveVersion,
   readBuild,
   recordBuild,
+  releasePreviousVersion,
   type ActiveVersionRecord,
   type BuildRecord,
 } from '../read-model-store/active-version.js';
+import { acquireReplayLock, type ReplayLock } from '../read-model-store/replay-lock.js';
 import { collectionNames, readModelCollections } from '../read-model-store/documents.js';
 import { settleChangeTimes, type ChangeTimeReport } from './change-times.js';
+import { catchUpWithLiveVersion, HandoverTimeoutError } from './handover.js';
 import { settleShipmentTimes, type ShipmentTimeReport } from './shipment-times.js';
 import { verified, verifyRebuild, type VerifyReport } from './verify.js';
 
@@ -28,7 +33,7 @@ export interface ReplayContext {
   logger: Logger;
 }
 
-export type ReplayPhase = 'rebuilding' | 'verifying' | 'switching';
+export type ReplayPhase = 'rebuilding' | 'verifying' | 'switching' | 'settling';
 
 export interface ReplayOptions {
   /** Events committed by the rebuild of all the topic holds (now), while it rebuilds. */
@@ -39,10 +44,26 @@ export interface ReplayOptions {
   /** A rebuild that commits nothing for this long is given up (resumable); 5 minutes by default. */
   stallTimeoutMs?: number;
   pollMs?: number;
+  /** Told what the switch waits for (the live projectors to stop, the rebuild to catch up with them). */
+  onWait?(what: string): void;
+  /** The hand-over of the live version, given up past it (see catchUpWithLiveVersion); 5 minutes by default. */
+  handoverDeadlineMs?: number;
+  /** Told verification's findings as soon as they are known (the switch, or a refusal, follows). */
+  onVerified?(report: VerifyReport): void;
+  /** Events verification folds in memory at once (see verifyRebuild). */
+  eventsPerVerifyPass?: number;
 }
 
 export type ReplayResult =
-  | { outcome: 'switched'; build: BuildRecord; active: ActiveVersionRecord; verify: VerifyReport; changeTimes: ChangeTimeReport; shipmentTimes: ShipmentTimeReport }
+  | {
+      outcome: 'switched';
+      build: BuildRecord;
+      active: ActiveVersionRecord;
+      /** Absent when this run found the build switched already (a replay stopped after its switch): it only settled. */
+      verify?: VerifyReport;
+      changeTimes: ChangeTimeReport;
+      shipmentTimes: ShipmentTimeReport;
+    }
   | { outcome: 'stopped'; build: BuildRecord }
   | { outcome: 'refused'; build: BuildRecord; verify: VerifyReport };
 
@@ -70,40 +91,55 @@ async function beginOrResumeBuild(ctx: ReplayContext): Promise<{ build: BuildRec
   return { build, resumed: false };
 }
 
-/** Committed offsets of the group and the topic's end, summed over partitions. */
+/** Per partition, the offsets the group has committed, and the topic's end offsets. */
 async function groupProgress(kafka: Kafka, groupId: string, topic: string) {
   const admin = kafka.admin();
   await admin.connect();
   try {
     const lags = await partitionLags(admin, groupId, topic);
-    const total = lags.reduce((sum, p) => sum + p.end, 0n);
-    const lag = lags.reduce((sum, p) => sum + p.lag, 0n);
-    return { done: Number(total - lag), total: Number(total), lag, committed: new Map(lags.map((p) => [p.partition, p.end - p.lag])) };
+    return { committed: new Map(lags.map((p) => [p.partition, p.end - p.lag])), ends: new Map(lags.map((p) => [p.partition, p.end])) };
   } finally {
     await admin.disconnect();
   }
 }
 
+const sum = (offsets: Map<number, bigint>) => [...offsets.values()].reduce((total, offset) => total + offset, 0n);
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Runs the rebuild's consumer until its group has committed the whole topic, or until stopped. */
-async function rebuildUntilCaughtUp(ctx: ReplayContext, build: BuildRecord, options: ReplayOptions): Promise<'caught-up' | 'stopped'> {
-  let projector: Awaited<ReturnType<typeof startProjector>>;
+/** The rebuild's projector: the build's version and consumer group, carrying times over from the live version. */
+async function startRebuildProjector(ctx: ReplayContext, build: BuildRecord, options: ReplayOptions): Promise<RunningProjector | undefined> {
+  // Events the live version already sent to the dead-letter topic are not sent there again.
+  const alreadyDeadLettered = await deadLetteredSources(ctx.kafka, deadLetterTopic(ctx.config.topic), ctx.config.topic);
   try {
     const config = { ...configForVersion(ctx.config, build.version, build.previous), consumerGroup: build.consumerGroup };
-    projector = await startProjector(config, ctx.logger, { signal: options.signal });
+    return await startProjector(config, ctx.logger, { signal: options.signal, alreadyDeadLettered });
   } catch (error) {
-    if (options.signal?.aborted) return 'stopped'; // stopped while a server was away
+    if (options.signal?.aborted) return undefined; // stopped while a server was away
     throw error;
   }
+}
+
+/**
+ * Runs the rebuild's consumer until its group has committed, on every partition, the end offset
+ * the topic had when this wait began (under steady traffic the topic never stands still), or
+ * until stopped.
+ */
+async function rebuildUntilCaughtUp(ctx: ReplayContext, build: BuildRecord, lock: ReplayLock, options: ReplayOptions): Promise<'caught-up' | 'stopped'> {
+  const projector = await startRebuildProjector(ctx, build, options);
+  if (!projector) return 'stopped';
   try {
+    const { ends: target } = await groupProgress(ctx.kafka, build.consumerGroup, ctx.config.topic);
+    const total = Number(sum(target));
     let lastDone = -1;
     let lastMove = Date.now();
     for (;;) {
-      const { done, total, lag } = await groupProgress(ctx.kafka, build.consumerGroup, ctx.config.topic);
+      const { committed } = await groupProgress(ctx.kafka, build.consumerGroup, ctx.config.topic);
+      const done = Number([...target].reduce((n, [partition, end]) => n + (committed.get(partition)! < end ? committed.get(partition)! : end), 0n));
       options.onProgress?.(done, total);
-      if (lag === 0n) return 'caught-up';
+      if (done >= total) return 'caught-up';
       if (options.signal?.aborted) return 'stopped';
+      throwIfLost(lock);
       if (done !== lastDone) [lastDone, lastMove] = [done, Date.now()];
       if (Date.now() - lastMove > (options.stallTimeoutMs ?? 300_000)) {
         throw new Error(`the rebuild of version ${build.version} committed nothing for ${Math.round((Date.now() - lastMove) / 1000)} s (${done} of ${total} events); run ossn replay again to resume`);
@@ -116,33 +152,88 @@ async function rebuildUntilCaughtUp(ctx: ReplayContext, build: BuildRecord, opti
   }
 }
 
+function throwIfLost(lock: ReplayLock): void {
+  const lost = lock.lost();
+  if (lost) throw lost;
+}
+
+/**
+ * Makes the build the active version with nothing partners were shown missing from it: the
+ * rebuild's consumer runs again while the live version's projectors are held, until the build
+ * has every event the live version has; then the switch, from the database's clock.
+ */
+async function switchOver(ctx: ReplayContext, build: BuildRecord, options: ReplayOptions): Promise<ActiveVersionRecord | undefined> {
+  const projector = await startRebuildProjector(ctx, build, options);
+  if (!projector) return undefined;
+  let level: boolean;
+  try {
+    const liveGroup = configForVersion(ctx.config, build.previous).consumerGroup;
+    level = await catchUpWithLiveVersion(ctx.db, ctx.kafka, ctx.config.topic, build, liveGroup, {
+      signal: options.signal,
+      onWait: options.onWait,
+      deadlineMs: options.handoverDeadlineMs,
+    });
+  } finally {
+    await projector.stop();
+  }
+  if (!level) return undefined;
+  if (!(await holdPreviousVersion(ctx.db, build, 30_000, false))) {
+    throw new HandoverTimeoutError(`the hold on version ${build.previous} lapsed before the switch (its projectors may have gone on); run ossn replay again`);
+  }
+  const active = await activateBuild(ctx.db, build);
+  await releasePreviousVersion(ctx.db, build);
+  return active;
+}
+
 /**
  * `ossn replay`: rebuilds the read models from the beginning of the topic into the next version
- * (or resumes the rebuild in progress) while the active version keeps serving; once the rebuild
- * has caught up with the topic it stops, is checked against a fresh fold of the events it
- * consumed, its change and visible times are settled against the live version, and it becomes the active
- * version. Query services and `ossn projector` follow the switch within seconds; the projector
- * goes on from the rebuild's consumer group. A stopped or refused rebuild stays a build: it never
- * becomes active but by a later `ossn replay` that completes it.
+ * (or resumes the rebuild in progress) while the active version keeps serving, one replay at a
+ * time (a lock in the store). Once the rebuild has caught up with the topic it stops and is
+ * checked against a fresh fold of the events it consumed. Then the switch: the live version's
+ * projectors stop writing it, the rebuild catches up with what they wrote, and the build becomes
+ * the active version (query services and `ossn projector` follow within seconds; the projector
+ * goes on from the rebuild's consumer group). Last, its change and visible times are settled
+ * against the version it replaced: what that version showed keeps its time, what it did not is
+ * stamped after the switch. A stopped or refused rebuild stays a build: it never becomes active
+ * but by a later `ossn replay` that completes it; every step can be killed and run again.
  */
 export async function replay(ctx: ReplayContext, options: ReplayOptions = {}): Promise<ReplayResult> {
+  const lock = await acquireReplayLock(ctx.db);
+  try {
+    return await replayHoldingLock(ctx, lock, options);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function replayHoldingLock(ctx: ReplayContext, lock: ReplayLock, options: ReplayOptions): Promise<ReplayResult> {
   const { build } = await beginOrResumeBuild(ctx);
   const live = readModelCollections(ctx.db, build.previous);
   const rebuilt = readModelCollections(ctx.db, build.version);
 
-  await options.onPhase?.('rebuilding', build);
-  if ((await rebuildUntilCaughtUp(ctx, build, options)) === 'stopped') return { outcome: 'stopped', build };
+  let active = await readActiveVersion(ctx.db, ctx.config.store.readModelVersion);
+  let verify: VerifyReport | undefined;
+  if (active.version !== build.version) {
+    await options.onPhase?.('rebuilding', build);
+    if ((await rebuildUntilCaughtUp(ctx, build, lock, options)) === 'stopped') return { outcome: 'stopped', build };
 
-  await options.onPhase?.('verifying', build);
-  const { committed } = await groupProgress(ctx.kafka, build.consumerGroup, ctx.config.topic);
-  const messages = await readTopic(ctx.kafka, ctx.config.topic, { until: committed, timeoutMs: 600_000 });
-  const verify = await verifyRebuild(messages, rebuilt);
-  if (!verified(verify)) return { outcome: 'refused', build, verify };
+    await options.onPhase?.('verifying', build);
+    const { committed } = await groupProgress(ctx.kafka, build.consumerGroup, ctx.config.topic);
+    verify = await verifyRebuild(ctx.kafka, ctx.config.topic, rebuilt, { until: committed, eventsPerPass: options.eventsPerVerifyPass });
+    options.onVerified?.(verify);
+    if (!verified(verify)) return { outcome: 'refused', build, verify };
 
-  await options.onPhase?.('switching', build);
+    throwIfLost(lock);
+    await options.onPhase?.('switching', build);
+    const switched = await switchOver(ctx, build, options);
+    if (!switched) return { outcome: 'stopped', build };
+    active = switched;
+  }
+
+  await options.onPhase?.('settling', build);
   const changeTimes = await settleChangeTimes(rebuilt, live);
   const shipmentTimes = await settleShipmentTimes(rebuilt, live);
-  const active = await activateBuild(ctx.db, build);
+  await forgetBuild(ctx.db);
   return { outcome: 'switched', build, active, verify, changeTimes, shipmentTimes };
 }
 

@@ -36,10 +36,10 @@ const stampsAny = (times: VisibleTimes) =>
   [times.completeChangedAt, times.purchaseOrderSetAt, ...times.locations.flatMap((l) => [l.completeChangedAt, ...l.packages])].some((s) => s.from === 'now');
 
 /**
- * Just before the switch, gives every rebuilt shipments document the visible times a poller of the
+ * Right after the switch, gives every rebuilt shipments document the visible times a poller of the
  * live version can rely on (as settleChangeTimes does for statuses): where the live version shows
  * a package or complete flag as it is, its time; where it does not (the rebuild ran ahead of it),
- * the switch time, for a partner who polled the live version in between has not seen it. Each
+ * the database's time now, after the switch, for a partner who polled the live version has not seen it. Each
  * update is guarded on the sequence read, so a write that moved the document on in between wins.
  */
 export async function settleShipmentTimes(rebuilt: ReadModelCollections, live: ReadModelCollections): Promise<ShipmentTimeReport> {

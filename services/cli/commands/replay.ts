@@ -18,6 +18,7 @@ async function rebuildAndSwitch(ctx: ReplayContext): Promise<void> {
   const started = Date.now();
   const progress = new ProgressDisplay({ unit: 'events' });
   const stop = new AbortController();
+  let lastWait: string | undefined;
   const onSignal = () => stop.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
@@ -25,13 +26,26 @@ async function rebuildAndSwitch(ctx: ReplayContext): Promise<void> {
     const result = await replay(ctx, {
       signal: stop.signal,
       onProgress: (done, total) => progress.update(done, total, 'rebuilding: '),
+      onVerified: (verify) =>
+        say(
+          `documents: ${verify.written.orderStatus} order status (fresh fold ${verify.expected.orderStatus}), ${verify.written.shipments} shipments (fresh fold ${verify.expected.shipments}); ` +
+            `${verify.sampled} sales orders folded afresh in ${verify.passes} read${verify.passes === 1 ? '' : 's'} of the topic, ${verify.mismatches.length} differ${verify.mismatches.length ? `: ${verify.mismatches.slice(0, 10).join(', ')}` : ''}`,
+        ),
+      onWait: (what) => {
+        // Each wait once, when it begins: the hand-over asks several times a second.
+        if (what === lastWait) return;
+        lastWait = what;
+        say(`  ${what}`);
+      },
       onPhase: (phase, build) => {
         if (phase === 'rebuilding') {
           say(`rebuilding read-model version ${build.version} from the beginning of ${ctx.config.topic} while version ${build.previous} serves (started ${build.startedAt.toISOString()})`);
         } else if (phase === 'verifying') {
           progress.finish(`caught up after ${formatDuration((Date.now() - started) / 1000)}; checking version ${build.version} against a fresh fold of the events`);
+        } else if (phase === 'switching') {
+          say(`switching to version ${build.version}: the projectors of version ${build.previous} stop writing it and version ${build.version} catches up with them`);
         } else {
-          say(`switching to version ${build.version}`);
+          say(`settling change and visible times of version ${build.version} against version ${build.previous}`);
         }
       },
     });
@@ -41,19 +55,17 @@ async function rebuildAndSwitch(ctx: ReplayContext): Promise<void> {
       process.exitCode = 1;
       return;
     }
-    const { verify } = result;
-    say(
-      `documents: ${verify.written.orderStatus} order status (fresh fold ${verify.expected.orderStatus}), ${verify.written.shipments} shipments (fresh fold ${verify.expected.shipments}); ` +
-        `${verify.sampled} sales orders folded afresh, ${verify.mismatches.length} differ${verify.mismatches.length ? `: ${verify.mismatches.slice(0, 10).join(', ')}` : ''}`,
-    );
+    if (result.outcome === 'switched' && !result.verify) {
+      say(`version ${result.build.version} was switched to already, by a replay stopped before it settled the times; settled them now`);
+    }
     if (result.outcome === 'refused') {
       say(`refused: version ${result.build.version} does not match its events and stays inactive; \`ossn replay --discard\` throws it away`);
       process.exitCode = 1;
       return;
     }
     const { active, changeTimes, shipmentTimes } = result;
-    say(`change times: ${changeTimes.carried} carried over from version ${active.previous}, ${changeTimes.stamped} not shown there yet stamped at the switch`);
-    say(`shipment times: ${shipmentTimes.carried} sales orders carried over from version ${active.previous}, ${shipmentTimes.stamped} with something not shown there yet stamped at the switch`);
+    say(`change times: ${changeTimes.carried} carried over from version ${active.previous}, ${changeTimes.stamped} not shown there (or not so) stamped after the switch`);
+    say(`shipment times: ${shipmentTimes.carried} sales orders carried over from version ${active.previous}, ${shipmentTimes.stamped} with something not shown there (or not so) stamped after the switch`);
     say(`version ${active.version} is active since ${active.activatedAt.toISOString()} (was ${active.previous}); query services and ossn projector follow within seconds`);
     say(`took ${formatDuration((Date.now() - started) / 1000)}; version ${active.previous} stays until \`ossn replay --drop-previous\``);
   } finally {

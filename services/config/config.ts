@@ -30,6 +30,8 @@ export interface ProjectorConfig {
   previousShownBefore?: Date;
   /** Silence after which the consumer group counts a projector gone and hands its partitions on (30 s when absent). */
   consumerSessionTimeoutMs?: number;
+  /** How long the lock of a replay that stopped renewing it (killed) holds off the next one (60 s when absent). */
+  replayLockTtlMs?: number;
   /** Where `ossn projector` serves /metrics, /healthz and /readyz; port 0 picks a free one. */
   metricsHost?: string;
   metricsPort?: number;
@@ -86,6 +88,7 @@ export function readProjectorConfig(env: Env = process.env): ProjectorConfig {
     stateCacheSize: r.integer('OSSN_STATE_CACHE_SIZE', defaultStateCacheSize, { min: 0, max: 10_000_000 }),
     // Kafka's brokers accept 6 s to 30 min by default (group.min/max.session.timeout.ms).
     consumerSessionTimeoutMs: r.integer('OSSN_CONSUMER_SESSION_TIMEOUT_MS', 30_000, { min: 6_000, max: 1_800_000 }),
+    replayLockTtlMs: r.integer('OSSN_REPLAY_LOCK_TTL_MS', 60_000, { min: 2_000, max: 3_600_000 }),
     previousReadModelVersion: r.optionalString('PREVIOUS_READ_MODEL_VERSION')
       ? r.integer('PREVIOUS_READ_MODEL_VERSION', 0, { min: 1, max: 9999 })
       : undefined,

@@ -198,7 +198,7 @@ async function switchOver(ctx: ReplayContext, build: BuildRecord, options: Repla
  * but by a later `ossn replay` that completes it; every step can be killed and run again.
  */
 export async function replay(ctx: ReplayContext, options: ReplayOptions = {}): Promise<ReplayResult> {
-  const lock = await acquireReplayLock(ctx.db);
+  const lock = await acquireReplayLock(ctx.db, ctx.config.replayLockTtlMs);
   try {
     return await replayHoldingLock(ctx, lock, options);
   } finally {

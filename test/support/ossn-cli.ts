@@ -8,6 +8,8 @@ export interface CliRun {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** Killed as `kill` asked, before it ended by itself. */
+  killed?: boolean;
 }
 
 export interface CliOptions {
@@ -15,16 +17,32 @@ export interface CliOptions {
   input?: string;
   /** It is killed, and the run fails, after this long. */
   timeoutMs?: number;
+  /** Killed with SIGKILL `afterMs` after its output (stdout and stderr) first satisfies `when`: the run then ends with `killed`. */
+  kill?: { when: (output: string) => boolean; afterMs?: number };
 }
 
 /** Runs `ossn <args>` as an operator does (node bin/ossn.mjs), with `env` over this process's environment. */
-export function runOssn(args: string[], env: Record<string, string>, { input = '', timeoutMs = 120_000 }: CliOptions = {}): Promise<CliRun> {
+export function runOssn(args: string[], env: Record<string, string>, { input = '', timeoutMs = 120_000, kill }: CliOptions = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['bin/ossn.mjs', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    let killed = false;
+    let killing: NodeJS.Timeout | undefined;
+    const watch = () => {
+      if (!kill || killing || !kill.when(stdout + stderr)) return;
+      killing = setTimeout(() => {
+        killed = child.exitCode === null && child.kill('SIGKILL');
+      }, kill.afterMs ?? 0);
+    };
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      watch();
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      watch();
+    });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`ossn ${args.join(' ')} did not end within ${timeoutMs} ms; stdout: ${stdout}; stderr: ${stderr}`));
@@ -32,7 +50,8 @@ export function runOssn(args: string[], env: Record<string, string>, { input = '
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      clearTimeout(killing);
+      resolve({ code, stdout, stderr, killed });
     });
     child.stdin.on('error', () => {}); // the command may exit without reading stdin
     child.stdin.end(input);

@@ -1,0 +1,122 @@
+// npm run bench:replay [-- --events N]   (2,000,000 by default)
+// `ossn replay`, the real command in its own process, over a topic of N events (the demo data
+// set, 6 partitions) into a fresh database: how long each of its steps took (from its output) and
+// the peak resident memory of the replay process, beside Kafka's and MongoDB's. The replay folds
+// the whole topic once more to verify it, so its memory is the figure that must stay flat as the
+// topic grows (verification streams the topic in passes of 500,000 events).
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { generateDemoEvents } from '../contracts/demo-events.js';
+import { ensureStack, stackStatus } from '../scripts/stack/stack.js';
+import { createKafka } from '../services/kafka/client.js';
+import { connectSink } from '../services/kafka/producer.js';
+import { ensureTopics } from '../services/kafka/topics.js';
+import { createLogger } from '../services/logging/logger.js';
+import { MemoryWatch } from './support/process-memory.js';
+import { resultsDir, writeResults } from './support/results.js';
+
+const { values } = parseArgs({ options: { events: { type: 'string' }, partitions: { type: 'string' } } });
+const eventCount = Number(values.events ?? process.env.BENCH_REPLAY_EVENTS ?? 2_000_000);
+const partitions = Number(values.partitions ?? 6);
+for (const n of [eventCount, partitions]) if (!Number.isInteger(n) || n < 1) throw new Error(`--events and --partitions take whole numbers of at least 1, got ${n}`);
+const say = (line: string) => process.stderr.write(`bench: ${line}\n`);
+
+const env = process.env.KAFKA_BROKERS && process.env.MONGODB_URI ? { KAFKA_BROKERS: process.env.KAFKA_BROKERS, MONGODB_URI: process.env.MONGODB_URI } : await ensureStack();
+const memory = new MemoryWatch(250);
+for (const server of await stackStatus()) {
+  if (server.pid !== undefined && server.name !== 'redis') memory.watch({ name: server.name, pid: server.pid, group: true });
+}
+const logger = createLogger('bench', 'warn');
+const kafka = createKafka(env.KAFKA_BROKERS.split(','), 'bench-replay', logger);
+const run = randomBytes(3).toString('hex');
+const topic = `bench.replay.${run}`;
+const database = `bench_replay_${run}`;
+
+// Generated and published a share at a time: the bench's own memory is not the figure.
+say(`loading ${eventCount} events into ${topic} (${partitions} partitions)`);
+await ensureTopics(kafka, topic, partitions);
+const sink = await connectSink(kafka);
+const perShare = 200_000;
+let loaded = 0;
+for (let share = 0; loaded < eventCount; share++) {
+  // About 9 events per sales order; each share its own clients, so no sales order spans two.
+  const events = generateDemoEvents({ clients: 10, orders: Math.ceil(perShare / 9 / 10) + 1, seed: 1_000 + share }).slice(0, eventCount - loaded);
+  for (const e of events) e.clientId = `${e.clientId}-${share}`;
+  for (let i = 0; i < events.length; i += 5_000) {
+    await sink.send(topic, events.slice(i, i + 5_000).map((e) => ({ key: `${e.clientId}:${e.salesOrderNumber}`, value: JSON.stringify(e) })));
+  }
+  loaded += events.length;
+  say(`  ${loaded} loaded`);
+}
+await sink.close();
+
+/** Runs `ossn replay` to the end, timing each step from the line that announces it. */
+async function timeReplay(): Promise<{ seconds: number; steps: Record<string, number>; output: string }> {
+  const entry = fileURLToPath(new URL('../bin/ossn.mjs', import.meta.url));
+  const child = spawn(process.execPath, [entry, 'replay'], {
+    env: { ...process.env, KAFKA_BROKERS: env.KAFKA_BROKERS, MONGODB_URI: env.MONGODB_URI, MONGODB_DATABASE: database, OSSN_TOPIC: topic, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  memory.watch({ name: 'replay', pid: child.pid as number });
+  const log = createWriteStream(resolve(resultsDir, 'replay-process.log'));
+  const started = performance.now();
+  const marks: [string, number][] = [];
+  const steps: [string, RegExp][] = [
+    ['rebuilding', /^rebuilding read-model version/],
+    ['verifying', /caught up after/],
+    ['switching', /^switching to version/],
+    ['settling', /^settling change and visible times/],
+  ];
+  let output = '';
+  const watch = (line: string) => {
+    log.write(`${line}\n`);
+    output += `${line}\n`;
+    const step = steps.find(([, pattern]) => pattern.test(line));
+    if (step) {
+      marks.push([step[0], performance.now()]);
+      say(`  ${line}`);
+    } else if (/^rebuilding: /.test(line)) say(`  ${line}`);
+  };
+  createInterface({ input: child.stdout }).on('line', watch);
+  createInterface({ input: child.stderr }).on('line', watch);
+  const code = await new Promise<number | null>((done) => child.once('exit', (c) => done(c)));
+  const ended = performance.now();
+  memory.forget('replay');
+  log.end();
+  if (code !== 0) throw new Error(`ossn replay exited with code ${code}; see bench/results/replay-process.log`);
+  const durations = Object.fromEntries(marks.map(([name, at], i) => [name, ((marks[i + 1]?.[1] ?? ended) - at) / 1000]));
+  return { seconds: (ended - started) / 1000, steps: durations, output };
+}
+
+say('ossn replay');
+const replayed = await timeReplay();
+const peakRssMiB = memory.peaksMiB();
+memory.stop();
+
+const round = (n: number) => Math.round(n * 10) / 10;
+const figures = {
+  events: loaded,
+  partitions,
+  seconds: round(replayed.seconds),
+  eventsPerSecond: Math.round(loaded / replayed.seconds),
+  steps: Object.fromEntries(Object.entries(replayed.steps).map(([k, v]) => [k, round(v)])),
+  peakRssMiB: Object.fromEntries(Object.entries(peakRssMiB).map(([k, v]) => [k, Math.round(v)])),
+  verification: /documents: .*/.exec(replayed.output)?.[0],
+};
+const resultsFile = writeResults('replay', figures);
+process.stdout.write(
+  [
+    `ossn replay of ${loaded.toLocaleString('en')} events: ${round(replayed.seconds)} s (${figures.eventsPerSecond.toLocaleString('en')} events/s over the whole replay)`,
+    `  steps (s): ${Object.entries(figures.steps).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    `  peak resident memory (MiB): ${Object.entries(figures.peakRssMiB).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    `  ${figures.verification ?? ''}`,
+    `figures in ${resultsFile}`,
+    '',
+  ].join('\n'),
+);
+process.exit(0);

@@ -15,7 +15,7 @@ import { activateBuild, holdPreviousVersion, readActiveVersion, readBuild, recor
 import { readModelCollections } from '../read-model-store/documents.js';
 import { acquireReplayLock, ReplayLockedError } from '../read-model-store/replay-lock.js';
 import { configForVersion } from '../projector/versions.js';
-import { replay, type ReplayContext } from './replay.js';
+import { discardBuild, replay, type ReplayContext } from './replay.js';
 import { verifyRebuild } from './verify.js';
 
 const connections = useConnections('replay-steps');
@@ -90,6 +90,10 @@ describe('ossn replay, step by step', () => {
     const v2 = readModelCollections(db, 2).orderStatus;
     await v2.updateMany({}, { $set: { changedAt: new Date('2001-01-01T00:00:00Z') } }); // times not settled yet
     await activateBuild(db, build);
+
+    // Discarding it would drop what partners read: refused, nothing dropped.
+    await expect(discardBuild(ctx)).rejects.toThrow(/version 2 is the active version already/);
+    expect(await v2.countDocuments()).toBe(30);
 
     const result = await replay(ctx);
     expect(result.outcome).toBe('switched');

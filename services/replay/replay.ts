@@ -241,6 +241,11 @@ async function replayHoldingLock(ctx: ReplayContext, lock: ReplayLock, options: 
 export async function discardBuild(ctx: ReplayContext): Promise<BuildRecord | undefined> {
   const build = await readBuild(ctx.db);
   if (!build) return undefined;
+  // A build switched to already (a replay killed while settling) is what partners read now.
+  const active = await readActiveVersion(ctx.db, ctx.config.store.readModelVersion);
+  if (active.version === build.version) {
+    throw new Error(`version ${build.version} is the active version already (a replay stopped after its switch); run ossn replay to finish it, nothing is discarded`);
+  }
   await dropVersion(ctx, build.version, build.consumerGroup);
   await forgetBuild(ctx.db);
   return build;

@@ -1,4 +1,4 @@
-import type { ProjectorConfig } from '../config/config.js';
+import { defaultStopTimeoutMs, type ProjectorConfig } from '../config/config.js';
 import { createKafka } from '../kafka/client.js';
 import { consumeBatches } from '../kafka/consumer.js';
 import { connectSink } from '../kafka/producer.js';
@@ -12,9 +12,14 @@ import type { ProjectorMetrics } from '../metrics/projector-metrics.js';
 import { batchObserver, countingDeadLetters, measuredBatches, watchConsumerLag } from './measure.js';
 import { createBatchProjector } from './projector.js';
 import { untilAnswered } from '../lifecycle/until-answered.js';
+import { stopStepWithin } from '../lifecycle/bounded-stop.js';
 
 export interface RunningProjector {
-  /** Stops after the batch in progress, then closes the connections. */
+  /**
+   * Stops after the batch in progress, then closes the connections, within about two thirds of
+   * config.stopTimeoutMs whatever the servers do: a batch that waits on a server away is abandoned
+   * uncommitted (it comes again), and each step not done in time is logged and left.
+   */
   stop(): Promise<void>;
 }
 
@@ -32,6 +37,7 @@ export interface ProjectorExtras {
 /** Starts once MongoDB and Kafka answer, however long that takes (each wait is logged). */
 export async function startProjector(config: ProjectorConfig, logger: Logger, extras: ProjectorExtras = {}): Promise<RunningProjector> {
   const { metrics } = extras;
+  const stopTimeoutMs = config.stopTimeoutMs ?? defaultStopTimeoutMs;
   const waiting = { signal: extras.signal };
   const mongo = await untilAnswered(
     'MongoDB',
@@ -80,6 +86,8 @@ export async function startProjector(config: ProjectorConfig, logger: Logger, ex
           sessionTimeoutMs: config.consumerSessionTimeoutMs,
           onJoin: extras.onJoin,
           onLeave: extras.onLeave,
+          abandonBatchesAfterMs: stopTimeoutMs * 0.2,
+          stopTimeoutMs: stopTimeoutMs * 0.5,
         },
         metrics ? measuredBatches(projectBatches, metrics) : projectBatches,
       ),
@@ -91,9 +99,12 @@ export async function startProjector(config: ProjectorConfig, logger: Logger, ex
   return {
     async stop() {
       await consumer.stop();
-      await lagWatch?.stop();
-      await sink.close();
-      await mongo.close();
+      const within = (what: string, step: () => Promise<unknown>) => stopStepWithin(what, step, stopTimeoutMs * 0.15, logger);
+      await Promise.all([
+        lagWatch && within('stopping the consumer lag watch', () => lagWatch.stop()),
+        within('closing the dead-letter producer', () => sink.close()),
+        within('closing the MongoDB connections', () => mongo.close()),
+      ]);
     },
   };
 }

@@ -2,8 +2,8 @@ import { defaultStopTimeoutMs, readProjectorConfig } from '../../config/config.j
 import { stopStepWithin } from '../../lifecycle/bounded-stop.js';
 import { createLogger } from '../../logging/logger.js';
 import { createProjectorMetrics } from '../../metrics/projector-metrics.js';
-import { startOpsServer } from '../../probes/ops-server.js';
 import { startFollowingProjector } from '../../projector/follow-active-version.js';
+import { serveProjectorOps } from '../projector-ops.js';
 import { exitOnSecondSignal } from '../second-signal.js';
 import { untilSignal } from '../signals.js';
 import { stopWithinDeadline } from '../stop-deadline.js';
@@ -23,16 +23,7 @@ export async function projectorCommand(): Promise<void> {
     process.exit(0);
   }
   const { projector } = first;
-  const probes = await startOpsServer({
-    host: config.metricsHost ?? '127.0.0.1',
-    port: config.metricsPort ?? 9464,
-    registry: metrics.registry,
-    logger,
-    readinessCheck: async () => {
-      await projector.ping();
-      if (!projector.joined()) throw new Error(`not (yet) a member of the consumer group of read-model version ${projector.version()}`);
-    },
-  });
+  const probes = await serveProjectorOps(config, projector, metrics, logger);
   logger.info({ url: probes.url }, 'projector metrics and probes listening');
   const signal = await stopRequested;
   logger.info({ signal }, 'stopping after the current batch');
@@ -44,6 +35,6 @@ export async function projectorCommand(): Promise<void> {
     ['closing the metrics and probes port', () => stopStepWithin('closing the metrics and probes port', () => probes.close(), stopTimeoutMs * 0.1, logger)],
     ['stopping the projector', () => projector.stop()],
   ]);
-  // A connection that a step abandoned (to a server that does not answer) would hold the process.
+  // An abandoned step, or a connection it left to a server that does not answer, would hold the process.
   process.exit();
 }

@@ -1,4 +1,4 @@
-import { defaultStopTimeoutMs, type ProjectorConfig } from '../config/config.js';
+import type { ProjectorConfig } from '../config/config.js';
 import { createKafka } from '../kafka/client.js';
 import { consumeBatches } from '../kafka/consumer.js';
 import { connectSink } from '../kafka/producer.js';
@@ -13,6 +13,7 @@ import { batchObserver, countingDeadLetters, measuredBatches, watchConsumerLag }
 import { createBatchProjector } from './projector.js';
 import { untilAnswered } from '../lifecycle/until-answered.js';
 import { stopStepWithin } from '../lifecycle/bounded-stop.js';
+import { defaultStopTimeoutMs } from '../config/config.js';
 
 export interface RunningProjector {
   /**

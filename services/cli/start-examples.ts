@@ -1,7 +1,17 @@
 const oss = 'http://www.promostandards.org/WSDL/OrderStatusService/1.0.0/';
 
-/** What `ossn start` prints: the base URL, the demo credential and three commands to paste. */
-export function examples({ baseUrl, id, password }: { baseUrl: string; id: string; password: string }): string {
+/** What `ossn start` prints: the base URL, the demo credential, three commands to paste and the operators' ports. */
+export function examples({
+  baseUrl,
+  id,
+  password,
+  operators,
+}: {
+  baseUrl: string;
+  id: string;
+  password: string;
+  operators: { projector: string; query: string };
+}): string {
   const soapBody =
     `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:ns="${oss}">` +
     `<soapenv:Body><ns:GetOrderStatusDetailsRequest><ns:wsVersion>1.0.0</ns:wsVersion><ns:id>${id}</ns:id>` +
@@ -20,6 +30,10 @@ Open orders over SOAP:
 The WSDLs, for a SOAP client:
   ${baseUrl}/api/promostandards/order-status?wsdl
   ${baseUrl}/api/promostandards/order-shipment-notification?wsdl
+
+Metrics and probes (/metrics, /healthz, /readyz):
+  projector      ${operators.projector}
+  query service  ${operators.query}
 
 Ctrl-C stops everything.
 `;

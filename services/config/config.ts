@@ -35,6 +35,11 @@ export interface ProjectorConfig {
   /** Where `ossn projector` serves /metrics, /healthz and /readyz; port 0 picks a free one. */
   metricsHost?: string;
   metricsPort?: number;
+  /**
+   * From the first SIGTERM until the process has exited, whatever the servers do (10 s when
+   * absent): a batch still waiting on a server then is abandoned uncommitted, and comes again.
+   */
+  stopTimeoutMs?: number;
 }
 
 export interface QueryConfig {
@@ -63,6 +68,9 @@ export interface QueryConfig {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** See ProjectorConfig.stopTimeoutMs. */
+export const defaultStopTimeoutMs = 10_000;
 
 /** A few kB a sales order: some tens of MB of states kept between batches. */
 export const defaultStateCacheSize = 20_000;
@@ -94,6 +102,8 @@ export function readProjectorConfig(env: Env = process.env): ProjectorConfig {
       : undefined,
     metricsHost: r.string('OSSN_METRICS_HOST', '127.0.0.1'),
     metricsPort: r.integer('OSSN_METRICS_PORT', 9464, { min: 0, max: 65_535 }),
+    // Well inside a container's grace period (30 s by default in Kubernetes and Docker).
+    stopTimeoutMs: r.integer('OSSN_STOP_TIMEOUT_MS', defaultStopTimeoutMs, { min: 1_000, max: 600_000 }),
   };
   if (config.previousReadModelVersion === store.readModelVersion) {
     r.problems.push('PREVIOUS_READ_MODEL_VERSION must differ from READ_MODEL_VERSION');

@@ -34,7 +34,9 @@ export async function startFollowingProjector(
   const { mongo, active } = await untilAnswered(
     'MongoDB',
     async () => {
-      const client = await connectMongo(config.store.mongodbUri, 'ossn-projector-versions');
+      // Each check (and readiness ping) fails within the deadline when the store hangs: a stop
+      // waits for the check in progress.
+      const client = await connectMongo(config.store.mongodbUri, 'ossn-projector-versions', { deadlineMs: 2_000 });
       try {
         return { mongo: client, active: await readActiveVersion(client.db(config.store.database), config.store.readModelVersion) };
       } catch (error) {

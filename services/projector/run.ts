@@ -13,9 +13,15 @@ import type { ProjectorMetrics } from '../metrics/projector-metrics.js';
 import { batchObserver, countingDeadLetters, measuredBatches, watchConsumerLag } from './measure.js';
 import { createBatchProjector } from './projector.js';
 import { untilAnswered } from '../lifecycle/until-answered.js';
+import { stopStepWithin } from '../lifecycle/bounded-stop.js';
+import { defaultStopTimeoutMs } from '../config/config.js';
 
 export interface RunningProjector {
-  /** Stops after the batch in progress, then closes the connections. */
+  /**
+   * Stops after the batch in progress, then closes the connections, within about two thirds of
+   * config.stopTimeoutMs whatever the servers do: a batch that waits on a server away is abandoned
+   * uncommitted (it comes again), and each step not done in time is logged and left.
+   */
   stop(): Promise<void>;
 }
 
@@ -35,6 +41,7 @@ export interface ProjectorExtras {
 /** Starts once MongoDB and Kafka answer, however long that takes (each wait is logged). */
 export async function startProjector(config: ProjectorConfig, logger: Logger, extras: ProjectorExtras = {}): Promise<RunningProjector> {
   const { metrics } = extras;
+  const stopTimeoutMs = config.stopTimeoutMs ?? defaultStopTimeoutMs;
   const waiting = { signal: extras.signal };
   const mongo = await untilAnswered(
     'MongoDB',
@@ -84,6 +91,8 @@ export async function startProjector(config: ProjectorConfig, logger: Logger, ex
           sessionTimeoutMs: config.consumerSessionTimeoutMs,
           onJoin: extras.onJoin,
           onLeave: extras.onLeave,
+          abandonBatchesAfterMs: stopTimeoutMs * 0.2,
+          stopTimeoutMs: stopTimeoutMs * 0.5,
         },
         metrics ? measuredBatches(projectBatches, metrics) : projectBatches,
       ),
@@ -95,9 +104,12 @@ export async function startProjector(config: ProjectorConfig, logger: Logger, ex
   return {
     async stop() {
       await consumer.stop();
-      await lagWatch?.stop();
-      await sink.close();
-      await mongo.close();
+      const within = (what: string, step: () => Promise<unknown>) => stopStepWithin(what, step, stopTimeoutMs * 0.15, logger);
+      await Promise.all([
+        lagWatch && within('stopping the consumer lag watch', () => lagWatch.stop()),
+        within('closing the dead-letter producer', () => sink.close()),
+        within('closing the MongoDB connections', () => mongo.close()),
+      ]);
     },
   };
 }

@@ -1,10 +1,12 @@
-import { readProjectorConfig } from '../../config/config.js';
+import { defaultStopTimeoutMs, readProjectorConfig } from '../../config/config.js';
+import { stopStepWithin } from '../../lifecycle/bounded-stop.js';
 import { createLogger } from '../../logging/logger.js';
 import { createProjectorMetrics } from '../../metrics/projector-metrics.js';
-import { startOpsServer } from '../../probes/ops-server.js';
 import { startFollowingProjector } from '../../projector/follow-active-version.js';
+import { serveProjectorOps } from '../projector-ops.js';
 import { exitOnSecondSignal } from '../second-signal.js';
 import { untilSignal } from '../signals.js';
+import { stopWithinDeadline } from '../stop-deadline.js';
 
 export async function projectorCommand(): Promise<void> {
   const config = readProjectorConfig();
@@ -21,20 +23,18 @@ export async function projectorCommand(): Promise<void> {
     process.exit(0);
   }
   const { projector } = first;
-  const probes = await startOpsServer({
-    host: config.metricsHost ?? '127.0.0.1',
-    port: config.metricsPort ?? 9464,
-    registry: metrics.registry,
-    logger,
-    readinessCheck: async () => {
-      await projector.ping();
-      if (!projector.joined()) throw new Error(`not (yet) a member of the consumer group of read-model version ${projector.version()}`);
-    },
-  });
+  const probes = await serveProjectorOps(config, projector, metrics, logger);
   logger.info({ url: probes.url }, 'projector metrics and probes listening');
   const signal = await stopRequested;
   logger.info({ signal }, 'stopping after the current batch');
   exitOnSecondSignal(logger);
-  await probes.close();
-  await projector.stop();
+  // Bounded whatever MongoDB and Kafka do: a container's grace period ends in SIGKILL.
+  const stopTimeoutMs = config.stopTimeoutMs ?? defaultStopTimeoutMs;
+  await stopWithinDeadline(stopTimeoutMs, logger, [
+    // A probe in flight waits on the store (at most 2 s): the projector's stop need not wait for it.
+    ['closing the metrics and probes port', () => stopStepWithin('closing the metrics and probes port', () => probes.close(), stopTimeoutMs * 0.1, logger)],
+    ['stopping the projector', () => projector.stop()],
+  ]);
+  // An abandoned step, or a connection it left to a server that does not answer, would hold the process.
+  process.exit();
 }

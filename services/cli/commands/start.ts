@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ensureStack, stackStatus, stopStack } from '../../../scripts/stack/stack.js';
 import { generateDemoEvents } from '../../../contracts/demo-events.js';
-import { readProjectorConfig, readQueryConfig } from '../../config/config.js';
+import { defaultStopTimeoutMs, readProjectorConfig, readQueryConfig, type ProjectorConfig, type QueryConfig } from '../../config/config.js';
+import { ConfigError } from '../../config/env.js';
 import { CredentialStore, credentialsCollection } from '../../credentials/credential-store.js';
 import { demoCredentialId, ensureDemoCredential } from '../../credentials/demo-credential.js';
 import { generatePassword } from '../../credentials/password-hash.js';
@@ -11,14 +12,19 @@ import { connectSink } from '../../kafka/producer.js';
 import { topicSize, waitUntilCaughtUp } from '../../kafka/progress.js';
 import { ensureTopics } from '../../kafka/topics.js';
 import { createLogger } from '../../logging/logger.js';
+import { stopStepWithin } from '../../lifecycle/bounded-stop.js';
 import { untilAnswered } from '../../lifecycle/until-answered.js';
-import { startProjector } from '../../projector/run.js';
+import { createProjectorMetrics } from '../../metrics/projector-metrics.js';
+import { startFollowingProjector } from '../../projector/follow-active-version.js';
+import { consumerGroupFor } from '../../projector/versions.js';
 import { publishNdjson } from '../../publishing/publish-events.js';
 import { connectMongo } from '../../read-model-store/connect.js';
 import { startQueryService } from '../../query/server.js';
+import { serveProjectorOps } from '../projector-ops.js';
 import { exitOnSecondSignal } from '../second-signal.js';
 import { untilSignal } from '../signals.js';
 import { examples } from '../start-examples.js';
+import { stopWithinDeadline } from '../stop-deadline.js';
 
 // Local runs only: the demo password is kept beside the stack's data (git-ignored), so that each
 // start prints a working credential without storing real partners' secrets anywhere.
@@ -32,10 +38,25 @@ function demoPassword(): string {
   return password;
 }
 
+/** The three ports this process listens on must differ (0, any free port, always does). */
+function portClashes(projector: ProjectorConfig, query: QueryConfig): string[] {
+  const ports: [string, number | undefined][] = [
+    ['PORT (query service)', query.port],
+    ['OPS_PORT (query service metrics and probes)', query.opsPort],
+    ['OSSN_METRICS_PORT (projector metrics and probes)', projector.metricsPort],
+  ];
+  return ports.flatMap(([name, port], i) =>
+    ports.slice(i + 1).flatMap(([other, otherPort]) => (port && port === otherPort ? [`${name} and ${other} are both ${port}`] : [])),
+  );
+}
+
 /**
  * The all-in-one local run: the local stack when no servers are configured, then the projector
  * and the query service in this process, the demo data set on an empty topic, a demo credential,
- * and copy-paste examples. Ctrl-C stops the services, and the stack if this run started it.
+ * and copy-paste examples. The projector is `ossn projector`'s: it follows `ossn replay`'s switch
+ * of the active read-model version and serves its metrics and probes (OSSN_METRICS_PORT) beside
+ * the query service's (OPS_PORT). Ctrl-C stops the services within OSSN_STOP_TIMEOUT_MS whatever
+ * the servers do, then the stack if this run started it.
  */
 export async function startCommand(): Promise<void> {
   const env: NodeJS.ProcessEnv = { ...process.env };
@@ -46,6 +67,8 @@ export async function startCommand(): Promise<void> {
   }
   const projectorConfig = readProjectorConfig(env);
   const queryConfig = readQueryConfig(env);
+  const clashes = portClashes(projectorConfig, queryConfig);
+  if (clashes.length > 0) throw new ConfigError(clashes);
   const logger = createLogger('ossn', env.LOG_LEVEL ? projectorConfig.logLevel : 'warn');
 
   const kafka = createKafka(projectorConfig.kafkaBrokers, 'ossn-start', logger);
@@ -62,15 +85,27 @@ export async function startCommand(): Promise<void> {
   const mongo = await connectMongo(queryConfig.store.mongodbUri, 'ossn-start');
   await ensureDemoCredential(new CredentialStore(credentialsCollection(mongo.db(queryConfig.store.database))), password).finally(() => mongo.close());
 
-  const projector = await startProjector(projectorConfig, logger);
+  const metrics = createProjectorMetrics();
+  const projector = await startFollowingProjector(projectorConfig, logger, { metrics });
+  const projectorOps = await serveProjectorOps(projectorConfig, projector, metrics, logger);
   const query = await startQueryService(queryConfig, logger);
-  await waitUntilCaughtUp(kafka, projectorConfig.consumerGroup, projectorConfig.topic, 300_000);
+  // The group of the version kept current: a replay may have switched to another one.
+  await waitUntilCaughtUp(kafka, consumerGroupFor(projectorConfig, projector.version()), projectorConfig.topic, 300_000);
 
-  process.stdout.write(examples({ baseUrl: queryConfig.publicBaseUrl, id: demoCredentialId, password }));
+  process.stdout.write(
+    examples({ baseUrl: queryConfig.publicBaseUrl, id: demoCredentialId, password, operators: { projector: projectorOps.url, query: query.opsUrl } }),
+  );
   await untilSignal();
   process.stdout.write('stopping…\n');
   exitOnSecondSignal(logger);
-  await query.close();
-  await projector.stop();
+  const stopTimeoutMs = projectorConfig.stopTimeoutMs ?? defaultStopTimeoutMs;
+  const closeWithin = (what: string, close: () => Promise<void>) => () => stopStepWithin(what, close, stopTimeoutMs * 0.2, logger);
+  await stopWithinDeadline(stopTimeoutMs, logger, [
+    ['closing the query service', closeWithin('closing the query service', () => query.close())],
+    ["closing the projector's metrics and probes port", closeWithin("closing the projector's metrics and probes port", () => projectorOps.close())],
+    ['stopping the projector', () => projector.stop()],
+  ]);
   if (stackStartedHere) await stopStack();
+  // An abandoned step, or a connection it left to a server that does not answer, would hold the process.
+  process.exit();
 }

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { BatchAbandoned } from '../kafka/consumer.js';
+import { createLogger } from '../logging/logger.js';
+import { retryUntilDone } from './retry.js';
+
+const logger = createLogger('retry-test', 'silent');
+
+describe('retryUntilDone', () => {
+  it('gives up a try that waits on a server that never answers once the stop no longer waits for the batch', async () => {
+    const abandon = new AbortController();
+    const context = { heartbeat: async () => undefined, isStopping: () => abandon.signal.aborted, signal: abandon.signal };
+    const hung = retryUntilDone(() => new Promise<never>(() => undefined), { context, logger, what: 'a hung write' });
+    setTimeout(() => abandon.abort(), 50);
+    const started = Date.now();
+    await expect(hung).rejects.toThrow(BatchAbandoned);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('cuts a pause between tries short when the stop no longer waits', async () => {
+    const abandon = new AbortController();
+    const context = { heartbeat: async () => undefined, isStopping: () => abandon.signal.aborted, signal: abandon.signal };
+    let tries = 0;
+    const failing = retryUntilDone(
+      async () => {
+        tries++;
+        throw new Error('store away');
+      },
+      { context, logger, what: 'a write', initialDelayMs: 60_000 },
+    );
+    setTimeout(() => abandon.abort(), 50);
+    await expect(failing).rejects.toThrow(BatchAbandoned);
+    expect(tries).toBe(1);
+  });
+
+  it('without a signal, retries until the work succeeds', async () => {
+    let tries = 0;
+    const context = { heartbeat: async () => undefined, isStopping: () => false };
+    const result = await retryUntilDone(
+      async () => {
+        if (++tries < 3) throw new Error('store away');
+        return 'done';
+      },
+      { context, logger, what: 'a write', initialDelayMs: 1 },
+    );
+    expect({ result, tries }).toEqual({ result: 'done', tries: 3 });
+  });
+});

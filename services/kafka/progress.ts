@@ -64,3 +64,9 @@ export async function partitionLags(admin: Admin, groupId: string, topic: string
     .map((p) => ({ partition: p.partition, end: BigInt(p.high), lag: BigInt(p.high) - (done.get(p.partition) ?? BigInt(p.low)) }))
     .sort((a, b) => a.partition - b.partition);
 }
+
+/** Committed offsets of a group on `topic`, by partition (0 where it never committed). */
+export async function committedOffsets(admin: Admin, groupId: string, topic: string): Promise<Map<number, bigint>> {
+  const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+  return new Map((committed?.partitions ?? []).map((p) => [p.partition, p.offset === '-1' ? 0n : BigInt(p.offset)]));
+}

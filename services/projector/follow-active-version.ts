@@ -1,7 +1,7 @@
 import type { ProjectorConfig } from '../config/config.js';
 import type { Logger } from '../logging/logger.js';
 import type { ProjectorMetrics } from '../metrics/projector-metrics.js';
-import { isHeld, readActiveVersion } from '../read-model-store/active-version.js';
+import { isHeld, mayWrite, readActiveVersion } from '../read-model-store/active-version.js';
 import { connectMongo } from '../read-model-store/connect.js';
 import { untilAnswered } from '../lifecycle/until-answered.js';
 import { startProjector, type RunningProjector } from './run.js';
@@ -53,13 +53,17 @@ export async function startFollowingProjector(
   const stopped = new AbortController();
   // What the version kept now is started with: the version it was left for, and since when.
   let carryFrom: { previous?: number; shownBefore?: Date } = {};
-  const start = () =>
-    startProjector(configForVersion(config, version, carryFrom.previous, carryFrom.shownBefore), logger, {
+  const start = () => {
+    const kept = version;
+    return startProjector(configForVersion(config, kept, carryFrom.previous, carryFrom.shownBefore), logger, {
+      // Checked before every batch: a projector that started just as a replay took its version over does not write it.
+      writeFence: () => mayWrite(db, kept, config.store.readModelVersion),
       metrics: options.metrics,
       onJoin: () => (joined = true),
       onLeave: () => (joined = false),
       signal: stopped.signal,
     });
+  };
   let running: RunningProjector | undefined = (await isHeld(db, version)) ? undefined : await start();
   if (!running) logger.info({ version }, 'a replay is taking this read-model version over; waiting for its switch');
   options.metrics?.activeVersion.set(version);

@@ -1,7 +1,8 @@
 import { parseErpEvent } from '../../contracts/erp-events.js';
 import { keyProblem } from '../../contracts/transport.js';
 import type { DeadLetteredCheck } from '../dead-letters/dead-lettered-sources.js';
-import type { BatchHandler } from '../kafka/consumer.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BatchAbandoned, type BatchContext, type BatchHandler } from '../kafka/consumer.js';
 import type { SourceMessage } from '../kafka/messages.js';
 import type { MessageSink } from '../kafka/producer.js';
 import type { Logger } from '../logging/logger.js';
@@ -29,6 +30,12 @@ export interface ProjectorDependencies {
   stateCacheSize: number;
   /** The batch fold; projectBatch unless a test stands in a defective one. */
   fold?: Fold;
+  /**
+   * Asked before each batch: false while the version may not be written (a replay holds it, or
+   * it is no longer the active one). The batch then waits, uncommitted, until it may or the
+   * consumer stops; the follower stops it (see follow-active-version.ts).
+   */
+  writeFence?: () => Promise<boolean>;
   /** Events whose dead letter was sent before (a rebuild folds them again): not sent again. */
   alreadyDeadLettered?: DeadLetteredCheck;
   /** Told what each batch did once it took effect (metrics). */
@@ -63,6 +70,7 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
       await sendDeadLetters(deps.sink, deps.deadLetterTopic, fresh, deps.logger);
       for (const { source } of fresh) sent.add(source.offset);
     };
+    if (deps.writeFence) await untilWritable(deps.writeFence, context);
     let attempts = 0;
     let writeRefusals = 0;
     await retryUntilDone(
@@ -98,6 +106,14 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
       { context, logger: deps.logger, what: 'projecting the batch' },
     );
   };
+}
+
+/** Waits while the version may not be written; a consumer stopping meanwhile leaves the batch uncommitted. */
+async function untilWritable(writable: () => Promise<boolean>, context: BatchContext): Promise<void> {
+  while (!(await writable())) {
+    if (context.isStopping()) throw new BatchAbandoned();
+    await sleep(250);
+  }
 }
 
 /** Parse step: the valid events, and the messages that are not one (or under the wrong key) with the reason. */

@@ -34,6 +34,8 @@ export interface ProjectorExtras {
   fold?: Fold;
   /** Gives up waiting for a server that is away (the start then rejects with the signal's reason). */
   signal?: AbortSignal;
+  /** See ProjectorDependencies.writeFence. */
+  writeFence?: () => Promise<boolean>;
   /** A rebuild's: events the dead-letter topic holds already. */
   alreadyDeadLettered?: DeadLetteredCheck;
 }
@@ -78,6 +80,7 @@ export async function startProjector(config: ProjectorConfig, logger: Logger, ex
     observer: metrics ? batchObserver(metrics) : undefined,
     fold: extras.fold,
     alreadyDeadLettered: extras.alreadyDeadLettered,
+    writeFence: extras.writeFence,
   });
   const consumer = await untilAnswered(
     'Kafka',

@@ -72,6 +72,19 @@ export async function releasePreviousVersion(db: Db, build: BuildRecord): Promis
   await versionRecords(db).updateOne({ _id: 'build', version: build.version }, { $unset: { handoverUntil: '' } });
 }
 
+/**
+ * Whether the projectors of `version` may write it now: it is the active version (`fallback`
+ * before any switch) and no replay holds it. One read of both records, with the database's clock.
+ */
+export async function mayWrite(db: Db, version: number, fallback: number): Promise<boolean> {
+  const records = await versionRecords(db)
+    .find({ _id: { $in: ['active', 'build'] } }, { projection: { version: 1, previous: 1, held: { $gt: ['$handoverUntil', '$$NOW'] } } })
+    .toArray();
+  const active = (records.find((r) => r._id === 'active')?.version as number | undefined) ?? fallback;
+  const held = records.some((r) => r._id === 'build' && r.previous === version && (r as { held?: boolean }).held === true);
+  return active === version && !held;
+}
+
 /** Whether a replay holds `version` still (its projectors must not write it now). */
 export async function isHeld(db: Db, version: number): Promise<boolean> {
   const held = await versionRecords(db).countDocuments({ _id: 'build', previous: version, $expr: { $gt: ['$handoverUntil', '$$NOW'] } }, { limit: 1 });

@@ -1,21 +1,22 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { AnyBulkWriteOperation } from 'mongodb';
 import type { OrderStatusDocument, ReadModelCollections } from '../read-model-store/documents.js';
-import { settleInPages } from './pages.js';
+import { settleInPages, type SettleOptions } from './pages.js';
 
 const idsPerRead = 1_000;
 
 export interface ChangeTimeReport {
   /** Documents whose change time is now the one the live version shows. */
   carried: number;
-  /** Documents the live version does not show (yet, or not so): stamped at the switch. */
+  /** Documents the live version does not show (yet, or not so): stamped after the switch (or, before it, left for then). */
   stamped: number;
 }
 
 const withoutTime = ({ changedAt: _, ...state }: OrderStatusDocument) => state;
 
 /**
- * Right after the switch, gives every rebuilt status the change time a poller can rely on:
+ * Gives rebuilt statuses the change time a poller can rely on (see SettleOptions for the pass
+ * before the switch, which only carries, and the one after it, which stamps too):
  * - where the live version shows the same state, its change time (it was shown then: it must not
  *   look new after the switch); where it shows a later sequence (the rebuild behind on it, which
  *   the hand-over rules out), its time too, for an older state must never look new;
@@ -25,25 +26,30 @@ const withoutTime = ({ changedAt: _, ...state }: OrderStatusDocument) => state;
  * Each update is guarded on the sequence read, so a write that moved the document on in between
  * wins (with a change time of its own).
  */
-export async function settleChangeTimes(rebuilt: ReadModelCollections, live: ReadModelCollections): Promise<ChangeTimeReport> {
+export async function settleChangeTimes(rebuilt: ReadModelCollections, live: ReadModelCollections, options: SettleOptions): Promise<ChangeTimeReport> {
   const report: ChangeTimeReport = { carried: 0, stamped: 0 };
-  const cursor = rebuilt.orderStatus.find({}, { sort: { _id: 1 } });
-  const settle = async (page: OrderStatusDocument[]) => {
-    const shown = new Map((await live.orderStatus.find({ _id: { $in: page.map((d) => d._id) } }).toArray()).map((d) => [d._id, d]));
+  const ids =
+    options.liveChangedSince === undefined
+      ? rebuilt.orderStatus.find({}, { projection: { _id: 1 }, sort: { _id: 1 } })
+      : live.orderStatus.find({ purchaseOrderNumber: { $exists: true }, changedAt: { $gte: options.liveChangedSince } }, { projection: { _id: 1 }, hint: 'by_change_time' });
+  const settle = async (page: Pick<OrderStatusDocument, '_id'>[]) => {
+    const filter = { _id: { $in: page.map((d) => d._id) } };
+    const [docs, shown] = await Promise.all([rebuilt.orderStatus.find(filter).toArray(), live.orderStatus.find(filter).toArray()]);
+    const shownById = new Map(shown.map((d) => [d._id, d]));
     const ops: AnyBulkWriteOperation<OrderStatusDocument>[] = [];
-    for (const doc of page) {
-      const live = shown.get(doc._id);
+    for (const doc of docs) {
+      const live = shownById.get(doc._id);
       const filter = { _id: doc._id, sequence: doc.sequence };
       if (live && (live.sequence > doc.sequence || (live.sequence === doc.sequence && isDeepStrictEqual(withoutTime(live), withoutTime(doc))))) {
         report.carried++;
         if (live.changedAt.getTime() !== doc.changedAt.getTime()) ops.push({ updateOne: { filter, update: { $set: { changedAt: live.changedAt } } } });
       } else {
         report.stamped++;
-        ops.push({ updateOne: { filter, update: { $currentDate: { changedAt: true } } } });
+        if (options.stamp) ops.push({ updateOne: { filter, update: { $currentDate: { changedAt: true } } } });
       }
     }
     if (ops.length > 0) await rebuilt.orderStatus.bulkWrite(ops, { ordered: false });
   };
-  await settleInPages(cursor, idsPerRead, settle);
+  await settleInPages(ids, idsPerRead, settle);
   return report;
 }

@@ -1,6 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Admin, Kafka } from 'kafkajs';
-import { holdPreviousVersion, releasePreviousVersion, type BuildRecord } from '../read-model-store/active-version.js';
+import { committedOffsets } from '../kafka/progress.js';
 import type { Db } from 'mongodb';
+import { holdPreviousVersion, releasePreviousVersion, type BuildRecord } from '../read-model-store/active-version.js';
+import { changeTimeOverlapMs } from '../read-model-store/lookups.js';
 
 export interface HandoverOptions {
   /** How long a hold lasts without renewal: a replay gone lets the live projectors go on after it. */
@@ -10,6 +13,11 @@ export interface HandoverOptions {
   pollMs?: number;
   signal?: AbortSignal;
   onWait?(what: string): void;
+  /**
+   * Run once the build is level, the live version still held: what must be done while nothing
+   * changes in it (carrying over the times it showed since the build began).
+   */
+  whileLevel?(): Promise<void>;
 }
 
 export class HandoverTimeoutError extends Error {
@@ -17,10 +25,8 @@ export class HandoverTimeoutError extends Error {
   readonly code = 'HANDOVER_TIMEOUT';
 }
 
-/** Committed offsets of a group on `topic`, by partition (0 where it never committed). */
-async function committedOffsets(admin: Admin, groupId: string, topic: string): Promise<Map<number, bigint>> {
-  const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
-  return new Map((committed?.partitions ?? []).map((p) => [p.partition, p.offset === '-1' ? 0n : BigInt(p.offset)]));
+async function endOffsets(admin: Admin, topic: string): Promise<Map<number, bigint>> {
+  return new Map((await admin.fetchTopicOffsets(topic)).map((p) => [p.partition, BigInt(p.high)]));
 }
 
 async function members(admin: Admin, groupId: string): Promise<number> {
@@ -29,16 +35,23 @@ async function members(admin: Admin, groupId: string): Promise<number> {
 }
 
 const atLeast = (have: Map<number, bigint>, need: Map<number, bigint>) => [...need].every(([partition, offset]) => (have.get(partition) ?? 0n) >= offset);
-const same = (a: Map<number, bigint>, b: Map<number, bigint>) => a.size === b.size && [...a].every(([partition, offset]) => b.get(partition) === offset);
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Held long enough that every time the live version shows is older than the switch less the
+ * lookups' overlap and a query service's refresh: a partner answered from the new version, then
+ * by a query service not switched yet, is not handed the older state as news.
+ */
+const quietBeforeSwitchMs = changeTimeOverlapMs + 2_000;
 
 /**
  * Brings the build level with the live version, with no window in which the live version shows
- * what the build lacks: the live version's projectors are asked (through the store) to stop
- * writing it; once its consumer group has no member, what it has committed is all it will ever
- * show, and the build's consumer (running) catches up to that. Returns with the live version
- * still held: the caller switches, then releases. A hold lapses by itself if this replay dies.
+ * what the build lacks. The live version's projectors are asked (through the store) to stop
+ * writing it: they check before every batch's write (see writeFence) and leave their consumer
+ * group. Once the group has no member, nothing writes the live version any more; whatever it
+ * shows comes from events the topic held then (committed or not: a projector killed between its
+ * write and its commit shows more than it committed), so the build (its consumer running) catches
+ * up to the topic's end offsets taken then. Returns with the live version still held, for the
+ * caller to switch; a hold lapses by itself if this replay dies.
  *
  * Returns false when stopped (signal); the hold is then released.
  */
@@ -56,6 +69,8 @@ export async function catchUpWithLiveVersion(
   const admin = kafka.admin();
   await admin.connect();
   let holding = false;
+  let target: Map<number, bigint> | undefined;
+  let quietFrom = 0;
   try {
     for (;;) {
       if (options.signal?.aborted) return false;
@@ -65,21 +80,40 @@ export async function catchUpWithLiveVersion(
         );
       }
       // (Re)asks for the hold, or renews it; one that lapsed may have let a projector go on.
-      holding = await holdPreviousVersion(db, build, holdMs, !holding);
+      const renewed = await holdPreviousVersion(db, build, holdMs, !holding);
+      if (!renewed && !holding) throw new Error(`the rebuild of version ${build.version} is no longer recorded (discarded?); nothing was switched`);
+      if (!renewed) target = undefined; // lapsed: start again
+      holding = renewed;
       if (!holding) continue;
-      if ((await members(admin, liveGroup)) > 0) {
-        options.onWait?.(`waiting for the projectors of version ${build.previous} to stop writing it`);
-        await sleep(pollMs);
-        continue;
+      if (!target) {
+        if ((await members(admin, liveGroup)) > 0) {
+          options.onWait?.(`waiting for the projectors of version ${build.previous} to stop writing it`);
+          await sleep(pollMs);
+          continue;
+        }
+        target = await endOffsets(admin, topic);
+        quietFrom = Date.now();
       }
-      const live = await committedOffsets(admin, liveGroup, topic);
-      if (!atLeast(await committedOffsets(admin, build.consumerGroup, topic), live)) {
+      if (!atLeast(await committedOffsets(admin, build.consumerGroup, topic), target)) {
         options.onWait?.(`version ${build.version} catching up with version ${build.previous}`);
         await sleep(pollMs);
         continue;
       }
-      // Still nobody writing the live version, and it moved on in nothing since it was read.
-      if ((await members(admin, liveGroup)) === 0 && same(await committedOffsets(admin, liveGroup, topic), live)) return true;
+      const quietLeft = quietFrom + quietBeforeSwitchMs - Date.now();
+      if (quietLeft > 0) {
+        await sleep(Math.min(quietLeft, pollMs * 4));
+        continue;
+      }
+      // The hold is renewed while this runs, however long it takes.
+      const renewing = setInterval(() => void holdPreviousVersion(db, build, holdMs, false).catch(() => undefined), holdMs / 4);
+      try {
+        await options.whileLevel?.();
+      } finally {
+        clearInterval(renewing);
+      }
+      // Still nobody writing the live version (a projector that started in between would have met the hold at its first write).
+      if ((await members(admin, liveGroup)) === 0 && (await holdPreviousVersion(db, build, holdMs, false))) return true;
+      target = undefined;
     }
   } catch (error) {
     await releasePreviousVersion(db, build).catch(() => undefined);

@@ -10,3 +10,17 @@ export async function settleInPages<T>(documents: AsyncIterable<T>, size: number
   }
   if (page.length > 0) await settle(page);
 }
+
+export interface SettleOptions {
+  /**
+   * Only the documents the live version changed at or after this time (read through its change- or
+   * news-time index); every rebuilt document when absent.
+   */
+  liveChangedSince?: Date;
+  /**
+   * After the switch: what the live version does not show as it is gets the database's time now.
+   * Before it (false): such times are left as they are, and only what the live version shows as it
+   * is takes the live version's time.
+   */
+  stamp: boolean;
+}

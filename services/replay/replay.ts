@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kafka } from 'kafkajs';
 import type { Db } from 'mongodb';
 import type { ProjectorConfig } from '../config/config.js';
@@ -15,12 +16,12 @@ import {
   readActiveVersion,
   readBuild,
   recordBuild,
-  releasePreviousVersion,
   type ActiveVersionRecord,
   type BuildRecord,
 } from '../read-model-store/active-version.js';
 import { acquireReplayLock, type ReplayLock } from '../read-model-store/replay-lock.js';
-import { collectionNames, readModelCollections } from '../read-model-store/documents.js';
+import { collectionNames, readModelCollections, type ReadModelCollections } from '../read-model-store/documents.js';
+import { changeTimeOverlapMs } from '../read-model-store/lookups.js';
 import { settleChangeTimes, type ChangeTimeReport } from './change-times.js';
 import { catchUpWithLiveVersion, HandoverTimeoutError } from './handover.js';
 import { settleShipmentTimes, type ShipmentTimeReport } from './shipment-times.js';
@@ -105,8 +106,6 @@ async function groupProgress(kafka: Kafka, groupId: string, topic: string) {
 
 const sum = (offsets: Map<number, bigint>) => [...offsets.values()].reduce((total, offset) => total + offset, 0n);
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** The rebuild's projector: the build's version and consumer group, carrying times over from the live version. */
 async function startRebuildProjector(ctx: ReplayContext, build: BuildRecord, options: ReplayOptions): Promise<RunningProjector | undefined> {
   // Events the live version already sent to the dead-letter topic are not sent there again.
@@ -163,6 +162,14 @@ function throwIfLost(lock: ReplayLock): void {
  * has every event the live version has; then the switch, from the database's clock.
  */
 async function switchOver(ctx: ReplayContext, build: BuildRecord, options: ReplayOptions): Promise<ActiveVersionRecord | undefined> {
+  const live = readModelCollections(ctx.db, build.previous);
+  const rebuilt = readModelCollections(ctx.db, build.version);
+  // What the live version showed since the rebuild began keeps its times in the build before the
+  // switch: a partner may have been answered it from the live version, or not yet, and either way
+  // must get it at the same time from the build. Most of it while the live version still moves
+  // (a minute's margin for the clocks of this host and the database), the rest once it is held.
+  const carried = await databaseTime(ctx.db);
+  await carryShownTimes(rebuilt, live, new Date(build.startedAt.getTime() - 60_000));
   const projector = await startRebuildProjector(ctx, build, options);
   if (!projector) return undefined;
   let level: boolean;
@@ -172,6 +179,7 @@ async function switchOver(ctx: ReplayContext, build: BuildRecord, options: Repla
       signal: options.signal,
       onWait: options.onWait,
       deadlineMs: options.handoverDeadlineMs,
+      whileLevel: () => carryShownTimes(rebuilt, live, new Date(carried.getTime() - changeTimeOverlapMs)),
     });
   } finally {
     await projector.stop();
@@ -180,9 +188,20 @@ async function switchOver(ctx: ReplayContext, build: BuildRecord, options: Repla
   if (!(await holdPreviousVersion(ctx.db, build, 30_000, false))) {
     throw new HandoverTimeoutError(`the hold on version ${build.previous} lapsed before the switch (its projectors may have gone on); run ossn replay again`);
   }
-  const active = await activateBuild(ctx.db, build);
-  await releasePreviousVersion(ctx.db, build);
-  return active;
+  // The hold stays until it lapses: a projector that read the old active version just before
+  // the switch still finds its version held, and follows.
+  return activateBuild(ctx.db, build);
+}
+
+async function carryShownTimes(rebuilt: ReadModelCollections, live: ReadModelCollections, since: Date): Promise<void> {
+  await settleChangeTimes(rebuilt, live, { liveChangedSince: since, stamp: false });
+  await settleShipmentTimes(rebuilt, live, { liveChangedSince: since, stamp: false });
+}
+
+/** The database server's clock, which stamps every change and visible time. */
+async function databaseTime(db: Db): Promise<Date> {
+  const { localTime } = (await db.command({ hello: 1 })) as { localTime: Date };
+  return localTime;
 }
 
 /**
@@ -198,9 +217,14 @@ async function switchOver(ctx: ReplayContext, build: BuildRecord, options: Repla
  * but by a later `ossn replay` that completes it; every step can be killed and run again.
  */
 export async function replay(ctx: ReplayContext, options: ReplayOptions = {}): Promise<ReplayResult> {
+  return withReplayLock(ctx, (lock) => replayHoldingLock(ctx, lock, options));
+}
+
+/** Whatever changes versions runs under the one replay lock. */
+async function withReplayLock<T>(ctx: ReplayContext, work: (lock: ReplayLock) => Promise<T>): Promise<T> {
   const lock = await acquireReplayLock(ctx.db, ctx.config.replayLockTtlMs);
   try {
-    return await replayHoldingLock(ctx, lock, options);
+    return await work(lock);
   } finally {
     await lock.release();
   }
@@ -230,15 +254,20 @@ async function replayHoldingLock(ctx: ReplayContext, lock: ReplayLock, options: 
     active = switched;
   }
 
+  throwIfLost(lock);
   await options.onPhase?.('settling', build);
-  const changeTimes = await settleChangeTimes(rebuilt, live);
-  const shipmentTimes = await settleShipmentTimes(rebuilt, live);
+  const changeTimes = await settleChangeTimes(rebuilt, live, { stamp: true });
+  const shipmentTimes = await settleShipmentTimes(rebuilt, live, { stamp: true });
   await forgetBuild(ctx.db);
   return { outcome: 'switched', build, active, verify, changeTimes, shipmentTimes };
 }
 
 /** Throws a stopped or refused rebuild away: its collections, its consumer group, its record. */
 export async function discardBuild(ctx: ReplayContext): Promise<BuildRecord | undefined> {
+  return withReplayLock(ctx, () => discardBuildHoldingLock(ctx));
+}
+
+async function discardBuildHoldingLock(ctx: ReplayContext): Promise<BuildRecord | undefined> {
   const build = await readBuild(ctx.db);
   if (!build) return undefined;
   // A build switched to already (a replay killed while settling) is what partners read now.
@@ -253,6 +282,13 @@ export async function discardBuild(ctx: ReplayContext): Promise<BuildRecord | un
 
 /** Drops the version the last switch replaced (its collections and consumer group). */
 export async function dropPrevious(ctx: ReplayContext): Promise<number | undefined> {
+  return withReplayLock(ctx, () => dropPreviousHoldingLock(ctx));
+}
+
+async function dropPreviousHoldingLock(ctx: ReplayContext): Promise<number | undefined> {
+  // A build switched to but not settled yet still reads the previous version's times.
+  const build = await readBuild(ctx.db);
+  if (build) throw new Error(`a rebuild of version ${build.version} is in progress (or switched to and not settled); run ossn replay to finish it first`);
   const active = await readActiveVersion(ctx.db, ctx.config.store.readModelVersion);
   if (active.previous === undefined || active.previous === active.version) return undefined;
   await dropVersion(ctx, active.previous, configForVersion(ctx.config, active.previous).consumerGroup);

@@ -3,7 +3,7 @@ import type { ShipmentsState } from '../../projections/state.js';
 import type { ReadModelCollections, ShipmentsDocument } from '../read-model-store/documents.js';
 import { updatePipeline } from '../read-model-store/shipments-update.js';
 import { carriedOver, visibleTimes, type TimeSource, type VisibleTimes } from '../read-model-store/visible-times.js';
-import { settleInPages } from './pages.js';
+import { settleInPages, type SettleOptions } from './pages.js';
 
 const idsPerRead = 1_000;
 
@@ -21,7 +21,7 @@ const stateOf = ({ _id: _i, completeChangedAt: _c, purchaseOrderSetAt: _p, lastN
 });
 
 const holds = (source: TimeSource, time: Date | undefined) =>
-  source.from === 'none' ? time === undefined : source.from === 'value' && time?.getTime() === source.at.getTime();
+  source.from === 'stored' || (source.from === 'none' ? time === undefined : source.from === 'value' && time?.getTime() === source.at.getTime());
 
 /** Whether the rebuilt document holds these times already (none of them is 'now'). */
 function holdsAll(doc: ShipmentsDocument, times: VisibleTimes): boolean {
@@ -42,23 +42,40 @@ const stampsAny = (times: VisibleTimes) =>
  * the database's time now, after the switch, for a partner who polled the live version has not seen it. Each
  * update is guarded on the sequence read, so a write that moved the document on in between wins.
  */
-export async function settleShipmentTimes(rebuilt: ReadModelCollections, live: ReadModelCollections): Promise<ShipmentTimeReport> {
+export async function settleShipmentTimes(rebuilt: ReadModelCollections, live: ReadModelCollections, options: SettleOptions): Promise<ShipmentTimeReport> {
   const report: ShipmentTimeReport = { carried: 0, stamped: 0 };
-  const cursor = rebuilt.shipments.find({}, { sort: { _id: 1 } });
-  const settle = async (page: ShipmentsDocument[]) => {
-    const shown = new Map((await live.shipments.find({ _id: { $in: page.map((d) => d._id) } }).toArray()).map((d) => [d._id, d]));
+  const ids =
+    options.liveChangedSince === undefined
+      ? rebuilt.shipments.find({}, { projection: { _id: 1 }, sort: { _id: 1 } })
+      : live.shipments.find({ purchaseOrderNumber: { $exists: true }, lastNewsAt: { $gte: options.liveChangedSince } }, { projection: { _id: 1 }, hint: 'by_news_time' });
+  const settle = async (page: Pick<ShipmentsDocument, '_id'>[]) => {
+    const filter = { _id: { $in: page.map((d) => d._id) } };
+    const [docs, shown] = await Promise.all([rebuilt.shipments.find(filter).toArray(), live.shipments.find(filter).toArray()]);
+    const shownById = new Map(shown.map((d) => [d._id, d]));
     const ops: AnyBulkWriteOperation<ShipmentsDocument>[] = [];
-    for (const doc of page) {
+    for (const doc of docs) {
       const state = stateOf(doc);
       // What a partner of the live version has seen, as if the document were written anew.
-      const times = carriedOver(visibleTimes(undefined, state), state, shown.get(doc._id));
-      if (stampsAny(times)) report.stamped++;
+      const carried = carriedOver(visibleTimes(undefined, state), state, shownById.get(doc._id));
+      if (stampsAny(carried)) report.stamped++;
       else report.carried++;
+      const times = options.stamp ? carried : keepingUnshown(carried);
       if (holdsAll(doc, times)) continue;
       ops.push({ updateOne: { filter: { _id: doc._id, sequence: doc.sequence }, update: updatePipeline({}, [], state, times) } });
     }
     if (ops.length > 0) await rebuilt.shipments.bulkWrite(ops, { ordered: false });
   };
-  await settleInPages(cursor, idsPerRead, settle);
+  await settleInPages(ids, idsPerRead, settle);
   return report;
+}
+
+/** Before the switch: every time the live version does not give stays as the rebuilt document holds it. */
+function keepingUnshown(times: VisibleTimes): VisibleTimes {
+  const kept = (source: TimeSource, at: { location?: number; package?: number }): TimeSource => (source.from === 'now' ? { from: 'stored', ...at } : source);
+  return {
+    ...times,
+    completeChangedAt: kept(times.completeChangedAt, {}),
+    purchaseOrderSetAt: kept(times.purchaseOrderSetAt, {}),
+    locations: times.locations.map((l, i) => ({ completeChangedAt: kept(l.completeChangedAt, { location: i }), packages: l.packages.map((p, j) => kept(p, { location: i, package: j })) })),
+  };
 }

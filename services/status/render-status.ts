@@ -13,7 +13,9 @@ export function renderStatus(report: StatusReport, now = new Date()): string {
   lines.push(
     `  building           ${shown(report.build, (b) =>
       b
-        ? `version ${b.record.version} since ${b.record.startedAt.toISOString()}: ${b.done.toLocaleString('en-US')} of ${b.total.toLocaleString('en-US')} events (ossn replay resumes it)` +
+        ? report.active.ok && report.active.value.version === b.record.version
+          ? `version ${b.record.version} is active, its times NOT SETTLED (a replay stopped after its switch): run ossn replay to finish it`
+          : `version ${b.record.version} since ${b.record.startedAt.toISOString()}: ${b.done.toLocaleString('en-US')} of ${b.total.toLocaleString('en-US')} events (ossn replay resumes it)` +
           (b.record.handoverUntil ? `; switching: version ${b.record.previous} held (its projectors not writing) until ${b.record.handoverUntil.toISOString()} unless renewed` : '')
         : 'nothing',
     )}`,

@@ -17,6 +17,8 @@ export default defineConfig({
           name: 'integration',
           include: ['{services,projections,contracts,scripts,test}/**/*.int.test.ts'],
           globalSetup: ['test/global-setup.ts'],
+          // Drops what each file made on the shared servers (test/support/leftovers.ts).
+          setupFiles: ['test/support/leftovers-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 import type { Admin, Kafka } from 'kafkajs';
 import type { AnyBulkWriteOperation, Document, Filter, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readStackConfig } from '../scripts/stack/config.js';
 import { waitFor } from '../scripts/stack/wait.js';
 import { testKafka, testMongo, testRedis } from './support/clients.js';
 import { servers, uniqueNames } from './support/servers.js';
@@ -86,8 +88,28 @@ function idIndexUsed(explain: Document): boolean {
 }
 
 describe('foundation: Kafka, MongoDB and Redis', () => {
-  it(`runs against servers from ${servers().source}`, () => {
-    expect(servers().kafkaBrokers.length).toBeGreaterThan(0);
+  it(`runs against servers from ${servers().source}, each answering where the setup says it is`, async () => {
+    const { source, env: provided } = servers();
+    const given = { KAFKA_BROKERS: process.env.KAFKA_BROKERS, MONGODB_URI: process.env.MONGODB_URI, REDIS_URL: process.env.REDIS_URL };
+    if (given.KAFKA_BROKERS && given.MONGODB_URI) {
+      // Addresses given in the environment are used as given, and nothing is started.
+      expect({ source, ...provided }).toEqual({ source: 'environment', ...given });
+    } else {
+      expect(source).not.toBe('environment');
+      // The local stack's addresses are those its env file lists for `npm start` and the benches.
+      if (source === 'local-stack') {
+        const lines = readFileSync(readStackConfig().envFile, 'utf8').split('\n').filter(Boolean);
+        expect(provided).toEqual(Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)])));
+      }
+    }
+
+    // Each server answers at its address (every client here is made from the provided addresses).
+    const cluster = await admin.describeCluster();
+    expect(cluster).toMatchObject({ clusterId: expect.any(String), brokers: expect.arrayContaining([expect.objectContaining({ port: expect.any(Number) })]) });
+    // MongoDB as a one-member replica set at least, as transactions, change streams and majority writes need.
+    const hello = await mongo.db('admin').command({ hello: 1 });
+    expect(hello).toMatchObject({ isWritablePrimary: true, setName: expect.any(String) });
+    expect(await redis.ping()).toBe('PONG');
   });
 
   it('moves keyed messages from a topic through a consumer group into MongoDB with one bulk upsert', async () => {

@@ -1,4 +1,4 @@
-import type { Kafka } from 'kafkajs';
+import kafkajs, { type Kafka } from 'kafkajs';
 import { pino } from 'pino';
 import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { foldEvents } from '../../projections/fold.js';
 import { readModels, reference } from '../../test/support/read-models.js';
 import { testEnvironment } from '../../test/support/servers.js';
 import { consumeAll } from '../../test/support/kafka-progress.js';
-import { waitUntilCaughtUp } from '../kafka/progress.js';
+import { groupLag, topicSize, waitUntilCaughtUp } from '../kafka/progress.js';
 import type { ProjectorConfig } from '../config/config.js';
 import { createKafka } from '../kafka/client.js';
 import { connectSink, type MessageSink } from '../kafka/producer.js';
@@ -20,12 +20,14 @@ import { startProjector } from './run.js';
 import { createBatchProjector } from './projector.js';
 import { BatchAbandoned } from '../kafka/consumer.js';
 import type { OutgoingMessage, SourceMessage } from '../kafka/messages.js';
-import { ensureIndexes, readModelCollections } from '../read-model-store/documents.js';
+import { documentId, ensureIndexes, readModelCollections } from '../read-model-store/documents.js';
 import { loadStates } from '../read-model-store/writes.js';
 import { locationRecorded, packageShipped, statusChanged } from '../../contracts/sample-events.js';
 import { freshProjectorConfig } from '../../test/support/projector-system.js';
 import { startTcpProxy } from '../../test/support/tcp-proxy.js';
 
+// kafkajs is CommonJS: Node's ESM loader finds its enums only on the default export.
+const { ConfigResourceTypes } = kafkajs;
 const logger = createLogger('projector-test', 'silent');
 const env = testEnvironment();
 let mongo: MongoClient;
@@ -133,41 +135,71 @@ describe('projector against real Kafka and MongoDB', () => {
   });
 
   it("sends a batch's dead letters before its writes, so a batch given up and delivered again still sends them", async () => {
-    const { collections } = await freshSetup('dlq-first');
+    const { config, collections } = await freshSetup('dlq-first');
     await ensureIndexes(collections);
+    // A dead-letter topic on the real broker that refuses every dead letter at first: it takes no
+    // message over 64 bytes, and a dead letter (or its summary) is larger.
+    const refusingTopic = `${config.topic}.refusing-dlq`;
+    const admin = kafka.admin();
+    await admin.connect();
+    const maxMessageBytes = (value: number) => ({ name: 'max.message.bytes', value: String(value) });
+    try {
+      await admin.createTopics({ waitForLeaders: true, topics: [{ topic: refusingTopic, numPartitions: 1, configEntries: [maxMessageBytes(64)] }] });
+    } finally {
+      await admin.disconnect();
+    }
     const events = [statusChanged(1), packageShipped(2, 7, 1), locationRecorded(3, 1)];
     const messages: SourceMessage[] = events.map((event, i) => ({
-      topic: 'erp', partition: 0, offset: String(i), key: Buffer.from('C1:SO-9'), value: Buffer.from(JSON.stringify(event)), timestamp: '0',
+      topic: config.topic, partition: 0, offset: String(i), key: Buffer.from('C1:SO-9'), value: Buffer.from(JSON.stringify(event)), timestamp: '0',
     }));
-    const sent: OutgoingMessage[] = [];
-    let sinkDown = true;
+    const warnings: string[] = [];
+    let stopOnRetry = true;
     let stopping = false;
     const handle = createBatchProjector({
       collections,
-      sink: {
-        async send(_topic, batch) {
-          if (sinkDown) {
-            stopping = true; // SIGTERM while Kafka is away: the batch is given up, its offsets stay uncommitted
-            throw new Error('Kafka unreachable');
-          }
-          sent.push(...batch);
+      sink,
+      deadLetterTopic: refusingTopic,
+      logger: pino({ level: 'warn' }, {
+        write(line: string) {
+          warnings.push(line);
+          // SIGTERM while the broker refuses: the batch is given up, its offsets stay uncommitted.
+          if (stopOnRetry && line.includes('projecting the batch failed; retrying')) stopping = true;
         },
-        close: async () => undefined,
-      },
-      deadLetterTopic: 'erp.dlq',
-      logger,
+      }),
       stateCacheSize: 100,
     });
     const context = { heartbeat: async () => undefined, isStopping: () => stopping };
 
     await expect(handle(messages, context)).rejects.toThrow(BatchAbandoned);
+    // Refused by the broker, the dead letter and then its summary: the batch failed on that.
+    const logged = warnings.map((line) => JSON.parse(line) as { msg: string; err?: { message: string } });
+    expect(logged.map((line) => line.msg)).toEqual([
+      'event sent to the dead-letter topic',
+      'dead letter refused by the broker; sending a summary of it',
+      'projecting the batch failed; retrying',
+    ]);
+    expect(logged[2]?.err?.message).toMatch(/larger than the max message size/);
+    expect(await topicSize(kafka, refusingTopic)).toBe(0n);
     expect(await collections.orderStatus.countDocuments()).toBe(0); // nothing written ahead of the dead letter
+    expect(await collections.shipments.countDocuments()).toBe(0);
 
-    sinkDown = false;
+    // The broker takes them again (its default limit); the batch comes again, and is not stopped.
+    const again = kafka.admin();
+    await again.connect();
+    try {
+      await again.alterConfigs({ validateOnly: false, resources: [{ type: ConfigResourceTypes.TOPIC, name: refusingTopic, configEntries: [maxMessageBytes(1_048_588)] }] });
+    } finally {
+      await again.disconnect();
+    }
+    stopOnRetry = false;
     stopping = false;
     await handle(messages, context);
-    expect(sent.map((m) => m.headers?.['x-source-offset'])).toEqual(['1']);
-    expect(sent[0]?.headers?.['x-error']).toMatch(/location 7/);
+    const [letter, ...more] = await consumeAll(kafka, refusingTopic, 1);
+    expect(more).toEqual([]);
+    expect(await topicSize(kafka, refusingTopic)).toBe(1n);
+    expect(letter?.value).toBe(JSON.stringify(events[1]));
+    expect(letter?.headers).toMatchObject({ 'x-source-topic': config.topic, 'x-source-offset': '1', 'x-error': expect.stringMatching(/location 7/) });
+    expect(letter?.headers['x-truncated']).toBeUndefined();
     expect((await loadStates(collections, ['C1:SO-9'])).shipments.get('C1:SO-9')?.sequence).toBe(3);
   });
 
@@ -257,15 +289,29 @@ describe('projector against real Kafka and MongoDB', () => {
   it('ends in the same state when stopped and restarted mid-stream', { timeout: 180_000 }, async () => {
     const { config, db, collections } = await freshSetup('restart');
     const events = generateDemoEvents({ clients: 4, orders: 150, seed: 11 });
-    await publish(events, config.topic);
+    // The rest of the stream is published only once the first projector has stopped: the restart
+    // comes mid-stream by construction, whatever the first one managed before its stop.
+    const before = events.slice(0, Math.floor(events.length * 0.6));
+    await publish(before, config.topic);
 
     const first = await startProjector(config, logger);
     await expect.poll(() => collections.orderStatus.countDocuments(), { timeout: 60_000, interval: 50 }).toBeGreaterThan(0);
     await first.stop();
-    const partial = await collections.orderStatus.countDocuments();
+    const committedAtStop = before.length - Number(await groupLag(kafka, config.consumerGroup, config.topic));
+    await publish(events.slice(before.length), config.topic);
+
+    // Stopped means stopped: none of the events published since is projected before the restart.
+    const lastBefore = new Map<string, number>();
+    for (const event of before) lastBefore.set(documentId(event.clientId, event.salesOrderNumber), event.sequence);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const stored = [...(await collections.orderStatus.find().toArray()), ...(await collections.shipments.find().toArray())];
+    expect(stored.filter((doc) => doc.sequence > (lastBefore.get(doc._id) ?? 0)).map((doc) => doc._id)).toEqual([]);
+    const atRestart = await readModels(db);
 
     await runUntilCaughtUp(config);
-    expect(partial).toBeGreaterThan(0);
+    // The first one committed what it projected, so the second took the stream up where it stopped.
+    expect(committedAtStop).toBeGreaterThan(0);
+    expect(atRestart).not.toEqual(reference(events));
     expect(await readModels(db)).toEqual(reference(events));
   });
 });

@@ -11,6 +11,7 @@ import { foldEvents } from '../../projections/fold.js';
 import { buildApp } from '../../services/query/app.js';
 import { basic } from '../../services/query/json/testing.js';
 import { ACCOUNTS, FakeAuthenticator, ORDER_STATUS_URL, post, SHIPMENT_URL, shipmentRequest, statusDetailsRequest } from '../../services/query/soap/testing.js';
+import { testSeed } from '../support/seed.js';
 import { validateSoapAnswer } from '../xsd/validate.js';
 import { clientIds, erpEventStreams } from './erp-event-arbitraries.js';
 import { FoldedLookups } from './folded-lookups.js';
@@ -18,7 +19,8 @@ import { jsonShipmentOrders, jsonStatusOrders, soapShipmentOrders, soapStatusOrd
 
 // About 12 s on an idle machine: each run validates its two SOAP answers with libxml2, which starts a
 // WebAssembly worker every time (about 90 ms). A failure is shrunk for at most the time limit, then
-// reported as far as it got, with the seed and path that replay it.
+// reported as far as it got, with the seed and path that replay it. The seed is printed before the
+// runs too (ANSWERS_VALIDATE_SEED replays them), for a failure of the checks after them.
 const numRuns = 60;
 const timeLimitMs = 40_000;
 // The credential 'both' is linked to exactly the clients the events belong to.
@@ -79,7 +81,7 @@ it('answers every event stream the contract accepts with SOAP that validates aga
       if (shipments.length > 0) seen.shipments++;
       expect(jsonShipmentOrders(await jsonAnswer('/api/partners/v1/orders/shipments', { queryType: '3', shipmentDateTimeStamp: since }))).toEqual(shipments);
     }),
-    { numRuns, interruptAfterTimeLimit: timeLimitMs },
+    { numRuns, interruptAfterTimeLimit: timeLimitMs, seed: testSeed('ANSWERS_VALIDATE_SEED') },
   );
 
   // The runs must have answered orders, not only refused events.

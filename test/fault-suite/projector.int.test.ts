@@ -7,6 +7,7 @@ import type { MongoClient } from 'mongodb';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoEvents } from '../../contracts/demo-events.js';
+import { Random } from '../../contracts/demo/random.js';
 import type { ErpEvent } from '../../contracts/erp-events.js';
 import { locationRecorded, packageShipped, statusChanged } from '../../contracts/sample-events.js';
 import { deadLetterTopic, eventKey } from '../../contracts/transport.js';
@@ -26,6 +27,7 @@ import { loadStates } from '../../services/read-model-store/writes.js';
 import { startDedicatedKafka } from '../support/dedicated-kafka.js';
 import { consumeAll } from '../support/kafka-progress.js';
 import { readModels, reference } from '../support/read-models.js';
+import { testSeed } from '../support/seed.js';
 import { testEnvironment, uniqueNames } from '../support/servers.js';
 
 const logger = createLogger('fault-suite', 'silent');
@@ -105,7 +107,9 @@ describe('fault suite: projector', () => {
     await publish(kafka, config.topic, events);
 
     // The moments: after random numbers of committed events, spread over the whole run.
-    const killAt = Array.from({ length: 10 }, () => Math.floor(Math.random() * events.length * 0.9)).sort((a, b) => a - b);
+    const random = new Random(testSeed('FAULT_SIGKILL_SEED'));
+    const killAt = Array.from({ length: 10 }, () => Math.floor(random.next() * events.length * 0.9)).sort((a, b) => a - b);
+    console.log(`SIGKILL after ${killAt.join(', ')} committed events`);
     const committed = async () => events.length - Number(await groupLag(kafka, config.consumerGroup, config.topic));
     const kills: number[] = [];
     for (const threshold of killAt) {

@@ -8,7 +8,7 @@ export interface CliRun {
   code: number | null;
   stdout: string;
   stderr: string;
-  /** Killed as `kill` asked, before it ended by itself. */
+  /** Given `kill`: whether it was killed as asked, before it ended by itself. */
   killed?: boolean;
 }
 
@@ -51,7 +51,7 @@ export function runOssn(args: string[], env: Record<string, string>, { input = '
     child.on('close', (code) => {
       clearTimeout(timer);
       clearTimeout(killing);
-      resolve({ code, stdout, stderr, killed });
+      resolve({ code, stdout, stderr, ...(kill ? { killed } : {}) });
     });
     child.stdin.on('error', () => {}); // the command may exit without reading stdin
     child.stdin.end(input);

@@ -14,7 +14,7 @@ export interface Connections {
   kafka: Kafka;
   sink: MessageSink;
   mongo: MongoClient;
-  /** Stopped (in reverse order) after the file's tests, before the connections close. */
+  /** Stopped (in reverse order) after the file's tests, before the connections close; a stop that fails fails the file. */
   running: { stop(): Promise<void> }[];
 }
 
@@ -28,9 +28,14 @@ export function useConnections(label: string): Connections {
     connections.mongo = await connectMongo(env.mongodbUri, label);
   });
   afterAll(async () => {
-    for (const r of connections.running.reverse()) await r.stop().catch(() => undefined);
-    await connections.sink?.close();
-    await connections.mongo?.close();
+    // Everything is stopped and closed even when something fails to; then the failures fail the file.
+    const failures: unknown[] = [];
+    const attempt = (step: () => Promise<unknown> | undefined) => Promise.resolve().then(step).catch((error: unknown) => void failures.push(error));
+    for (const r of connections.running.splice(0).reverse()) await attempt(() => r.stop());
+    await attempt(() => connections.sink?.close());
+    await attempt(() => connections.mongo?.close());
+    if (failures.length === 1) throw failures[0];
+    if (failures.length > 1) throw new AggregateError(failures, `${failures.length} failures stopping what ${label}'s tests left running`);
   });
   return connections;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import type { StackEnv } from '../../scripts/stack/stack.js';
+import { dropAfterFile } from './leftover-names.js';
 
 /** Where test/global-setup.ts found its servers. */
 export type ServerSource = 'environment' | 'docker' | 'local-stack';
@@ -41,7 +42,7 @@ export function servers(): Servers {
 export const testEnvironment = servers;
 
 export interface UniqueNames {
-  /** Random, shared by the names below: a test's leftovers can be found by it. */
+  /** Random, shared by the names below: what the test makes under names holding it is dropped after its file. */
   suffix: string;
   /** A MongoDB database of the caller's own. */
   database: string;
@@ -60,10 +61,13 @@ const slug = (text: string, separator: string) =>
 
 /**
  * Names no other test (nor an earlier run) uses, so that test files run in parallel against the
- * same servers without seeing each other's data. Call it again for a second set.
+ * same servers without seeing each other's data. Call it again for a second set. The databases,
+ * topics and consumer groups whose names hold the suffix are dropped after the test file
+ * (leftovers.ts), names derived from these included.
  */
 export function uniqueNames(prefix: string): UniqueNames {
   const suffix = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  dropAfterFile(suffix);
   const base = `test.${slug(prefix, '-')}.${suffix}`;
   return {
     suffix,

@@ -140,6 +140,21 @@ async function bothShipments(args: Record<string, string>) {
 }
 
 const linked = <T extends { clientId: string }>(states: T[]) => states.filter((s) => demoClientIds.includes(s.clientId));
+
+/** What identifies an answer's orders: each purchase order with its sales orders and their statuses, in answer order. */
+const orderKeys = (orders: { purchaseOrderNumber: unknown; details: { factoryOrderNumber?: unknown; statusID?: unknown }[] }[]) =>
+  orders.map((o) => ({ purchaseOrderNumber: o.purchaseOrderNumber, details: o.details.map((d) => ({ factoryOrderNumber: d.factoryOrderNumber, statusID: d.statusID })) }));
+/** The same from the reference fold's states: by purchase order, client and sales order (binary order, as the store sorts). */
+function expectedOrders(states: OrderStatusState[]) {
+  const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const sorted = [...states].sort((a, b) => order(a.purchaseOrderNumber!, b.purchaseOrderNumber!) || order(a.clientId, b.clientId) || order(a.salesOrderNumber, b.salesOrderNumber));
+  const groups = new Map<string, OrderStatusState[]>();
+  for (const s of sorted) groups.set(s.purchaseOrderNumber!, [...(groups.get(s.purchaseOrderNumber!) ?? []), s]);
+  return [...groups].map(([purchaseOrderNumber, members]) => ({
+    purchaseOrderNumber,
+    details: members.map((s) => ({ factoryOrderNumber: s.salesOrderNumber, statusID: s.statusId })),
+  }));
+}
 const sample = <T>(items: T[], n: number) => items.filter((_, i) => i % Math.max(1, Math.floor(items.length / n)) === 0).slice(0, n);
 
 describe('order status', () => {
@@ -159,20 +174,21 @@ describe('order status', () => {
   it('queryType 1 per purchase order number and 2 per sales order number', async () => {
     const withPo = linked(statuses).filter((s) => s.purchaseOrderNumber);
     const poNumbers = sample([...new Set(withPo.map((s) => s.purchaseOrderNumber!))], 12);
-    let found = 0;
     for (const referenceNumber of [...poNumbers, 'PO-NONE']) {
       const { soap, json } = await bothStatus({ queryType: '1', referenceNumber });
       expect(json).toEqual(soap);
-      found += json.length;
+      expect(orderKeys(json)).toEqual(expectedOrders(withPo.filter((s) => s.purchaseOrderNumber === referenceNumber)));
     }
-    expect(found).toBeGreaterThanOrEqual(poNumbers.length);
 
+    // Answered only with a purchase order number, and only for the credential's clients.
     const withoutPo = linked(statuses).find((s) => !s.purchaseOrderNumber);
     const otherClient = statuses.find((s) => !demoClientIds.includes(s.clientId) && s.purchaseOrderNumber);
-    const soNumbers = [...sample(withPo.map((s) => s.salesOrderNumber), 12), withoutPo?.salesOrderNumber, otherClient?.salesOrderNumber];
-    for (const referenceNumber of soNumbers.filter((n): n is string => n !== undefined)) {
+    expect([withoutPo, otherClient]).toEqual([expect.anything(), expect.anything()]);
+    const soNumbers = [...sample(withPo.map((s) => s.salesOrderNumber), 12), withoutPo!.salesOrderNumber, otherClient!.salesOrderNumber];
+    for (const referenceNumber of soNumbers) {
       const { soap, json } = await bothStatus({ queryType: '2', referenceNumber });
       expect(json).toEqual(soap);
+      expect(orderKeys(json)).toEqual(expectedOrders(withPo.filter((s) => s.salesOrderNumber === referenceNumber)));
     }
   });
 
@@ -198,18 +214,20 @@ describe('shipment notification', () => {
 
   it('queryType 1 per purchase order number and 2 per sales order number', async () => {
     const shipped = linked(shipments).filter((s) => s.purchaseOrderNumber && s.locations.length > 0);
-    let found = 0;
+    // Each answer holds the purchase order asked for (or the sales order's), with that sales order in it.
+    const salesOrdersOf = (tree: ReturnType<typeof shipmentTree>) => tree.map((n) => ({ purchaseOrderNumber: n.purchaseOrderNumber, salesOrders: n.salesOrders.map((so) => so.salesOrderNumber) }));
     for (const referenceNumber of [...sample([...new Set(shipped.map((s) => s.purchaseOrderNumber!))], 10), 'PO-NONE']) {
       const { soap, json } = await bothShipments({ queryType: '1', referenceNumber });
       expect(json).toEqual(soap);
-      found += json.length;
+      const expected = shipped.filter((s) => s.purchaseOrderNumber === referenceNumber).map((s) => s.salesOrderNumber);
+      expect(salesOrdersOf(json).map((n) => n.purchaseOrderNumber)).toEqual(expected.length > 0 ? [referenceNumber] : []);
+      expect(salesOrdersOf(json).flatMap((n) => n.salesOrders)).toEqual(expect.arrayContaining(expected));
     }
-    for (const referenceNumber of sample(shipped.map((s) => s.salesOrderNumber), 10)) {
-      const { soap, json } = await bothShipments({ queryType: '2', referenceNumber });
+    for (const so of sample(shipped, 10)) {
+      const { soap, json } = await bothShipments({ queryType: '2', referenceNumber: so.salesOrderNumber });
       expect(json).toEqual(soap);
-      found += json.length;
+      expect(salesOrdersOf(json)).toEqual([{ purchaseOrderNumber: so.purchaseOrderNumber, salesOrders: [so.salesOrderNumber] }]);
     }
-    expect(found).toBeGreaterThan(10);
   });
 
   it('queryType 4 and others: both empty', async () => {

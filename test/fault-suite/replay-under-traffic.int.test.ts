@@ -3,7 +3,6 @@
 // JSON), `ossn replay` runs as an operator runs it, is killed once in each of its steps and run
 // again until it switches. Every partner's accumulated view must end equal to an independent fold
 // of every event published, and none may ever be handed a state older than one it has seen.
-import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { generateDemoEvents } from '../../contracts/demo-events.js';
 import type { ErpEvent, ErpEventOf } from '../../contracts/erp-events.js';
@@ -19,13 +18,14 @@ import { readActiveVersion } from '../../services/read-model-store/active-versio
 import { SwitchingLookups } from '../../services/read-model-store/switching-lookups.js';
 import { ossnEnv, runOssn, type CliRun } from '../support/ossn-cli.js';
 import { freshProjectorConfig, useConnections } from '../support/projector-system.js';
+import { testSeed } from '../support/seed.js';
 
 const connections = useConnections('replay-traffic');
 const { kafka, logger, running } = connections;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Each random choice of this test comes from this seed, printed so that a failing run can be replayed. */
-const seed = Number(process.env.REPLAY_TRAFFIC_SEED ?? randomInt(1, 1_000_000));
+const seed = testSeed('REPLAY_TRAFFIC_SEED');
 let state = seed;
 const random = (n: number) => {
   state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
@@ -158,7 +158,6 @@ const steps = [
 
 describe('a replay under traffic, killed in each step', () => {
   it('leaves every polling partner with exactly the current state, and none was ever handed an older one', { timeout: 900_000 }, async () => {
-    console.log(`replay-under-traffic seed ${seed} (REPLAY_TRAFFIC_SEED=${seed} runs the same choices again)`);
     const { config, names } = await freshProjectorConfig(kafka, 'replay-traffic', 3);
     const tuned = { ...config, consumerSessionTimeoutMs: 6_000 };
     const db = connections.mongo.db(names.database);

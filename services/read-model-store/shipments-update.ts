@@ -152,12 +152,15 @@ class PlainUpdate {
 
   /** The fields of `next` that are not the very same values as in `previous`, those it lacks removed; `skip` left out. */
   fields(path: string, next: object, previous: object, skip?: string): void {
+    const after = next as Document;
     const before = previous as Document;
-    for (const [field, value] of Object.entries(next)) {
+    // for…in over plain objects (states and their parts): no arrays of entries made for every field.
+    for (const field in after) {
+      const value: unknown = after[field];
       if (field !== skip && value !== undefined && value !== before[field]) this.set[`${path}${field}`] = value;
     }
-    for (const [field, value] of Object.entries(before)) {
-      if (field !== skip && value !== undefined && (next as Document)[field] === undefined) this.unset[`${path}${field}`] = '';
+    for (const field in before) {
+      if (field !== skip && before[field] !== undefined && after[field] === undefined) this.unset[`${path}${field}`] = '';
     }
   }
 

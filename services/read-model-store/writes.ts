@@ -73,7 +73,8 @@ interface GuardedWrite<T extends Document> {
  */
 function differences(before: object, set: Document, optionalFields: readonly string[]): { changed: Document; removed: string[] } {
   const previous = before as Document;
-  const changed = Object.fromEntries(Object.entries(set).filter(([field, value]) => value !== previous[field]));
+  const changed: Document = {};
+  for (const field in set) if (set[field] !== previous[field]) changed[field] = set[field];
   const removed = optionalFields.filter((field) => set[field] === undefined && previous[field] !== undefined);
   return { changed, removed };
 }

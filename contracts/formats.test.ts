@@ -34,6 +34,8 @@ describe('years the answers can write', () => {
     '0000-12-31T23:00:00-01:00',
     '9999-12-31T23:59:59+23:59',
     '0099-05-01T10:00:00Z',
+    '0002-01-01T00:00:00+23:59',
+    '9998-12-31T23:59:59-23:59',
   ])('accepts %s, in the years 0001 to 9999 in UTC', (value) => {
     expect(isInAnswerableYears(value)).toBe(true);
     expect(isContractDateTime(value)).toBe(true);

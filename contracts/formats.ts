@@ -9,25 +9,36 @@ function daysInMonth(year: number, month: number): number {
   return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
 }
 
-/** The parts of an RFC 3339 date-time, or undefined when the text is not one. */
-function partsOf(value: string) {
-  const m = dateTimePattern.exec(value);
-  if (!m) return undefined;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  const offsetSign = m[7] === '-' ? -1 : 1;
-  const offsetHour = m[8] === undefined ? 0 : Number(m[8]);
-  const offsetMinute = m[9] === undefined ? 0 : Number(m[9]);
-  return { year, month, day, hour, minute, second, offsetSign, offsetHour, offsetMinute };
+interface DateTimeParts {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  offsetSign: number;
+  offsetHour: number;
+  offsetMinute: number;
 }
 
-/**
- * Strict RFC 3339 date-time with offset. Checked field by field because Date.parse is lenient
- * (it takes 2024-02-30). Leap seconds (:60) are refused: a JavaScript Date cannot hold them.
- */
-export function isRfc3339DateTime(value: string): boolean {
-  const parts = partsOf(value);
-  if (!parts) return false;
-  const { year, month, day, hour, minute, second, offsetHour, offsetMinute } = parts;
+/** The parts of an RFC 3339 date-time, or undefined when the text is not one. */
+function partsOf(value: string): DateTimeParts | undefined {
+  const m = dateTimePattern.exec(value);
+  if (!m) return undefined;
+  return {
+    year: Number(m[1]),
+    month: Number(m[2]),
+    day: Number(m[3]),
+    hour: Number(m[4]),
+    minute: Number(m[5]),
+    second: Number(m[6]),
+    offsetSign: m[7] === '-' ? -1 : 1,
+    offsetHour: m[8] === undefined ? 0 : Number(m[8]),
+    offsetMinute: m[9] === undefined ? 0 : Number(m[9]),
+  };
+}
+
+function isValidDateTime({ year, month, day, hour, minute, second, offsetHour, offsetMinute }: DateTimeParts): boolean {
   return (
     month >= 1 && month <= 12 &&
     day >= 1 && day <= daysInMonth(year, month) &&
@@ -36,17 +47,26 @@ export function isRfc3339DateTime(value: string): boolean {
   );
 }
 
+/**
+ * Strict RFC 3339 date-time with offset. Checked field by field because Date.parse is lenient
+ * (it takes 2024-02-30). Leap seconds (:60) are refused: a JavaScript Date cannot hold them.
+ */
+export function isRfc3339DateTime(value: string): boolean {
+  const parts = partsOf(value);
+  return parts !== undefined && isValidDateTime(parts);
+}
+
 // The instants the answers can write: xsd:dateTime (XSD 1.0) has no year 0000, and an answer writes
 // UTC with four-digit years, so years past 9999 (or before 0001) once in UTC have no valid form.
 const firstAnswerable = Date.parse('0001-01-01T00:00:00Z');
 const lastAnswerable = Date.parse('9999-12-31T23:59:59.999Z');
 export const answerableYears = '0001 to 9999 in UTC';
 
-/** Whether an RFC 3339 date-time names an instant of the years 0001 to 9999 in UTC. */
-export function isInAnswerableYears(value: string): boolean {
-  const parts = partsOf(value);
-  if (!parts) return false;
+function isAnswerable(parts: DateTimeParts): boolean {
   const { year, month, day, hour, minute, second, offsetSign, offsetHour, offsetMinute } = parts;
+  // Fields past their ranges roll over by months at most, as an offset does by a day: only the
+  // first and last years' instants can leave the years (or a month past 12, which can roll over years).
+  if (year > 1 && year < 9999 && month <= 12) return true;
   const offsetMinutes = offsetSign * (offsetHour * 60 + offsetMinute);
   // setUTCFullYear, not Date.UTC: Date.UTC reads years 0 to 99 as 1900 to 1999.
   const instant = new Date(0);
@@ -55,9 +75,16 @@ export function isInAnswerableYears(value: string): boolean {
   return instant.getTime() >= firstAnswerable && instant.getTime() <= lastAnswerable;
 }
 
-/** The contract's date-time: RFC 3339 with offset, in the years the answers can write. */
+/** Whether an RFC 3339 date-time names an instant of the years 0001 to 9999 in UTC. */
+export function isInAnswerableYears(value: string): boolean {
+  const parts = partsOf(value);
+  return parts !== undefined && isAnswerable(parts);
+}
+
+/** The contract's date-time: RFC 3339 with offset, in the years the answers can write (the text read once: it is on the projector's hot path). */
 export function isContractDateTime(value: string): boolean {
-  return isRfc3339DateTime(value) && isInAnswerableYears(value);
+  const parts = partsOf(value);
+  return parts !== undefined && isValidDateTime(parts) && isAnswerable(parts);
 }
 
 export function isUuid(value: string): boolean {

@@ -1,7 +1,12 @@
 /**
  * Drops properties whose value is undefined: optional fields absent in an event stay absent in the
- * state (the MongoDB driver would otherwise store them as null).
+ * state (the MongoDB driver would otherwise store them as null). A loop: it runs for every event.
  */
 export function compact<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+  const kept: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const field = (value as Record<string, unknown>)[key];
+    if (field !== undefined) kept[key] = field;
+  }
+  return kept as T;
 }

@@ -1,5 +1,6 @@
 import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateDemoEvents } from '../../contracts/demo-events.js';
 import type { ErpEvent } from '../../contracts/erp-events.js';
 import { locationRecorded, packageShipped, shipmentCompleted, statusChanged } from '../../contracts/sample-events.js';
 import { evolveShipments } from '../../projections/shipments.js';
@@ -7,7 +8,10 @@ import type { OrderStatusState, ShipmentsState } from '../../projections/state.j
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
 import { connectMongo } from './connect.js';
 import { ensureIndexes, readModelCollections, type ReadModelCollections, type ShipmentsDocument } from './documents.js';
-import { loadStates, WriteConflictError, writeEffects } from './writes.js';
+import { projectBatch } from '../projector/project-batch.js';
+import { clockAllowanceMs, insertPipeline, plainInsert, plainUpdate, updatePipeline } from './shipments-update.js';
+import { visibleTimes } from './visible-times.js';
+import { loadStates, WriteConflictError, writeEffects, type LoadedStates, type StateChange } from './writes.js';
 
 const env = testEnvironment();
 let mongo: MongoClient;
@@ -253,4 +257,58 @@ describe('visible times of shipments documents, stamped by the server', () => {
     expect(doc.locations[0]!.packages[1]!.visibleAt!.getTime()).toBeGreaterThanOrEqual(at);
     expect(doc.lastNewsAt!.getTime()).toBeGreaterThanOrEqual(at);
   });
+
+  it('says in plain update operators the very documents the pipelines make, and leaves to them what it cannot say', async () => {
+    const plain = fresh();
+    const piped = fresh();
+    // A stream up to now: some packages shipped within clockAllowanceMs, some voided, locations added.
+    const events = generateDemoEvents({ clients: 2, orders: 40, seed: 11, now: new Date() });
+    const key = ({ after }: StateChange<ShipmentsState>) => `${after.clientId}:${after.salesOrderNumber}`;
+    const differences = (before: ShipmentsState, after: ShipmentsState) => ({
+      changed: Object.fromEntries(Object.entries(after).filter(([field, value]) => value !== (before as unknown as Record<string, unknown>)[field])),
+      removed: before.purchaseOrderNumber !== undefined && after.purchaseOrderNumber === undefined ? ['purchaseOrderNumber'] : [],
+    });
+    const pipelineWrite = (change: StateChange<ShipmentsState>) => {
+      const { before, after } = change;
+      const times = visibleTimes(before, after);
+      if (!before) return { updateOne: { filter: { _id: key(change) }, update: insertPipeline(key(change), after, times), upsert: true } };
+      const { changed, removed } = differences(before, after);
+      return { updateOne: { filter: { _id: key(change), sequence: before.sequence }, update: updatePipeline(changed, removed, after, times) } };
+    };
+    const paths = { plain: 0, pipeline: 0 };
+    let states: LoadedStates = { orderStatus: new Map(), shipments: new Map() };
+    const windows: [number, number][] = [];
+    for (let i = 0; i < events.length; i += 40) {
+      const folded = projectBatch(states, events.slice(i, i + 40).map((event) => ({ event, source: event })));
+      states = folded.states;
+      const { shipments } = folded.effects;
+      for (const { before, after } of shipments) {
+        const times = visibleTimes(before, after);
+        const notAfter = Date.now() - clockAllowanceMs;
+        const { changed, removed } = before ? differences(before, after) : { changed: {}, removed: [] };
+        const said = before ? plainUpdate(before, after, changed, removed, times, notAfter) : plainInsert(after, times, notAfter);
+        paths[said ? 'plain' : 'pipeline']++;
+      }
+      const start = (await serverNow()).getTime();
+      await writeEffects(plain, { orderStatus: [], shipments });
+      if (shipments.length > 0) await piped.shipments.bulkWrite(shipments.map(pipelineWrite), { ordered: false });
+      windows.push([start, (await serverNow()).getTime()]);
+      await new Promise((resolve) => setTimeout(resolve, 3));
+    }
+    expect(paths.plain).toBeGreaterThan(paths.pipeline);
+    expect(paths.pipeline).toBeGreaterThan(0);
+    // A time the server stamped is named by the batch that stamped it; any other stays as it is.
+    const stampedIn = (at: string) => {
+      const ms = Date.parse(at);
+      const batch = windows.findIndex(([start, end]) => ms >= start && ms <= end);
+      return batch >= 0 ? `stamped by batch ${batch}` : at;
+    };
+    const timeFields = new Set(['visibleAt', 'completeChangedAt', 'purchaseOrderSetAt', 'lastNewsAt']);
+    const normalized = async (c: ReadModelCollections) =>
+      JSON.parse(JSON.stringify(await c.shipments.find().sort({ _id: 1 }).toArray(), (field, value: unknown) => (timeFields.has(field) ? stampedIn(value as string) : value))) as unknown[];
+    const expected = await normalized(piped);
+    expect(expected.length).toBeGreaterThan(70);
+    expect(await normalized(plain)).toEqual(expected);
+  });
 });
+

@@ -8,7 +8,7 @@ import {
   type ShipmentsDocument,
 } from './documents.js';
 import { writeErrorsOf } from './refusals.js';
-import { insertPipeline, updatePipeline } from './shipments-update.js';
+import { clockAllowanceMs, insertPipeline, plainInsert, plainUpdate, updatePipeline } from './shipments-update.js';
 import { carriedOver, visibleTimes } from './visible-times.js';
 
 /** A read model's state for one sales order before and after a batch; before is absent for a new one. */
@@ -73,7 +73,8 @@ interface GuardedWrite<T extends Document> {
  */
 function differences(before: object, set: Document, optionalFields: readonly string[]): { changed: Document; removed: string[] } {
   const previous = before as Document;
-  const changed = Object.fromEntries(Object.entries(set).filter(([field, value]) => value !== previous[field]));
+  const changed: Document = {};
+  for (const field in set) if (set[field] !== previous[field]) changed[field] = set[field];
   const removed = optionalFields.filter((field) => set[field] === undefined && previous[field] !== undefined);
   return { changed, removed };
 }
@@ -98,15 +99,27 @@ function guardedWrite<T extends { _id: string; sequence: number }>(
   return { op: { updateOne: { filter: filter as Filter<T>, update: update as UpdateFilter<T> } }, inserts: false };
 }
 
-/** The same guard for a shipments document, whose visible times only a pipeline update can stamp (see shipments-update.ts). */
-function guardedShipmentsWrite(key: string, change: StateChange<ShipmentsState>, shown: ShipmentsDocument | undefined, shownBefore: Date | undefined): GuardedWrite<ShipmentsDocument> {
+/**
+ * The same guard for a shipments document, whose visible times are stamped in plain update
+ * operators where they can say the write and by a pipeline update otherwise (see shipments-update.ts).
+ * `notAfter`: see clockAllowanceMs.
+ */
+function guardedShipmentsWrite(
+  key: string,
+  change: StateChange<ShipmentsState>,
+  shown: ShipmentsDocument | undefined,
+  shownBefore: Date | undefined,
+  notAfter: number,
+): GuardedWrite<ShipmentsDocument> {
   const { before, after } = change;
   const times = carriedOver(visibleTimes(before, after), after, shown, shownBefore);
   if (!before) {
-    return { op: { updateOne: { filter: { _id: key }, update: insertPipeline(key, after, times), upsert: true } }, inserts: true };
+    const update = plainInsert(after, times, notAfter) ?? insertPipeline(key, after, times);
+    return { op: { updateOne: { filter: { _id: key }, update, upsert: true } }, inserts: true };
   }
   const { changed, removed } = differences(before, { ...after }, shipmentsOptionalFields);
-  return { op: { updateOne: { filter: { _id: key, sequence: before.sequence }, update: updatePipeline(changed, removed, after, times) } }, inserts: false };
+  const update = plainUpdate(before, after, changed, removed, times, notAfter) ?? updatePipeline(changed, removed, after, times);
+  return { op: { updateOne: { filter: { _id: key, sequence: before.sequence }, update } }, inserts: false };
 }
 
 /**
@@ -166,9 +179,10 @@ export async function writeEffects(
     return guardedWrite<OrderStatusDocument>(key, change, statusOptionalFields, set, stamp);
   });
 
+  const notAfter = Date.now() - clockAllowanceMs;
   const shipmentOps = effects.shipments.map((change) => {
     const key = documentId(change.after.clientId, change.after.salesOrderNumber);
-    return guardedShipmentsWrite(key, change, shownShipments.get(key), previousShownBefore);
+    return guardedShipmentsWrite(key, change, shownShipments.get(key), previousShownBefore, notAfter);
   });
 
   await Promise.all([runGuarded(collections.orderStatus, statusOps), runGuarded(collections.shipments, shipmentOps)]);

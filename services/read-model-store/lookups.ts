@@ -23,6 +23,12 @@ const memberProjection = { _id: 0, clientId: 1, purchaseOrderNumber: 1, complete
 
 type StatusMember = Omit<OrderStatusDocument, '_id' | 'sequence' | 'open'>;
 
+/**
+ * Documents per round trip of a read that stops at the answer's end, so that the server reads
+ * little past it (by default the first getMore sends up to 16 MiB, far past the answer).
+ */
+const readPastTheAnswer = 1_000;
+
 /** Options of every read of a lookup: its signal closes the cursors and ends the reads under way. */
 interface ReadOptions {
   signal?: AbortSignal;
@@ -61,14 +67,50 @@ export class MongoOrderLookups implements OrderLookups {
 
   /**
    * Ascending by change time, each purchase order whole at its earliest change: over the cap, the
-   * purchase orders kept are those whose earliest change comes first, with all their changes.
+   * purchase orders kept are those whose earliest change comes first (then by client and number),
+   * with all their changes. The changes are read in change-time order (the index by_change_time,
+   * merged over the clients), where a purchase order first appears at its earliest change: reading
+   * stops just past the earliest change of the last purchase order that fits, and the later changes
+   * of the purchase orders kept are read by number.
    */
   private async statusChangedSince(base: Filter<OrderStatusDocument>, after: Date, read: ReadOptions): Promise<PurchaseOrderGroup<StatusMember>[]> {
-    const changed = { ...base, changedAt: { $gt: after } };
-    const first = await firstPurchaseOrders(this.collections.orderStatus, changed, '$changedAt', read);
-    const members = this.collections.orderStatus.find<StatusMember>({ ...ofPurchaseOrders(first), changedAt: { $gt: after } }, { projection: statusProjection, ...read });
+    const inOrder = this.collections.orderStatus.find<StatusMember>(
+      { ...base, changedAt: { $gt: after } },
+      { sort: { changedAt: 1 }, projection: statusProjection, batchSize: readPastTheAnswer, ...read },
+    );
+    const firsts = new Map<string, { group: PurchaseOrderGroup<StatusMember>; first: number }>();
+    /** The earliest change of the last purchase order that fits, once as many as fit have appeared. */
+    let lastFirst: number | undefined;
+    let readPastIt = false;
+    for await (const so of inOrder) {
+      const at = so.changedAt.getTime();
+      if (lastFirst !== undefined && at > lastFirst) {
+        readPastIt = true;
+        break; // closes the cursor
+      }
+      const key = groupKey(so);
+      let entry = firsts.get(key);
+      if (!entry) {
+        entry = { group: { clientId: so.clientId, purchaseOrderNumber: so.purchaseOrderNumber as string, members: [] }, first: at };
+        firsts.set(key, entry);
+        if (firsts.size === maxPurchaseOrdersPerAnswer) lastFirst = at;
+      }
+      entry.group.members.push(so);
+    }
+    // In order of appearance, that is of earliest change; those that first changed at the same time by client and number.
+    const chosen = [...firsts.values()]
+      .sort((a, b) => a.first - b.first || a.group.clientId.localeCompare(b.group.clientId) || a.group.purchaseOrderNumber.localeCompare(b.group.purchaseOrderNumber))
+      .slice(0, maxPurchaseOrdersPerAnswer)
+      .map((entry) => entry.group);
+    if (readPastIt) {
+      const kept = new Map(chosen.map((group) => [groupKey(group), group]));
+      const later = this.collections.orderStatus.find<StatusMember>({ ...ofPurchaseOrders(chosen), changedAt: { $gt: new Date(lastFirst as number) } }, { projection: statusProjection, ...read });
+      // ofPurchaseOrders also matches other combinations of the clients and numbers: only the chosen ones' are kept.
+      for await (const so of later) kept.get(groupKey(so))?.members.push(so);
+    }
     const byChangeTime = (a: StatusMember, b: StatusMember) => a.changedAt.getTime() - b.changedAt.getTime() || a.salesOrderNumber.localeCompare(b.salesOrderNumber);
-    return fillGroups(first, members, (so) => so, byChangeTime);
+    for (const group of chosen) group.members.sort(byChangeTime);
+    return chosen;
   }
 
   async shipmentNotifications(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<ShipmentNotificationView[]> {

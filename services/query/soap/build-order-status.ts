@@ -5,7 +5,8 @@
 import type { OrderStatusDetailView, OrderStatusView } from '../views.js';
 import { OSS_NS } from './namespaces.js';
 import { statusTypes } from '../../../contracts/status-types.js';
-import { element, formatBoolean, formatDateTime, formatDecimal, textElement, type XmlChunks } from './xml-text.js';
+import { element, formatBoolean, formatDateTime, formatDecimal, textElement } from './xml-text.js';
+import type { AnswerChunks } from '../http/answer-chunks.js';
 
 function detailXml(detail: OrderStatusDetailView): string {
   let xml = textElement('factoryOrderNumber', detail.factoryOrderNumber) + element('statusID', formatDecimal(detail.statusID));
@@ -27,7 +28,7 @@ function orderXml(order: OrderStatusView): string {
  * XSD wants at least one OrderStatus there and offers no valid empty form, since
  * OrderStatusArray itself is required.
  */
-export function orderStatusDetailsPayload(orders: OrderStatusView[], out: XmlChunks): void {
+export function orderStatusDetailsPayload(orders: OrderStatusView[], out: AnswerChunks): void {
   out.add(`<GetOrderStatusDetailsResponse xmlns="${OSS_NS}">`);
   if (orders.length === 0) out.add('<OrderStatusArray/>');
   else {
@@ -43,6 +44,6 @@ const statusTypesXml = `<GetOrderStatusTypesResponse xmlns="${OSS_NS}">${element
   statusTypes.map((s) => `<Status>${element('id', String(s.statusId))}${textElement('name', s.statusName)}</Status>`).join(''),
 )}</GetOrderStatusTypesResponse>`;
 
-export function orderStatusTypesPayload(out: XmlChunks): void {
+export function orderStatusTypesPayload(out: AnswerChunks): void {
   out.add(statusTypesXml);
 }

@@ -4,7 +4,8 @@
 // response XSD takes by ref from SharedOSNObjects.xsd and so live in the SharedObjects namespace.
 import type { Address, PackageItemView, PackageView, ShipmentLocationView, ShipmentNotificationView } from '../views.js';
 import { OSN_NS, OSN_SHARED_NS } from './namespaces.js';
-import { element, formatBoolean, formatDateTime, formatDecimal, textElement, type XmlChunks } from './xml-text.js';
+import { element, formatBoolean, formatDateTime, formatDecimal, textElement } from './xml-text.js';
+import type { AnswerChunks } from '../http/answer-chunks.js';
 
 // Optional token fields with minLength 1: an empty string is left out like an absent one.
 const optional = (name: string, value: string | undefined): string => (value ? textElement(name, value) : '');
@@ -95,7 +96,7 @@ function notificationXml(notification: ShipmentNotificationView): string {
  * array optional but wants at least one OrderShipmentNotification inside it, so an empty element
  * would not validate.
  */
-export function shipmentNotificationPayload(notifications: ShipmentNotificationView[], out: XmlChunks): void {
+export function shipmentNotificationPayload(notifications: ShipmentNotificationView[], out: AnswerChunks): void {
   const open = `GetOrderShipmentNotificationResponse xmlns="${OSN_NS}" xmlns:shar="${OSN_SHARED_NS}"`;
   if (notifications.length === 0) return out.add(`<${open}/>`);
   out.add(`<${open}><OrderShipmentNotificationArray>`);

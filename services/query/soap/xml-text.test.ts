@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { element, escapeText, formatDecimal, textElement, XmlChunks } from './xml-text.js';
+import { element, escapeText, formatDecimal, textElement } from './xml-text.js';
 import { parseXsdDateTime } from './xsd-datetime.js';
 
 describe('formatDecimal', () => {
@@ -46,21 +46,6 @@ describe('elements', () => {
     expect(textElement('a', 'x&y')).toBe('<a>x&amp;y</a>');
     expect(element('a', '<b>1</b>')).toBe('<a><b>1</b></a>');
     expect(element('a', '')).toBe('<a/>');
-  });
-});
-
-describe('XmlChunks', () => {
-  it('gives the UTF-8 bytes of everything written, across many chunks and characters of every width', () => {
-    const pieces = Array.from({ length: 30_000 }, (_, i) => `<n>${i} é € 😀</n>`);
-    const chunks = new XmlChunks();
-    for (const piece of pieces) chunks.add(piece);
-    const bytes = chunks.bytes();
-    expect(bytes.equals(Buffer.from(pieces.join(''), 'utf8'))).toBe(true);
-    expect(bytes.length).toBeGreaterThan(4 * 64 * 1024);
-  });
-
-  it('gives nothing when nothing was written', () => {
-    expect(new XmlChunks().bytes().length).toBe(0);
   });
 });
 

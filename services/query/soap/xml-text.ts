@@ -64,32 +64,3 @@ export function formatDecimal(value: number): string {
   return negative ? `-${out}` : out;
 }
 
-/** About this many characters of an answer are encoded to UTF-8 at a time. */
-const CHUNK_CHARS = 64 * 1024;
-
-/**
- * An answer's XML text, encoded to UTF-8 in chunks as it is written: a large answer (30 MiB and
- * more) is never built as one string, whose many small pieces V8 would keep and join only at the
- * end, at about twice the CPU time (bench/soap-builders.ts).
- */
-export class XmlChunks {
-  private readonly chunks: Buffer[] = [];
-  private pending = '';
-
-  add(xml: string): void {
-    this.pending += xml;
-    if (this.pending.length >= CHUNK_CHARS) this.flush();
-  }
-
-  /** Everything written, as one buffer. */
-  bytes(): Buffer {
-    this.flush();
-    return this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks);
-  }
-
-  private flush(): void {
-    if (this.pending === '') return;
-    this.chunks.push(Buffer.from(this.pending, 'utf8'));
-    this.pending = '';
-  }
-}

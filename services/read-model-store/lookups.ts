@@ -149,27 +149,29 @@ export class MongoOrderLookups implements OrderLookups {
     const first = await firstPurchaseOrders(this.collections.shipments, { ...base, ...news }, serverNewsKey(since), read);
     const members = await this.membersOf(first, read);
     const flagChanged = new Set(first.map(groupKey).filter((key) => purchaseOrderCompleteChanged(members.get(key) ?? [], since.visibleSince)));
+    const answered = new Map(first.map((g) => [groupKey(g), { clientId: g.clientId, purchaseOrderNumber: g.purchaseOrderNumber, members: [] as KeyedNews[], key: Infinity }]));
     // Each purchase order read once: whole where its flag changed, its news only otherwise.
-    const [wholeOnes, newsOnes] = [first.filter((g) => flagChanged.has(groupKey(g))), first.filter((g) => !flagChanged.has(groupKey(g)))];
-    const readOf = (groups: FirstChange[], filter: Filter<ShipmentsDocument>) =>
-      groups.length > 0 ? this.collections.shipments.find<ShipmentsDocument>({ ...ofPurchaseOrders(groups), ...filter }, { projection: shipmentNewsProjection, ...read }) : [];
-    const [newsOnly, whole] = [readOf(newsOnes, news), readOf(wholeOnes, {})];
-    // ofPurchaseOrders also matches other combinations of the clients and numbers: each side keeps its own.
-    const answerable = async function* () {
-      for await (const so of newsOnly) if (!flagChanged.has(groupKey(so))) yield so;
-      for await (const so of whole) if (flagChanged.has(groupKey(so))) yield so;
-    };
-    const keys = new Map<ShipmentsState, number>();
-    const answered = (so: ShipmentsDocument) => {
-      const part = newsOf(so, since, flagChanged.has(groupKey(so)));
-      if (part) keys.set(part, newsKey(part, since));
-      return part;
-    };
-    const keyOf = (so: ShipmentsState) => keys.get(so)!;
-    const groups = await fillGroups<ShipmentsState, ShipmentsDocument>(first, answerable(), answered, (a, b) => keyOf(a) - keyOf(b) || compareKeys(a, b));
-    const groupNews = (g: PurchaseOrderGroup<ShipmentsState>) => Math.min(...g.members.map(keyOf));
-    groups.sort((a, b) => groupNews(a) - groupNews(b) || a.clientId.localeCompare(b.clientId) || a.purchaseOrderNumber.localeCompare(b.purchaseOrderNumber));
-    return { groups, members };
+    const reads: [FirstChange[], Filter<ShipmentsDocument>][] = [
+      ...inParts(first.filter((g) => !flagChanged.has(groupKey(g)))).map((part): [FirstChange[], Filter<ShipmentsDocument>] => [part, news]),
+      ...inParts(first.filter((g) => flagChanged.has(groupKey(g)))).map((part): [FirstChange[], Filter<ShipmentsDocument>] => [part, {}]),
+    ];
+    await sideBySide(read, reads, async ([part, filter], options) => {
+      const ofPart = new Set(part.map(groupKey));
+      for await (const so of this.collections.shipments.find<ShipmentsDocument>({ ...ofPurchaseOrders(part), ...filter }, { projection: shipmentNewsProjection, ...options })) {
+        const key = groupKey(so);
+        // ofPurchaseOrders also matches other combinations of the clients and numbers: each part keeps its own.
+        if (!ofPart.has(key)) continue;
+        const answer = newsOf(so, since, flagChanged.has(key));
+        if (answer) answered.get(key)!.members.push({ so: answer, key: newsKey(answer, since) });
+      }
+    });
+    const groups = [...answered.values()].filter((g) => g.members.length > 0);
+    for (const group of groups) {
+      group.members.sort((a, b) => a.key - b.key || compareKeys(a.so, b.so));
+      group.key = (group.members[0] as KeyedNews).key;
+    }
+    groups.sort((a, b) => a.key - b.key || a.clientId.localeCompare(b.clientId) || a.purchaseOrderNumber.localeCompare(b.purchaseOrderNumber));
+    return { groups: groups.map((g) => ({ clientId: g.clientId, purchaseOrderNumber: g.purchaseOrderNumber, members: g.members.map((m) => m.so) })), members };
   }
 
   /** Every sales order of these purchase orders, answered or not, with what their complete flags depend on. */
@@ -231,27 +233,37 @@ async function firstPurchaseOrders<T extends Document>(collection: Collection<T>
   return firsts.map((f) => f._id);
 }
 
+/** A sales order's news with its newsKey. */
+interface KeyedNews {
+  so: ShipmentsState;
+  key: number;
+}
+
 /**
- * The chosen purchase orders' groups, in their order, with the sales orders read for them (those
- * `keep` turns to undefined, or of other combinations of the clients and numbers, are left out),
- * members in `memberOrder`.
+ * Reads of many purchase orders' sales orders are made as up to this many reads side by side, of
+ * at least `partSize` purchase orders each: the server reads one part while the others' documents
+ * are decoded here.
  */
-async function fillGroups<T extends { clientId: string; purchaseOrderNumber?: string }, R extends { clientId: string; purchaseOrderNumber?: string } = T>(
-  chosen: FirstChange[],
-  members: AsyncIterable<R>,
-  keep: (member: R) => T | undefined,
-  memberOrder: (a: T, b: T) => number,
-): Promise<PurchaseOrderGroup<T>[]> {
-  const groups: PurchaseOrderGroup<T>[] = chosen.map(({ clientId, purchaseOrderNumber }) => ({ clientId, purchaseOrderNumber, members: [] }));
-  const byKey = new Map(groups.map((g) => [groupKey(g), g]));
-  if (groups.length === 0) return groups;
-  for await (const member of members) {
-    const group = byKey.get(groupKey(member));
-    const kept = group && keep(member);
-    if (kept) group.members.push(kept);
-  }
-  for (const group of groups) group.members.sort(memberOrder);
-  return groups.filter((group) => group.members.length > 0);
+const parallelReads = 2;
+const partSize = 1_000;
+
+function inParts<T>(items: T[]): T[][] {
+  const parts = Math.min(parallelReads, Math.ceil(items.length / partSize));
+  return Array.from({ length: parts }, (_, i) => items.slice(Math.floor((i * items.length) / parts), Math.floor(((i + 1) * items.length) / parts)));
+}
+
+/** Runs `work` on each of `items` side by side; when one fails, the others' reads are ended too (their signal). */
+async function sideBySide<T>(read: ReadOptions, items: T[], work: (item: T, options: ReadOptions) => Promise<void>): Promise<void> {
+  const failed = new AbortController();
+  const signal = read.signal ? AbortSignal.any([read.signal, failed.signal]) : failed.signal;
+  await Promise.all(
+    items.map((item) =>
+      work(item, { signal }).catch((error: unknown) => {
+        failed.abort(error);
+        throw error;
+      }),
+    ),
+  );
 }
 
 /** A filter for the sales orders of these purchase orders (and of other combinations of their clients and numbers, to drop). */

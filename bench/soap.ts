@@ -381,7 +381,7 @@ async function bigAnswer(stage: Stage, loader: LoadGenerator, credential: Creden
   let soapBytes = 0;
   let jsonBytes = 0;
   for (let run = 0; run <= BIG_RUNS; run++) {
-    const soap = await timed(() => renderEnvelope(orderStatusDetailsPayload(views)));
+    const soap = await timed(() => renderEnvelope((out) => orderStatusDetailsPayload(views, out)));
     const json = await timed(() => JSON.stringify(views));
     soapBytes = Buffer.byteLength(soap.value);
     jsonBytes = Buffer.byteLength(json.value);

@@ -754,6 +754,47 @@ describe('at most 5,000 purchase orders per answer, none cut in half', () => {
   });
 });
 
+describe('status queryType 3: purchase orders that first changed at the same time as the last one that fits', () => {
+  // 4,997 purchase orders of C1 changed one after another, then eight of C1 and C2 at the same
+  // instant (stored in an order other than their numbers'), then a later change of two of them:
+  // the answer keeps the first three of the eight by client and number, with their later changes.
+  const po = (n: number) => `PO-${String(n).padStart(5, '0')}`;
+  const base = Date.parse('2025-01-01T00:00:00Z');
+  const tiedAt = base + maxPurchaseOrdersPerAnswer * 1_000;
+  const tied: [string, number][] = [['C2', 4_998], ['C1', 5_002], ['C1', 5_000], ['C2', 4_997], ['C1', 4_999], ['C1', 4_998], ['C2', 5_001], ['C1', 5_001]];
+
+  it('keeps them by client and number, each whole', async () => {
+    const store = await freshStore('lookups-ties');
+    const status = (clientId: string, so: string, n: number, at: number): OrderStatusDocument => ({
+      _id: documentId(clientId, so),
+      clientId,
+      salesOrderNumber: so,
+      sequence: 1,
+      purchaseOrderNumber: po(n),
+      statusId: 20,
+      open: true,
+      validTimestamp: new Date(at),
+      changedAt: new Date(at),
+    });
+    const documents = [
+      ...Array.from({ length: maxPurchaseOrdersPerAnswer - 3 }, (_, i) => status('C1', `SO-${i + 1}`, i + 1, base + (i + 1) * 1_000)),
+      ...tied.map(([clientId, n]) => status(clientId, `SO-${n}-tied`, n, tiedAt)),
+      status('C1', 'SO-4999-later', 4_999, tiedAt + 1_000),
+      status('C1', 'SO-5001-later', 5_001, tiedAt + 1_000),
+    ];
+    for (let i = 0; i < documents.length; i += 2_000) await store.orderStatus.insertMany(documents.slice(i, i + 2_000));
+    const answer = await new MongoOrderLookups(store).orderStatus(['C1', 'C2'], { queryType: 3, statusTimeStamp: new Date(0) });
+    expect(answer).toHaveLength(maxPurchaseOrdersPerAnswer);
+    // C1's tied purchase orders come before C2's, by number; PO-04999 with its later change.
+    expect(statusOutline(answer.slice(-4))).toEqual([
+      [po(4_997), ['SO-4997']],
+      [po(4_998), ['SO-4998-tied']],
+      [po(4_999), ['SO-4999-tied', 'SO-4999-later']],
+      [po(5_000), ['SO-5000-tied']],
+    ]);
+  });
+});
+
 describe('shipment queryType 3 from an old timestamp reads as far as it answers', () => {
   // 12,000 purchase orders of C1 with one shipped sales order each, 200 a day over 60 days: a poll
   // from before the first finds 12,000 matching and answers the first 5,000 (25 days).

@@ -23,6 +23,12 @@ const memberProjection = { _id: 0, clientId: 1, purchaseOrderNumber: 1, complete
 
 type StatusMember = Omit<OrderStatusDocument, '_id' | 'sequence' | 'open'>;
 
+/**
+ * Documents per round trip of a read that stops at the answer's end, so that the server reads
+ * little past it (by default the first getMore sends up to 16 MiB, far past the answer).
+ */
+const readPastTheAnswer = 1_000;
+
 /** Options of every read of a lookup: its signal closes the cursors and ends the reads under way. */
 interface ReadOptions {
   signal?: AbortSignal;
@@ -61,14 +67,50 @@ export class MongoOrderLookups implements OrderLookups {
 
   /**
    * Ascending by change time, each purchase order whole at its earliest change: over the cap, the
-   * purchase orders kept are those whose earliest change comes first, with all their changes.
+   * purchase orders kept are those whose earliest change comes first (then by client and number),
+   * with all their changes. The changes are read in change-time order (the index by_change_time,
+   * merged over the clients), where a purchase order first appears at its earliest change: reading
+   * stops just past the earliest change of the last purchase order that fits, and the later changes
+   * of the purchase orders kept are read by number.
    */
   private async statusChangedSince(base: Filter<OrderStatusDocument>, after: Date, read: ReadOptions): Promise<PurchaseOrderGroup<StatusMember>[]> {
-    const changed = { ...base, changedAt: { $gt: after } };
-    const first = await firstPurchaseOrders(this.collections.orderStatus, changed, '$changedAt', read);
-    const members = this.collections.orderStatus.find<StatusMember>({ ...ofPurchaseOrders(first), changedAt: { $gt: after } }, { projection: statusProjection, ...read });
+    const inOrder = this.collections.orderStatus.find<StatusMember>(
+      { ...base, changedAt: { $gt: after } },
+      { sort: { changedAt: 1 }, projection: statusProjection, batchSize: readPastTheAnswer, ...read },
+    );
+    const firsts = new Map<string, { group: PurchaseOrderGroup<StatusMember>; first: number }>();
+    /** The earliest change of the last purchase order that fits, once as many as fit have appeared. */
+    let lastFirst: number | undefined;
+    let readPastIt = false;
+    for await (const so of inOrder) {
+      const at = so.changedAt.getTime();
+      if (lastFirst !== undefined && at > lastFirst) {
+        readPastIt = true;
+        break; // closes the cursor
+      }
+      const key = groupKey(so);
+      let entry = firsts.get(key);
+      if (!entry) {
+        entry = { group: { clientId: so.clientId, purchaseOrderNumber: so.purchaseOrderNumber as string, members: [] }, first: at };
+        firsts.set(key, entry);
+        if (firsts.size === maxPurchaseOrdersPerAnswer) lastFirst = at;
+      }
+      entry.group.members.push(so);
+    }
+    // In order of appearance, that is of earliest change; those that first changed at the same time by client and number.
+    const chosen = [...firsts.values()]
+      .sort((a, b) => a.first - b.first || a.group.clientId.localeCompare(b.group.clientId) || a.group.purchaseOrderNumber.localeCompare(b.group.purchaseOrderNumber))
+      .slice(0, maxPurchaseOrdersPerAnswer)
+      .map((entry) => entry.group);
+    if (readPastIt) {
+      const kept = new Map(chosen.map((group) => [groupKey(group), group]));
+      const later = this.collections.orderStatus.find<StatusMember>({ ...ofPurchaseOrders(chosen), changedAt: { $gt: new Date(lastFirst as number) } }, { projection: statusProjection, ...read });
+      // ofPurchaseOrders also matches other combinations of the clients and numbers: only the chosen ones' are kept.
+      for await (const so of later) kept.get(groupKey(so))?.members.push(so);
+    }
     const byChangeTime = (a: StatusMember, b: StatusMember) => a.changedAt.getTime() - b.changedAt.getTime() || a.salesOrderNumber.localeCompare(b.salesOrderNumber);
-    return fillGroups(first, members, (so) => so, byChangeTime);
+    for (const group of chosen) group.members.sort(byChangeTime);
+    return chosen;
   }
 
   async shipmentNotifications(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<ShipmentNotificationView[]> {
@@ -107,27 +149,29 @@ export class MongoOrderLookups implements OrderLookups {
     const first = await firstPurchaseOrders(this.collections.shipments, { ...base, ...news }, serverNewsKey(since), read);
     const members = await this.membersOf(first, read);
     const flagChanged = new Set(first.map(groupKey).filter((key) => purchaseOrderCompleteChanged(members.get(key) ?? [], since.visibleSince)));
+    const answered = new Map(first.map((g) => [groupKey(g), { clientId: g.clientId, purchaseOrderNumber: g.purchaseOrderNumber, members: [] as KeyedNews[], key: Infinity }]));
     // Each purchase order read once: whole where its flag changed, its news only otherwise.
-    const [wholeOnes, newsOnes] = [first.filter((g) => flagChanged.has(groupKey(g))), first.filter((g) => !flagChanged.has(groupKey(g)))];
-    const readOf = (groups: FirstChange[], filter: Filter<ShipmentsDocument>) =>
-      groups.length > 0 ? this.collections.shipments.find<ShipmentsDocument>({ ...ofPurchaseOrders(groups), ...filter }, { projection: shipmentNewsProjection, ...read }) : [];
-    const [newsOnly, whole] = [readOf(newsOnes, news), readOf(wholeOnes, {})];
-    // ofPurchaseOrders also matches other combinations of the clients and numbers: each side keeps its own.
-    const answerable = async function* () {
-      for await (const so of newsOnly) if (!flagChanged.has(groupKey(so))) yield so;
-      for await (const so of whole) if (flagChanged.has(groupKey(so))) yield so;
-    };
-    const keys = new Map<ShipmentsState, number>();
-    const answered = (so: ShipmentsDocument) => {
-      const part = newsOf(so, since, flagChanged.has(groupKey(so)));
-      if (part) keys.set(part, newsKey(part, since));
-      return part;
-    };
-    const keyOf = (so: ShipmentsState) => keys.get(so)!;
-    const groups = await fillGroups<ShipmentsState, ShipmentsDocument>(first, answerable(), answered, (a, b) => keyOf(a) - keyOf(b) || compareKeys(a, b));
-    const groupNews = (g: PurchaseOrderGroup<ShipmentsState>) => Math.min(...g.members.map(keyOf));
-    groups.sort((a, b) => groupNews(a) - groupNews(b) || a.clientId.localeCompare(b.clientId) || a.purchaseOrderNumber.localeCompare(b.purchaseOrderNumber));
-    return { groups, members };
+    const reads: [FirstChange[], Filter<ShipmentsDocument>][] = [
+      ...inParts(first.filter((g) => !flagChanged.has(groupKey(g)))).map((part): [FirstChange[], Filter<ShipmentsDocument>] => [part, news]),
+      ...inParts(first.filter((g) => flagChanged.has(groupKey(g)))).map((part): [FirstChange[], Filter<ShipmentsDocument>] => [part, {}]),
+    ];
+    await sideBySide(read, reads, async ([part, filter], options) => {
+      const ofPart = new Set(part.map(groupKey));
+      for await (const so of this.collections.shipments.find<ShipmentsDocument>({ ...ofPurchaseOrders(part), ...filter }, { projection: shipmentNewsProjection, ...options })) {
+        const key = groupKey(so);
+        // ofPurchaseOrders also matches other combinations of the clients and numbers: each part keeps its own.
+        if (!ofPart.has(key)) continue;
+        const answer = newsOf(so, since, flagChanged.has(key));
+        if (answer) answered.get(key)!.members.push({ so: answer, key: newsKey(answer, since) });
+      }
+    });
+    const groups = [...answered.values()].filter((g) => g.members.length > 0);
+    for (const group of groups) {
+      group.members.sort((a, b) => a.key - b.key || compareKeys(a.so, b.so));
+      group.key = (group.members[0] as KeyedNews).key;
+    }
+    groups.sort((a, b) => a.key - b.key || a.clientId.localeCompare(b.clientId) || a.purchaseOrderNumber.localeCompare(b.purchaseOrderNumber));
+    return { groups: groups.map((g) => ({ clientId: g.clientId, purchaseOrderNumber: g.purchaseOrderNumber, members: g.members.map((m) => m.so) })), members };
   }
 
   /** Every sales order of these purchase orders, answered or not, with what their complete flags depend on. */
@@ -189,27 +233,37 @@ async function firstPurchaseOrders<T extends Document>(collection: Collection<T>
   return firsts.map((f) => f._id);
 }
 
+/** A sales order's news with its newsKey. */
+interface KeyedNews {
+  so: ShipmentsState;
+  key: number;
+}
+
 /**
- * The chosen purchase orders' groups, in their order, with the sales orders read for them (those
- * `keep` turns to undefined, or of other combinations of the clients and numbers, are left out),
- * members in `memberOrder`.
+ * Reads of many purchase orders' sales orders are made as up to this many reads side by side, of
+ * at least `partSize` purchase orders each: the server reads one part while the others' documents
+ * are decoded here.
  */
-async function fillGroups<T extends { clientId: string; purchaseOrderNumber?: string }, R extends { clientId: string; purchaseOrderNumber?: string } = T>(
-  chosen: FirstChange[],
-  members: AsyncIterable<R>,
-  keep: (member: R) => T | undefined,
-  memberOrder: (a: T, b: T) => number,
-): Promise<PurchaseOrderGroup<T>[]> {
-  const groups: PurchaseOrderGroup<T>[] = chosen.map(({ clientId, purchaseOrderNumber }) => ({ clientId, purchaseOrderNumber, members: [] }));
-  const byKey = new Map(groups.map((g) => [groupKey(g), g]));
-  if (groups.length === 0) return groups;
-  for await (const member of members) {
-    const group = byKey.get(groupKey(member));
-    const kept = group && keep(member);
-    if (kept) group.members.push(kept);
-  }
-  for (const group of groups) group.members.sort(memberOrder);
-  return groups.filter((group) => group.members.length > 0);
+const parallelReads = 2;
+const partSize = 1_000;
+
+function inParts<T>(items: T[]): T[][] {
+  const parts = Math.min(parallelReads, Math.ceil(items.length / partSize));
+  return Array.from({ length: parts }, (_, i) => items.slice(Math.floor((i * items.length) / parts), Math.floor(((i + 1) * items.length) / parts)));
+}
+
+/** Runs `work` on each of `items` side by side; when one fails, the others' reads are ended too (their signal). */
+async function sideBySide<T>(read: ReadOptions, items: T[], work: (item: T, options: ReadOptions) => Promise<void>): Promise<void> {
+  const failed = new AbortController();
+  const signal = read.signal ? AbortSignal.any([read.signal, failed.signal]) : failed.signal;
+  await Promise.all(
+    items.map((item) =>
+      work(item, { signal }).catch((error: unknown) => {
+        failed.abort(error);
+        throw error;
+      }),
+    ),
+  );
 }
 
 /** A filter for the sales orders of these purchase orders (and of other combinations of their clients and numbers, to drop). */

@@ -6,10 +6,13 @@ import type { Credential, OrderLookups, Authenticator, RequestWork, ReserveLogin
 import { authorize } from './basic-auth.js';
 import { BadRequestError, handleJsonError } from './errors.js';
 import { shipmentQuery, statusQuery } from './queries.js';
+import { sendList } from './answer-body.js';
 import {
   errorResponses,
   orderStatusBody,
+  orderStatusItem,
   shipmentsBody,
+  shipmentsItem,
   shipmentsQuerystring,
   statusQuerystring,
   type ShipmentsQuerystring,
@@ -56,13 +59,13 @@ const routes: FastifyPluginAsync<PartnerJsonOptions> = async (app, options) => {
         response: { 200: { ...orderStatusBody, description: 'The orders' }, ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const query = statusQuery(request.query);
       const credential = await authorize(request.headers.authorization, 'order_status', authorizing(options, request));
-      if (!query) return { orders: [] };
+      if (!query) return sendList(reply, 'orders', [], orderStatusItem);
       const work = options.requestWork?.(request);
       await work?.admitLookup(credential);
-      return { orders: await options.lookups.orderStatus(credential.clientIds, query, work?.signal) };
+      return sendList(reply, 'orders', await options.lookups.orderStatus(credential.clientIds, query, work?.signal), orderStatusItem);
     },
   );
 
@@ -78,13 +81,13 @@ const routes: FastifyPluginAsync<PartnerJsonOptions> = async (app, options) => {
         response: { 200: { ...shipmentsBody, description: 'The shipments' }, ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const query = shipmentQuery(request.query);
       const credential = await authorize(request.headers.authorization, 'osn', authorizing(options, request));
-      if (!query) return { shipments: [] };
+      if (!query) return sendList(reply, 'shipments', [], shipmentsItem);
       const work = options.requestWork?.(request);
       await work?.admitLookup(credential);
-      return { shipments: await options.lookups.shipmentNotifications(credential.clientIds, query, work?.signal) };
+      return sendList(reply, 'shipments', await options.lookups.shipmentNotifications(credential.clientIds, query, work?.signal), shipmentsItem);
     },
   );
 

@@ -1,7 +1,9 @@
 // The response schemas write exactly the bodies service.md lists: unknown properties are dropped,
 // absent optional ones stay absent (never null), dates are ISO 8601 strings.
+import Fastify from 'fastify';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { FULL_STATUS, MINIMAL_STATUS, SHIPMENT } from '../soap/testing.js';
+import { orderStatusBody, shipmentsBody } from './schemas.js';
 import { buildJsonTestApp, get, SHIPMENTS_URL, STATUS_URL, type JsonTestApp } from './testing.js';
 
 let t: JsonTestApp;
@@ -90,4 +92,25 @@ it('writes shipments without address3/4, destination type, dimensions, accounts,
 it('answers empty results as empty lists', async () => {
   expect((await get(t.app, `${STATUS_URL}?queryType=4`)).json()).toEqual({ orders: [] });
   expect((await get(t.app, `${SHIPMENTS_URL}?queryType=1&referenceNumber=none`)).json()).toEqual({ shipments: [] });
+});
+
+it('writes a large answer, element by element, byte for byte as the whole body’s schema writes it', async () => {
+  // The routes serialize their answers element by element (answer-body.ts); a route answering the
+  // whole object through its response schema is the reference.
+  const statuses = Array.from({ length: 3_000 }, (_, i) => ({ ...FULL_STATUS, purchaseOrderNumber: `PO-${i} "é€😀"\n`, extra: i }));
+  const notifications = Array.from({ length: 700 }, (_, i) => ({ ...SHIPMENT, purchaseOrderNumber: `PO-${i} <ü>` }));
+  const reference = Fastify({ logger: false });
+  reference.get('/status', { schema: { response: { 200: orderStatusBody } } }, async () => ({ orders: statuses }));
+  reference.get('/shipments', { schema: { response: { 200: shipmentsBody } } }, async () => ({ shipments: notifications }));
+  try {
+    t.lookups.statuses = statuses as never;
+    t.lookups.notifications = notifications;
+    const status = await get(t.app, `${STATUS_URL}?queryType=4`);
+    expect(status.rawPayload.equals((await reference.inject('/status')).rawPayload)).toBe(true);
+    expect(status.rawPayload.length).toBeGreaterThan(1024 * 1024);
+    const shipments = await get(t.app, `${SHIPMENTS_URL}?queryType=1&referenceNumber=PO-1`);
+    expect(shipments.rawPayload.equals((await reference.inject('/shipments')).rawPayload)).toBe(true);
+  } finally {
+    await reference.close();
+  }
 });

@@ -70,15 +70,10 @@ const statusDetail = object(
   ['factoryOrderNumber', 'statusID', 'validTimestamp'],
 );
 
-export const orderStatusBody = object(
-  {
-    orders: {
-      type: 'array',
-      items: object({ purchaseOrderNumber: text, details: { type: 'array', items: statusDetail } }, ['purchaseOrderNumber', 'details']),
-    },
-  },
-  ['orders'],
-);
+/** One element of `orders`: the JSON routes serialize an answer element by element with it (see answer-body.ts). */
+export const orderStatusItem = object({ purchaseOrderNumber: text, details: { type: 'array', items: statusDetail } }, ['purchaseOrderNumber', 'details']);
+
+export const orderStatusBody = object({ orders: { type: 'array', items: orderStatusItem } }, ['orders']);
 
 // No address3/address4 in JSON.
 const address = object(
@@ -115,18 +110,13 @@ const salesOrder = object(
   ['salesOrderNumber', 'complete', 'locations'],
 );
 
-export const shipmentsBody = object(
-  {
-    shipments: {
-      type: 'array',
-      items: object(
-        { purchaseOrderNumber: text, complete: { type: 'boolean' }, salesOrders: { type: 'array', items: salesOrder } },
-        ['purchaseOrderNumber', 'complete', 'salesOrders'],
-      ),
-    },
-  },
-  ['shipments'],
+/** One element of `shipments` (see orderStatusItem). */
+export const shipmentsItem = object(
+  { purchaseOrderNumber: text, complete: { type: 'boolean' }, salesOrders: { type: 'array', items: salesOrder } },
+  ['purchaseOrderNumber', 'complete', 'salesOrders'],
 );
+
+export const shipmentsBody = object({ shipments: { type: 'array', items: shipmentsItem } }, ['shipments']);
 
 const errorBody = (description: string, headers?: Record<string, unknown>) => ({
   ...object({ error: text }, ['error']),

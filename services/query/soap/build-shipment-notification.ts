@@ -1,97 +1,105 @@
-// GetOrderShipmentNotificationResponse, element order as in the OSN 1.0.0 XSDs. All elements are
-// in the OSN namespace except the address lines (address1..country), which the response XSD
-// takes by ref from SharedOSNObjects.xsd and so live in the SharedObjects namespace.
+// GetOrderShipmentNotificationResponse, element order as in the OSN 1.0.0 XSDs, written as XML
+// text straight from the views (bench/soap-builders.ts compares this with the XML libraries). All
+// elements are in the OSN namespace except the address lines (address1..country), which the
+// response XSD takes by ref from SharedOSNObjects.xsd and so live in the SharedObjects namespace.
 import type { Address, PackageItemView, PackageView, ShipmentLocationView, ShipmentNotificationView } from '../views.js';
 import { OSN_NS, OSN_SHARED_NS } from './namespaces.js';
-import type { XmlNode } from './xml-tree.js';
-import { formatBoolean, formatDateTime, formatDecimal } from './xml-text.js';
-
-const S = 'shar:';
+import { element, formatBoolean, formatDateTime, formatDecimal, textElement } from './xml-text.js';
+import type { AnswerChunks } from '../http/answer-chunks.js';
 
 // Optional token fields with minLength 1: an empty string is left out like an absent one.
-function put(node: XmlNode, name: string, value: string | undefined): void {
-  if (value) node[name] = value;
+const optional = (name: string, value: string | undefined): string => (value ? textElement(name, value) : '');
+
+const optionalDecimal = (name: string, value: number | undefined): string =>
+  value !== undefined && Number.isFinite(value) ? element(name, formatDecimal(value)) : '';
+
+function addressXml(name: string, address: Address): string {
+  return element(
+    name,
+    textElement('shar:address1', address.address1) +
+      optional('shar:address2', address.address2) +
+      optional('shar:address3', address.address3) +
+      optional('shar:address4', address.address4) +
+      textElement('shar:city', address.city) +
+      textElement('shar:region', address.region) +
+      textElement('shar:postalCode', address.postalCode) +
+      optional('shar:country', address.country),
+  );
 }
 
-function putDecimal(node: XmlNode, name: string, value: number | undefined): void {
-  if (value !== undefined && Number.isFinite(value)) node[name] = formatDecimal(value);
+function itemXml(item: PackageItemView): string {
+  return element(
+    'Item',
+    optional('supplierProductId', item.supplierProductId) +
+      optional('supplierPartId', item.supplierPartId) +
+      optional('distributorProductId', item.distributorProductId) +
+      optional('distributorPartId', item.distributorPartId) +
+      optional('purchaseOrderLineNumber', item.purchaseOrderLineNumber) +
+      optionalDecimal('quantity', item.quantity),
+  );
 }
 
-function addressNode(address: Address): XmlNode {
-  const node: XmlNode = { [`${S}address1`]: address.address1 };
-  put(node, `${S}address2`, address.address2);
-  put(node, `${S}address3`, address.address3);
-  put(node, `${S}address4`, address.address4);
-  node[`${S}city`] = address.city;
-  node[`${S}region`] = address.region;
-  node[`${S}postalCode`] = address.postalCode;
-  put(node, `${S}country`, address.country);
-  return node;
-}
-
-function itemNode(item: PackageItemView): XmlNode {
-  const node: XmlNode = {};
-  put(node, 'supplierProductId', item.supplierProductId);
-  put(node, 'supplierPartId', item.supplierPartId);
-  put(node, 'distributorProductId', item.distributorProductId);
-  put(node, 'distributorPartId', item.distributorPartId);
-  put(node, 'purchaseOrderLineNumber', item.purchaseOrderLineNumber);
-  putDecimal(node, 'quantity', item.quantity);
-  return node;
-}
-
-function packageNode(pkg: PackageView): XmlNode {
-  const node: XmlNode = {};
-  putDecimal(node, 'id', pkg.id);
-  node['trackingNumber'] = pkg.trackingNumber;
-  node['shipmentDate'] = formatDateTime(pkg.shipmentDate);
-  put(node, 'dimUOM', pkg.dimUOM);
-  putDecimal(node, 'length', pkg.length);
-  putDecimal(node, 'width', pkg.width);
-  putDecimal(node, 'height', pkg.height);
-  put(node, 'weightUOM', pkg.weightUOM);
-  putDecimal(node, 'weight', pkg.weight);
-  put(node, 'carrier', pkg.carrier);
-  put(node, 'shipmentMethod', pkg.shipmentMethod);
-  put(node, 'shippingAccount', pkg.shippingAccount);
-  put(node, 'shipmentTerms', pkg.shipmentTerms);
-  if (pkg.items && pkg.items.length > 0) node['ItemArray'] = { Item: pkg.items.map(itemNode) };
-  return node;
-}
-
-function locationNode(location: ShipmentLocationView): XmlNode {
-  const node: XmlNode = {};
-  putDecimal(node, 'id', location.id);
-  node['complete'] = formatBoolean(location.complete);
-  node['ShipFromAddress'] = addressNode(location.shipFromAddress);
-  node['ShipToAddress'] = addressNode(location.shipToAddress);
-  put(node, 'shipmentDestinationType', location.shipmentDestinationType);
-  if (location.packages.length > 0) node['PackageArray'] = { Package: location.packages.map(packageNode) };
-  return node;
-}
-
-function notificationNode(notification: ShipmentNotificationView): XmlNode {
-  const node: XmlNode = { purchaseOrderNumber: notification.purchaseOrderNumber, complete: formatBoolean(notification.complete) };
-  if (notification.salesOrders.length > 0) {
-    node['SalesOrderArray'] = {
-      SalesOrder: notification.salesOrders.map((so) => ({
-        salesOrderNumber: so.salesOrderNumber,
-        complete: formatBoolean(so.complete),
-        ShipmentLocationArray: { ShipmentLocation: so.locations.map(locationNode) },
-      })),
-    };
+function packageXml(pkg: PackageView): string {
+  let xml =
+    optionalDecimal('id', pkg.id) +
+    textElement('trackingNumber', pkg.trackingNumber) +
+    element('shipmentDate', formatDateTime(pkg.shipmentDate)) +
+    optional('dimUOM', pkg.dimUOM) +
+    optionalDecimal('length', pkg.length) +
+    optionalDecimal('width', pkg.width) +
+    optionalDecimal('height', pkg.height) +
+    optional('weightUOM', pkg.weightUOM) +
+    optionalDecimal('weight', pkg.weight) +
+    optional('carrier', pkg.carrier) +
+    optional('shipmentMethod', pkg.shipmentMethod) +
+    optional('shippingAccount', pkg.shippingAccount) +
+    optional('shipmentTerms', pkg.shipmentTerms);
+  if (pkg.items && pkg.items.length > 0) {
+    let items = '';
+    for (const item of pkg.items) items += itemXml(item);
+    xml += `<ItemArray>${items}</ItemArray>`;
   }
-  return node;
+  return element('Package', xml);
+}
+
+function locationXml(location: ShipmentLocationView): string {
+  let xml =
+    optionalDecimal('id', location.id) +
+    element('complete', formatBoolean(location.complete)) +
+    addressXml('ShipFromAddress', location.shipFromAddress) +
+    addressXml('ShipToAddress', location.shipToAddress) +
+    optional('shipmentDestinationType', location.shipmentDestinationType);
+  if (location.packages.length > 0) {
+    let packages = '';
+    for (const pkg of location.packages) packages += packageXml(pkg);
+    xml += `<PackageArray>${packages}</PackageArray>`;
+  }
+  return `<ShipmentLocation>${xml}</ShipmentLocation>`;
+}
+
+function notificationXml(notification: ShipmentNotificationView): string {
+  let xml = textElement('purchaseOrderNumber', notification.purchaseOrderNumber) + element('complete', formatBoolean(notification.complete));
+  if (notification.salesOrders.length > 0) {
+    let salesOrders = '';
+    for (const so of notification.salesOrders) {
+      let locations = '';
+      for (const location of so.locations) locations += locationXml(location);
+      salesOrders += `<SalesOrder>${textElement('salesOrderNumber', so.salesOrderNumber)}${element('complete', formatBoolean(so.complete))}${element('ShipmentLocationArray', locations)}</SalesOrder>`;
+    }
+    xml += `<SalesOrderArray>${salesOrders}</SalesOrderArray>`;
+  }
+  return `<OrderShipmentNotification>${xml}</OrderShipmentNotification>`;
 }
 
 /**
- * An empty result leaves OrderShipmentNotificationArray out: the XSD makes the array optional but
- * wants at least one OrderShipmentNotification inside it, so an empty element would not validate.
+ * Writes the Body's content. An empty result leaves OrderShipmentNotificationArray out: the XSD makes the
+ * array optional but wants at least one OrderShipmentNotification inside it, so an empty element
+ * would not validate.
  */
-export function shipmentNotificationPayload(notifications: ShipmentNotificationView[]): XmlNode {
-  const response: XmlNode = { '@xmlns': OSN_NS, '@xmlns:shar': OSN_SHARED_NS };
-  if (notifications.length > 0) {
-    response['OrderShipmentNotificationArray'] = { OrderShipmentNotification: notifications.map(notificationNode) };
-  }
-  return { GetOrderShipmentNotificationResponse: response };
+export function shipmentNotificationPayload(notifications: ShipmentNotificationView[], out: AnswerChunks): void {
+  const open = `GetOrderShipmentNotificationResponse xmlns="${OSN_NS}" xmlns:shar="${OSN_SHARED_NS}"`;
+  if (notifications.length === 0) return out.add(`<${open}/>`);
+  out.add(`<${open}><OrderShipmentNotificationArray>`);
+  for (const notification of notifications) out.add(notificationXml(notification));
+  out.add('</OrderShipmentNotificationArray></GetOrderShipmentNotificationResponse>');
 }

@@ -1,18 +1,26 @@
-// SOAP 1.1 envelopes for answers and faults.
+// SOAP 1.1 envelopes for answers and faults, written as XML text around the Body's content.
 import { SOAP_ENVELOPE_NS } from './namespaces.js';
-import { renderXml, type XmlNode } from './xml-tree.js';
+import { AnswerChunks } from '../http/answer-chunks.js';
+import { textElement } from './xml-text.js';
 
-export function envelopeTree(payload: XmlNode): XmlNode {
-  return { 'soap:Envelope': { '@xmlns:soap': SOAP_ENVELOPE_NS, 'soap:Body': payload } };
-}
+const OPEN = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${SOAP_ENVELOPE_NS}"><soap:Body>`;
+const CLOSE = '</soap:Body></soap:Envelope>';
 
-export function renderEnvelope(payload: XmlNode): string {
-  return renderXml(envelopeTree(payload));
+/** Writes the Body's content. */
+export type Payload = (out: AnswerChunks) => void;
+
+/** The answer's bytes (UTF-8): the envelope around what `payload` writes. */
+export function renderEnvelope(payload: Payload): Buffer {
+  const out = new AnswerChunks();
+  out.add(OPEN);
+  payload(out);
+  out.add(CLOSE);
+  return out.bytes();
 }
 
 export type FaultCode = 'soap:Client' | 'soap:Server';
 
 /** faultcode and faultstring are unqualified in SOAP 1.1. */
 export function renderFault(code: FaultCode, message: string): string {
-  return renderEnvelope({ 'soap:Fault': { faultcode: code, faultstring: message } });
+  return `${OPEN}<soap:Fault>${textElement('faultcode', code)}${textElement('faultstring', message)}</soap:Fault>${CLOSE}`;
 }

@@ -4,9 +4,9 @@ import type { Authenticator, Credential, OrderLookups, RequestWork, ReserveLogin
 import { orderStatusDetailsPayload, orderStatusTypesPayload } from './build-order-status.js';
 import { shipmentNotificationPayload } from './build-shipment-notification.js';
 import { SoapClientFault } from './errors.js';
+import type { Payload } from './envelope.js';
 import type { XmlElement } from './parse-envelope.js';
 import { readLogin, readShipmentRequest, readStatusDetailsRequest, type Login } from './read-request.js';
-import type { XmlNode } from './xml-tree.js';
 
 export type OperationName = 'getOrderStatusDetails' | 'getOrderStatusTypes' | 'getOrderShipmentNotification';
 
@@ -25,7 +25,8 @@ export interface OperationContext {
 
 interface Operation {
   name: OperationName;
-  run(request: XmlElement, context: OperationContext): Promise<XmlNode>;
+  /** What writes the answer's Body content. */
+  run(request: XmlElement, context: OperationContext): Promise<Payload>;
 }
 
 async function authorize(login: Login, scope: Scope, operation: OperationName, context: OperationContext): Promise<Credential> {
@@ -41,9 +42,10 @@ const getOrderStatusDetails: Operation = {
   async run(request, context) {
     const { login, query } = readStatusDetailsRequest(request);
     const credential = await authorize(login, 'order_status', this.name, context);
-    if (!query) return orderStatusDetailsPayload([]);
+    if (!query) return (out) => orderStatusDetailsPayload([], out);
     await context.work?.admitLookup(credential);
-    return orderStatusDetailsPayload(await context.lookups.orderStatus(credential.clientIds, query, context.work?.signal));
+    const orders = await context.lookups.orderStatus(credential.clientIds, query, context.work?.signal);
+    return (out) => orderStatusDetailsPayload(orders, out);
   },
 };
 
@@ -51,7 +53,7 @@ const getOrderStatusTypes: Operation = {
   name: 'getOrderStatusTypes',
   async run(request, context) {
     await authorize(readLogin(request), 'order_status', this.name, context);
-    return orderStatusTypesPayload();
+    return orderStatusTypesPayload;
   },
 };
 
@@ -60,9 +62,10 @@ const getOrderShipmentNotification: Operation = {
   async run(request, context) {
     const { login, query } = readShipmentRequest(request);
     const credential = await authorize(login, 'osn', this.name, context);
-    if (!query) return shipmentNotificationPayload([]);
+    if (!query) return (out) => shipmentNotificationPayload([], out);
     await context.work?.admitLookup(credential);
-    return shipmentNotificationPayload(await context.lookups.shipmentNotifications(credential.clientIds, query, context.work?.signal));
+    const notifications = await context.lookups.shipmentNotifications(credential.clientIds, query, context.work?.signal);
+    return (out) => shipmentNotificationPayload(notifications, out);
   },
 };
 
@@ -78,7 +81,7 @@ export const SHIPMENT_NOTIFICATION_OPERATIONS: OperationTable = new Map([
   ['GetOrderShipmentNotificationRequest', getOrderShipmentNotification],
 ]);
 
-export async function runOperation(table: OperationTable, request: XmlElement, context: OperationContext): Promise<XmlNode> {
+export async function runOperation(table: OperationTable, request: XmlElement, context: OperationContext): Promise<Payload> {
   const operation = table.get(request.name);
   if (!operation) throw new SoapClientFault(`Unsupported operation: ${request.name}`);
   return operation.run(request, context);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeText, formatDecimal } from './xml-text.js';
+import { element, escapeText, formatDecimal, textElement } from './xml-text.js';
 import { parseXsdDateTime } from './xsd-datetime.js';
 
 describe('formatDecimal', () => {
@@ -37,6 +37,15 @@ describe('escapeText', () => {
   it('replaces characters XML cannot carry', () => {
     expect(escapeText('a\u0000b\u001Fc\uFFFEd\uD800e')).toBe('a\uFFFDb\uFFFDc\uFFFDd\uFFFDe');
     expect(escapeText('tab\tnl\n 😀')).toBe('tab\tnl\n 😀');
+  });
+});
+
+describe('elements', () => {
+  it('writes empty text as the empty element, and escapes only element text', () => {
+    expect(textElement('a', '')).toBe('<a/>');
+    expect(textElement('a', 'x&y')).toBe('<a>x&amp;y</a>');
+    expect(element('a', '<b>1</b>')).toBe('<a><b>1</b></a>');
+    expect(element('a', '')).toBe('<a/>');
   });
 });
 

@@ -1,5 +1,5 @@
-// Lexical forms for answer values: XSD types want no exponent in decimals and a time zone on
-// dateTimes, and XML 1.0 cannot carry some characters at all.
+// Lexical forms for answer values and the elements that hold them: XSD types want no exponent in
+// decimals and a time zone on dateTimes, and XML 1.0 cannot carry some characters at all.
 
 // Characters XML 1.0 forbids even as references (C0 controls but tab/LF/CR, lone surrogates, FFFE/FFFF).
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -7,9 +7,28 @@ const FORBIDDEN_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF
 const NEEDS_ESCAPE = /[&<>\r]/g;
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#13;' };
 
+// Any character either replacement above could touch (every surrogate, paired or not): text
+// without one, nearly all of an answer, is returned as it is without running them.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const MAY_CHANGE = /[&<>\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+
 /** Escapes element text; characters XML cannot carry become U+FFFD so the answer stays well-formed. */
 export function escapeText(value: string): string {
+  if (!MAY_CHANGE.test(value)) return value;
   return value.replace(FORBIDDEN_XML_CHARS, '\uFFFD').replace(NEEDS_ESCAPE, (ch) => ESCAPES[ch] ?? ch);
+}
+
+/** An element holding `text` (escaped here), or the empty element when there is none. */
+export function textElement(name: string, text: string): string {
+  return text === '' ? `<${name}/>` : `<${name}>${escapeText(text)}</${name}>`;
+}
+
+/**
+ * An element holding text that needs no escaping (numbers, booleans, dateTimes as formatted
+ * here) or markup written already; the empty element when there is none.
+ */
+export function element(name: string, content: string): string {
+  return content === '' ? `<${name}/>` : `<${name}>${content}</${name}>`;
 }
 
 /** xsd:dateTime in UTC with Z. */
@@ -44,3 +63,4 @@ export function formatDecimal(value: number): string {
   else out = `${digits.slice(0, pointAt)}.${digits.slice(pointAt)}`;
   return negative ? `-${out}` : out;
 }
+

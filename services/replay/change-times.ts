@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { OrderStatusDocument, ReadModelCollections } from '../read-model-store/documents.js';
-import { settleGuarded, settleInPages, type PageSettlement, type SettleOptions } from './pages.js';
+import { settleGuarded, settleInPages, type PageSettlement, type SettleOptions } from './settling.js';
 
 const idsPerRead = 1_000;
 

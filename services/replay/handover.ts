@@ -6,8 +6,6 @@ import { holdPreviousVersion, releasePreviousVersion, type BuildRecord } from '.
 import { changeTimeOverlapMs } from '../read-model-store/lookups.js';
 
 export interface HandoverOptions {
-  /** How long a hold lasts without renewal: a replay gone lets the live projectors go on after it. */
-  holdMs?: number;
   /** The whole hand-over, given up (and the hold released) past it. */
   deadlineMs?: number;
   pollMs?: number;
@@ -19,6 +17,9 @@ export interface HandoverOptions {
    */
   whileLevel?(): Promise<void>;
 }
+
+/** A hold lasts this long past its last renewal (see holdPreviousVersion). */
+export const holdMs = 30_000;
 
 export class HandoverTimeoutError extends Error {
   override readonly name = 'HandoverTimeoutError';
@@ -63,7 +64,6 @@ export async function catchUpWithLiveVersion(
   liveGroup: string,
   options: HandoverOptions = {},
 ): Promise<boolean> {
-  const holdMs = options.holdMs ?? 30_000;
   const pollMs = options.pollMs ?? 250;
   const deadline = Date.now() + (options.deadlineMs ?? 300_000);
   const admin = kafka.admin();

@@ -23,7 +23,7 @@ import { acquireReplayLock, type ReplayLock } from '../read-model-store/replay-l
 import { collectionNames, readModelCollections, type ReadModelCollections } from '../read-model-store/documents.js';
 import { changeTimeOverlapMs } from '../read-model-store/lookups.js';
 import { settleChangeTimes, type ChangeTimeReport } from './change-times.js';
-import { catchUpWithLiveVersion, HandoverTimeoutError } from './handover.js';
+import { catchUpWithLiveVersion, HandoverTimeoutError, holdMs } from './handover.js';
 import { settleShipmentTimes, type ShipmentTimeReport } from './shipment-times.js';
 import { verified, verifyRebuild, type VerifyReport } from './verify.js';
 
@@ -108,7 +108,8 @@ const sum = (offsets: Map<number, bigint>) => [...offsets.values()].reduce((tota
 
 /** The rebuild's projector: the build's version and consumer group, carrying times over from the live version. */
 async function startRebuildProjector(ctx: ReplayContext, build: BuildRecord, options: ReplayOptions): Promise<RunningProjector | undefined> {
-  // Events the live version already sent to the dead-letter topic are not sent there again.
+  // Events the live version already sent to the dead-letter topic are not sent there again; read
+  // at each start, so the switch's run knows those the live version sent during the rebuild.
   const alreadyDeadLettered = await deadLetteredSources(ctx.kafka, deadLetterTopic(ctx.config.topic), ctx.config.topic);
   try {
     const config = { ...configForVersion(ctx.config, build.version, build.previous), consumerGroup: build.consumerGroup };
@@ -185,7 +186,7 @@ async function switchOver(ctx: ReplayContext, build: BuildRecord, options: Repla
     await projector.stop();
   }
   if (!level) return undefined;
-  if (!(await holdPreviousVersion(ctx.db, build, 30_000, false))) {
+  if (!(await holdPreviousVersion(ctx.db, build, holdMs, false))) {
     throw new HandoverTimeoutError(`the hold on version ${build.previous} lapsed before the switch (its projectors may have gone on); run ossn replay again`);
   }
   // The hold stays until it lapses: a projector that read the old active version just before

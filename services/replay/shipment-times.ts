@@ -2,7 +2,7 @@ import type { ShipmentsState } from '../../projections/state.js';
 import type { ReadModelCollections, ShipmentsDocument } from '../read-model-store/documents.js';
 import { updatePipeline } from '../read-model-store/shipments-update.js';
 import { carriedOver, visibleTimes, type TimeSource, type VisibleTimes } from '../read-model-store/visible-times.js';
-import { settleGuarded, settleInPages, type PageSettlement, type SettleOptions } from './pages.js';
+import { settleGuarded, settleInPages, type PageSettlement, type SettleOptions } from './settling.js';
 
 const idsPerRead = 1_000;
 

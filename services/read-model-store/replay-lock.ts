@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
+import { withDeadline } from '../lifecycle/deadline.js';
 
 interface ReplayLockRecord {
   _id: 'replay';
@@ -49,15 +50,19 @@ export async function acquireReplayLock(db: Db, ttlMs = lockTtlMs): Promise<Repl
   );
   if (current && current.holder !== holder) throw new ReplayLockedError(current.holder, current.expiresAt);
   let lost: Error | undefined;
+  const every = Math.min(renewEveryMs, ttlMs / 4);
   let renewing = Promise.resolve();
   const timer = setInterval(() => {
     renewing = renewing.then(async () => {
-      const renewed = await locks(db)
-        .updateOne({ _id: 'replay', holder }, [{ $set: { expiresAt: { $add: ['$$NOW', ttlMs] } } }])
-        .catch(() => undefined); // the store away: tried again at the next tick, well before the lock lapses
+      // The store away or hung: given up within a tick, tried again at the next, well before the lock lapses.
+      const renewed = await withDeadline(
+        locks(db).updateOne({ _id: 'replay', holder }, [{ $set: { expiresAt: { $add: ['$$NOW', ttlMs] } } }]),
+        every,
+        'renewing the replay lock',
+      ).catch(() => undefined);
       if (renewed?.matchedCount === 0) lost = new Error('the replay lock lapsed and was taken by another replay');
     });
-  }, Math.min(renewEveryMs, ttlMs / 4));
+  }, every);
   timer.unref();
   return {
     holder,
@@ -65,7 +70,8 @@ export async function acquireReplayLock(db: Db, ttlMs = lockTtlMs): Promise<Repl
     async release() {
       clearInterval(timer);
       await renewing;
-      await locks(db).deleteOne({ _id: 'replay', holder });
+      // A store away or hung: the lock is left to lapse.
+      await withDeadline(locks(db).deleteOne({ _id: 'replay', holder }), 5_000, 'releasing the replay lock').catch(() => undefined);
     },
   };
 }

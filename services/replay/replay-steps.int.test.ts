@@ -11,7 +11,7 @@ import { readTopic } from '../kafka/read-topic.js';
 import { startFollowingProjector } from '../projector/follow-active-version.js';
 import { startProjector } from '../projector/run.js';
 import { publishNdjson } from '../publishing/publish-events.js';
-import { activateBuild, holdPreviousVersion, readActiveVersion, readBuild, recordBuild } from '../read-model-store/active-version.js';
+import { activateBuild, holdPreviousVersion, mayWrite, readActiveVersion, readBuild, recordBuild } from '../read-model-store/active-version.js';
 import { readModelCollections } from '../read-model-store/documents.js';
 import { acquireReplayLock, ReplayLockedError } from '../read-model-store/replay-lock.js';
 import { configForVersion } from '../projector/versions.js';
@@ -57,6 +57,32 @@ describe('ossn replay, step by step', () => {
     await sleep(2_000);
     const next = await acquireReplayLock(db);
     await next.release();
+
+    // A running replay renews its lock: held past several of its lapse times, it is still its own.
+    const long = await acquireReplayLock(db, 2_000);
+    await sleep(5_000);
+    await expect(acquireReplayLock(db)).rejects.toBeInstanceOf(ReplayLockedError);
+    expect(long.lost()).toBeUndefined();
+    // Taken over (as after a lapse while this replay was frozen): its next renewal says it lost it.
+    await db.collection('replay_lock').updateOne({ _id: 'replay' as never }, { $set: { holder: 'another replay' } });
+    await expect.poll(() => long.lost()?.message, { timeout: 3_000, interval: 100 }).toMatch(/lapsed and was taken by another replay/);
+    await long.release(); // releases nothing of the other holder's
+    expect(await db.collection('replay_lock').countDocuments({ holder: 'another replay' })).toBe(1);
+  });
+
+  it('a projector of the live version that meets a hold at its write waits and writes nothing until the hold lapses', { timeout: 120_000 }, async () => {
+    const { config, db } = await freshSystem('replay-fence');
+    await recordBuild(db, { version: 2, previous: 1, consumerGroup: configForVersion(config, 2).consumerGroup, startedAt: new Date() });
+    const build = (await readBuild(db))!;
+    expect(await holdPreviousVersion(db, build, 4_000, true)).toBe(true);
+    // Started as the hold began (the follower would not start it now): only the fence stands in its way.
+    const projector = await startProjector(config, logger, { writeFence: () => mayWrite(db, 1, 1) });
+    running.push(projector);
+    await publish(generateDemoEvents({ clients: 1, orders: 10, seed: 26 }), config.topic);
+    await sleep(2_500);
+    expect(await readModelCollections(db, 1).orderStatus.countDocuments()).toBe(0);
+    await waitUntilCaughtUp(kafka, config.consumerGroup, config.topic, 30_000);
+    expect(await readModelCollections(db, 1).orderStatus.countDocuments()).toBe(10);
   });
 
   it('the live projector stops writing while a replay holds its version, and goes on by itself when the hold lapses', { timeout: 120_000 }, async () => {

@@ -4,8 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { generateDemoEvents } from '../../contracts/demo-events.js';
 import type { ErpEvent } from '../../contracts/erp-events.js';
+import type { ProjectorConfig } from '../config/config.js';
 import { deadLetterTopic } from '../../contracts/transport.js';
-import { freshProjectorConfig, useConnections } from '../../test/support/projector-system.js';
+import { freshProjectorConfig, projectUntilCaughtUp, useConnections } from '../../test/support/projector-system.js';
 import { waitUntilCaughtUp } from '../kafka/progress.js';
 import { readTopic } from '../kafka/read-topic.js';
 import { startFollowingProjector } from '../projector/follow-active-version.js';
@@ -32,14 +33,7 @@ async function freshSystem(label: string, partitions = 3) {
 
 const publish = (events: ErpEvent[], topic: string) => publishNdjson(events.map((e) => JSON.stringify(e)), connections.sink, topic);
 
-async function buildLive(config: ReplayContext['config']) {
-  const projector = await startProjector(config, logger);
-  try {
-    await waitUntilCaughtUp(kafka, config.consumerGroup, config.topic);
-  } finally {
-    await projector.stop();
-  }
-}
+const buildLive = (config: ProjectorConfig) => projectUntilCaughtUp(connections, config);
 
 describe('ossn replay, step by step', () => {
   it('runs one at a time: a second replay is refused while the first holds the lock, and a lock left by a killed replay lapses', async () => {

@@ -6,12 +6,11 @@ import { generateDemoEvents } from '../../contracts/demo-events.js';
 import type { ErpEvent } from '../../contracts/erp-events.js';
 import { foldEvents } from '../../projections/fold.js';
 import { ossnEnv, runOssn } from '../../test/support/ossn-cli.js';
-import { freshProjectorConfig, useConnections } from '../../test/support/projector-system.js';
+import { freshProjectorConfig, projectUntilCaughtUp, useConnections } from '../../test/support/projector-system.js';
 import { uniqueNames } from '../../test/support/servers.js';
 import type { ProjectorConfig } from '../config/config.js';
 import { waitUntilCaughtUp } from '../kafka/progress.js';
 import { startFollowingProjector, type FollowingProjector } from '../projector/follow-active-version.js';
-import { startProjector } from '../projector/run.js';
 import { consumerGroupFor } from '../projector/versions.js';
 import { publishNdjson } from '../publishing/publish-events.js';
 import { buildApp } from '../query/app.js';
@@ -41,15 +40,7 @@ async function followingProjector(config: ProjectorConfig): Promise<FollowingPro
   return projector;
 }
 
-/** Builds the live version 1 from what the topic holds, with a projector that then stops. */
-async function buildLive(config: ProjectorConfig) {
-  const projector = await startProjector(config, logger);
-  try {
-    await waitUntilCaughtUp(kafka, config.consumerGroup, config.topic);
-  } finally {
-    await projector.stop();
-  }
-}
+const buildLive = (config: ProjectorConfig) => projectUntilCaughtUp(connections, config);
 
 /** The states of a version without their change and visible times, in _id order. */
 async function states(db: Db, version: number) {

@@ -4,7 +4,9 @@ import { afterAll, beforeAll } from 'vitest';
 import { defaultStateCacheSize, type ProjectorConfig } from '../../services/config/config.js';
 import { createKafka } from '../../services/kafka/client.js';
 import { connectSink, type MessageSink } from '../../services/kafka/producer.js';
+import { waitUntilCaughtUp } from '../../services/kafka/progress.js';
 import { ensureTopics } from '../../services/kafka/topics.js';
+import { startProjector } from '../../services/projector/run.js';
 import { createLogger, type Logger } from '../../services/logging/logger.js';
 import { connectMongo } from '../../services/read-model-store/connect.js';
 import { testEnvironment, uniqueNames, type UniqueNames } from './servers.js';
@@ -55,4 +57,14 @@ export async function freshProjectorConfig(kafka: Kafka, label: string, partitio
   };
   await ensureTopics(kafka, config.topic, partitions);
   return { config, names };
+}
+
+/** Runs a projector of `config` until its group has committed the whole topic, then stops it: a live version built and left standing. */
+export async function projectUntilCaughtUp(connections: Connections, config: ProjectorConfig): Promise<void> {
+  const projector = await startProjector(config, connections.logger);
+  try {
+    await waitUntilCaughtUp(connections.kafka, config.consumerGroup, config.topic);
+  } finally {
+    await projector.stop();
+  }
 }

@@ -9,7 +9,7 @@ import { MeasuredLookups } from './metrics/measured-lookups.js';
 import { queryMetrics } from './metrics/metrics-plugin.js';
 import type { Authenticator, OrderLookups } from './ports.js';
 import { guardLogins, type RequestLimits } from './rate-limit/index.js';
-import { DEFAULT_LOOKUPS_IN_FLIGHT, LookupsInFlight } from './rate-limit/lookups-in-flight.js';
+import { DEFAULT_LOOKUP_WAIT_MS, DEFAULT_LOOKUPS_IN_FLIGHT, LookupsInFlight } from './rate-limit/lookups-in-flight.js';
 import { promoStandardsSoap, SoapClientFault, type BeforeOperation } from './soap/index.js';
 
 export interface AppDependencies {
@@ -65,7 +65,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // The partner endpoints, SOAP and JSON, share one rate limit and one failed-login limit.
   await app.register(async (partners) => {
     const beforePasswordCheck = limits ? guardLogins(limits) : undefined;
-    const requestWork = trackRequestWork(partners, new LookupsInFlight(deps.lookupsInFlightPerCredential ?? DEFAULT_LOOKUPS_IN_FLIGHT), deps.lookupWaitMs ?? 5_000);
+    const requestWork = trackRequestWork(partners, new LookupsInFlight(deps.lookupsInFlightPerCredential ?? DEFAULT_LOOKUPS_IN_FLIGHT, deps.lookupWaitMs ?? DEFAULT_LOOKUP_WAIT_MS));
     await partners.register(promoStandardsSoap, {
       beforePasswordCheck,
       requestWork,

@@ -192,7 +192,8 @@ const purchaseOrderComplete = (members: PurchaseOrderMember[]) => members.length
  * the earliest shipmentDate of its new packages, the timestamp for a location whose complete flag
  * changed with none, null when it has no news. A sales order whose own flag changed, or that came
  * under its purchase order, since then, is keyed at the timestamp too: its purchase order's flag
- * may have changed with it (a purchase order whose flag did not is then left out by fillGroups).
+ * may have changed with it (a purchase order whose flag did not, and that has no other news, is
+ * then left out of the answer by newsSince).
  */
 function serverNewsKey(since: ShipmentNewsSince): Document {
   const { shippedSince, visibleSince } = since;

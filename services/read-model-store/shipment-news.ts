@@ -1,5 +1,5 @@
 import type { LocationState, ShipmentsState } from '../../projections/state.js';
-import type { ShipmentsDocument, StoredLocation, StoredPackage } from './documents.js';
+import type { ShipmentsDocument, StoredPackage } from './documents.js';
 
 // What shipment queryType 3 answers of stored sales orders (queries.md): the packages shipped or
 // made visible since the partner's timestamp, the locations whose complete flag changed since,
@@ -13,11 +13,11 @@ export interface ShipmentNewsSince {
   visibleSince: Date;
 }
 
-const isNewPackage = (pkg: StoredPackage, since: ShipmentNewsSince): boolean =>
-  pkg.shipmentDate >= since.shippedSince || (pkg.visibleAt !== undefined && pkg.visibleAt >= since.visibleSince);
+/** Whether one of the store's times, absent while it was never stamped, is at or after `from`. */
+const atOrAfter = (time: Date | undefined, from: Date): boolean => time !== undefined && time >= from;
 
-const completeChangedSince = (location: StoredLocation, since: ShipmentNewsSince): boolean =>
-  location.completeChangedAt !== undefined && location.completeChangedAt >= since.visibleSince;
+const isNewPackage = (pkg: StoredPackage, since: ShipmentNewsSince): boolean =>
+  pkg.shipmentDate >= since.shippedSince || atOrAfter(pkg.visibleAt, since.visibleSince);
 
 /**
  * The part of a stored sales order that queryType 3 answers, as a state without the store's
@@ -30,7 +30,7 @@ export function newsOf(so: ShipmentsDocument, since: ShipmentNewsSince, wholePur
   for (const stored of so.locations) {
     const { completeChangedAt: _, packages, ...location } = stored;
     const fresh = packages.filter((p) => isNewPackage(p, since)).map(({ visibleAt: _v, ...pkg }) => pkg);
-    if (fresh.length > 0 || wholePurchaseOrder || completeChangedSince(stored, since)) locations.push({ ...location, packages: fresh });
+    if (fresh.length > 0 || wholePurchaseOrder || atOrAfter(stored.completeChangedAt, since.visibleSince)) locations.push({ ...location, packages: fresh });
   }
   if (locations.length === 0) return undefined;
   const { _id: _i, completeChangedAt: _c, purchaseOrderSetAt: _p, lastNewsAt: _l, ...state } = so;
@@ -54,8 +54,6 @@ export function newsKey(so: ShipmentsState, since: ShipmentNewsSince): number {
 
 export type PurchaseOrderMember = Pick<ShipmentsDocument, 'complete' | 'completeChangedAt' | 'purchaseOrderSetAt'>;
 
-const since = (time: Date | undefined, visibleSince: Date) => time !== undefined && time >= visibleSince;
-
 /**
  * Whether the complete flag of a purchase order with these sales orders (all of them, answered or
  * not) differs from what it was at `visibleSince`: then, a sales order that came under it since
@@ -63,8 +61,8 @@ const since = (time: Date | undefined, visibleSince: Date) => time !== undefined
  * the purchase order since is not among them, so a change it alone made is not seen.
  */
 export function purchaseOrderCompleteChanged(members: readonly PurchaseOrderMember[], visibleSince: Date): boolean {
-  const then = members.filter((m) => !since(m.purchaseOrderSetAt, visibleSince));
-  const completeThen = then.length > 0 && then.every((m) => (since(m.completeChangedAt, visibleSince) ? !m.complete : m.complete));
+  const then = members.filter((m) => !atOrAfter(m.purchaseOrderSetAt, visibleSince));
+  const completeThen = then.length > 0 && then.every((m) => (atOrAfter(m.completeChangedAt, visibleSince) ? !m.complete : m.complete));
   const completeNow = members.length > 0 && members.every((m) => m.complete);
   return completeThen !== completeNow;
 }

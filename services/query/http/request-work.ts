@@ -12,10 +12,10 @@ interface Bound {
 
 /**
  * Hooks on `app` (the partner routes' scope), and the work of each of its requests. A lookup waits
- * for its credential's slot at most `maxWaitMs` (then its request is answered 500, as a store that
- * does not answer in time is).
+ * for its credential's slot at most `inFlight`'s wait (then its request is answered 500, as a store
+ * that does not answer in time is).
  */
-export function trackRequestWork(app: FastifyInstance, inFlight: LookupsInFlight, maxWaitMs: number): (request: FastifyRequest) => RequestWork {
+export function trackRequestWork(app: FastifyInstance, inFlight: LookupsInFlight): (request: FastifyRequest) => RequestWork {
   const bound = new WeakMap<FastifyRequest, Bound>();
   const end = (request: FastifyRequest, reason: string) => {
     const work = bound.get(request);
@@ -36,7 +36,7 @@ export function trackRequestWork(app: FastifyInstance, inFlight: LookupsInFlight
     return {
       signal: current.controller.signal,
       async admitLookup(credential) {
-        const leave = await inFlight.enter(credential.id, AbortSignal.any([current.controller.signal, AbortSignal.timeout(maxWaitMs)]));
+        const leave = await inFlight.enter(credential.id, current.controller.signal);
         // Ended while it waited (the hooks ran already): the slot goes back at once.
         if (bound.get(request) === current) current.leave = leave;
         else leave();

@@ -8,11 +8,12 @@ import { AnswerChunks } from '../http/answer-chunks.js';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-/** Sends `{"<name>": items}`, each item serialized with `itemSchema` (the response schema's `items`). */
 type Json = { [key: string]: unknown };
 
+/** Sends `{"<name>": items}`, each item serialized with `itemSchema` (the response schema's `items`). */
 export function sendList<T extends object>(reply: FastifyReply, name: string, items: readonly T[], itemSchema: Json): FastifyReply {
-  const serialize = reply.getSerializationFunction(itemSchema) ?? reply.compileSerializationSchema(itemSchema, '200');
+  // Compiled on a route's first answer, then taken from the route's cache (keyed by the schema object).
+  const serialize = reply.compileSerializationSchema(itemSchema, '200');
   const out = new AnswerChunks();
   out.add(`{${JSON.stringify(name)}:[`);
   items.forEach((item, i) => out.add(i === 0 ? serialize(item as Json) : `,${serialize(item as Json)}`));

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { LookupsInFlight } from './lookups-in-flight.js';
+import { LookupsInFlight, LookupWaitTimeoutError } from './lookups-in-flight.js';
 
 it('hands an ended lookup\'s slot to the first waiter, never to a newcomer of the same moment', async () => {
   const inFlight = new LookupsInFlight(1);
@@ -35,5 +35,23 @@ it('drops a waiter whose signal aborts, and counts nothing for it', async () => 
   leave();
   expect(inFlight.size).toBe(0);
   (await inFlight.enter('acme'))();
+  expect(inFlight.size).toBe(0);
+});
+
+it('gives up a waiter whose turn does not come within the wait, and counts nothing for it', async () => {
+  const inFlight = new LookupsInFlight(1, 50);
+  const leave = await inFlight.enter('acme');
+  const started = Date.now();
+  await expect(inFlight.enter('acme')).rejects.toBeInstanceOf(LookupWaitTimeoutError);
+  expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+  leave();
+  expect(inFlight.size).toBe(0);
+  // One given its turn in time keeps it past the wait.
+  const first = await inFlight.enter('acme');
+  const second = inFlight.enter('acme');
+  first();
+  const leaveSecond = await second;
+  await new Promise((resolve) => setTimeout(resolve, 80));
+  leaveSecond();
   expect(inFlight.size).toBe(0);
 });

@@ -1,9 +1,15 @@
 // Lookups in flight per credential, in this process: a credential sending hundreds of requests at
 // once (each a 5,000-purchase-order answer) would otherwise hold as many store reads at a time.
-// Beyond the bound its lookups wait their turn (the rate limit bounds how many can wait); one
-// whose request goes away meanwhile leaves the queue.
+// Beyond the bound its lookups wait their turn (the rate limit bounds how many can wait), each for
+// at most its deadline; one whose request goes away meanwhile leaves the queue.
 
 export const DEFAULT_LOOKUPS_IN_FLIGHT = 4;
+export const DEFAULT_LOOKUP_WAIT_MS = 5_000;
+
+/** A lookup whose turn did not come within the wait: its request is answered as a store that does not answer in time is (500). */
+export class LookupWaitTimeoutError extends Error {
+  override readonly name = 'LookupWaitTimeoutError';
+}
 
 interface Lane {
   running: number;
@@ -14,11 +20,16 @@ interface Lane {
 export class LookupsInFlight {
   private readonly lanes = new Map<string, Lane>();
 
-  constructor(private readonly max = DEFAULT_LOOKUPS_IN_FLIGHT) {}
+  /** `maxWaitMs`: how long a lookup waits for its turn before it gives up. */
+  constructor(
+    private readonly max = DEFAULT_LOOKUPS_IN_FLIGHT,
+    private readonly maxWaitMs = DEFAULT_LOOKUP_WAIT_MS,
+  ) {}
 
   /**
    * Resolves with the function that frees the slot (once) when one of `credentialId`'s slots is
-   * free; rejects with the signal's reason if it aborts first.
+   * free; rejects with the signal's reason if it aborts first, or with a LookupWaitTimeoutError
+   * when no slot comes free within the wait.
    */
   async enter(credentialId: string, signal?: AbortSignal): Promise<() => void> {
     signal?.throwIfAborted();
@@ -47,19 +58,31 @@ export class LookupsInFlight {
     if (lane.running === 0) this.lanes.delete(credentialId);
   }
 
+  /**
+   * Waits for a slot handed over by a lookup that ends. The deadline is a plain timer, cleared
+   * with the wait: AbortSignal.timeout combined by AbortSignal.any can be collected before it
+   * fires on Node 20 (nodejs/node#57736), which left a waiter with no deadline.
+   */
   private turn(lane: Lane, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
+      const stopWaiting = () => {
+        clearTimeout(deadline);
+        signal?.removeEventListener('abort', onAbort);
+      };
       const go = () => {
-        signal?.removeEventListener('abort', giveUp);
+        stopWaiting();
         resolve();
       };
-      // Only a waiter still in the queue hears this: one given its turn removed the listener.
-      const giveUp = () => {
+      // Only a waiter still in the queue gets here: one given its turn stopped both.
+      const giveUp = (reason: unknown) => {
+        stopWaiting();
         lane.waiting.splice(lane.waiting.indexOf(go), 1);
-        reject(signal?.reason);
+        reject(reason);
       };
+      const onAbort = () => giveUp(signal?.reason);
+      const deadline = setTimeout(() => giveUp(new LookupWaitTimeoutError(`no lookup slot came free within ${this.maxWaitMs} ms`)), this.maxWaitMs);
       lane.waiting.push(go);
-      signal?.addEventListener('abort', giveUp, { once: true });
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 }

@@ -51,8 +51,17 @@ export class StoreConnection {
     if (!this.isConnected) return Promise.reject(new StoreNotConnectedError());
     const { deadlineMs } = this.options;
     if (!deadlineMs) return operation(signal);
-    const deadline = AbortSignal.timeout(deadlineMs);
-    return withDeadline(operation(signal ? AbortSignal.any([signal, deadline]) : deadline), deadlineMs, 'a store operation');
+    // A controller and a plain timer, held until the operation ends: an AbortSignal.timeout only
+    // AbortSignal.any refers to can be collected before it fires (nodejs/node#57736).
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new Error(`a store operation took longer than ${deadlineMs} ms`)), deadlineMs);
+    const onCaller = () => deadline.abort(signal?.reason);
+    signal?.addEventListener('abort', onCaller, { once: true });
+    if (signal?.aborted) onCaller();
+    return withDeadline(operation(deadline.signal), deadlineMs, 'a store operation').finally(() => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onCaller);
+    });
   }
 
   async close(): Promise<void> {

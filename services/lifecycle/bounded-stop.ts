@@ -1,4 +1,5 @@
 import type { Logger } from '../logging/logger.js';
+import { withDeadline } from './deadline.js';
 
 /**
  * Waits for one step of a stop (closing a connection, leaving a consumer group) at most `ms`: a
@@ -13,22 +14,16 @@ export async function stopStepWithin(
   logger: Logger,
   details: () => object = () => ({}),
 ): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((resolve) => {
-    timer = setTimeout(() => resolve('late'), ms);
-  });
+  // Never rejects: a failure is the step's end, so only the deadline makes withDeadline reject.
   const ended = step().then(
-    () => 'ended' as const,
+    () => true,
     (error: unknown) => {
       logger.warn({ err: error }, `${what} failed`);
-      return 'ended' as const;
+      return true;
     },
   );
-  try {
-    if ((await Promise.race([ended, late])) === 'ended') return true;
+  return withDeadline(ended, ms, what).catch(() => {
     logger.warn({ ...details(), afterMs: ms }, `${what} abandoned: not done within ${ms} ms`);
     return false;
-  } finally {
-    clearTimeout(timer);
-  }
+  });
 }

@@ -22,6 +22,7 @@ import { BatchAbandoned } from '../kafka/consumer.js';
 import type { OutgoingMessage, SourceMessage } from '../kafka/messages.js';
 import { documentId, ensureIndexes, readModelCollections } from '../read-model-store/documents.js';
 import { loadStates } from '../read-model-store/writes.js';
+import { holdPreviousVersion, mayWrite, recordBuild, releasePreviousVersion } from '../read-model-store/active-version.js';
 import { locationRecorded, packageShipped, statusChanged } from '../../contracts/sample-events.js';
 import { freshProjectorConfig } from '../../test/support/projector-system.js';
 import { startTcpProxy } from '../../test/support/tcp-proxy.js';
@@ -284,6 +285,64 @@ describe('projector against real Kafka and MongoDB', () => {
     expect(atCut).not.toEqual(expected); // the outage came mid-stream
     expect(await readModels(db)).toEqual(expected);
     expect(lines.some((line) => line.includes('projecting the batch failed; retrying'))).toBe(true);
+  });
+
+  it('holds a batch, writing nothing, while a replay holds its version, rides out the store failing the check meanwhile, and writes it once released', { timeout: 120_000 }, async () => {
+    const { config, db, collections } = await freshSetup('write-fence');
+    await ensureIndexes(collections);
+    const build = await recordBuild(db, { version: 2, previous: 1, consumerGroup: `${config.consumerGroup}-v2`, startedAt: new Date() });
+    expect(await holdPreviousVersion(db, build, 120_000, true)).toBe(true);
+    // The check reaches MongoDB through a proxy that the test cuts, with the follower's deadline.
+    const target = new URL(env.mongodbUri);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 27017) });
+    const viaProxy = new URL(env.mongodbUri);
+    viaProxy.host = proxy.address;
+    viaProxy.searchParams.delete('replicaSet');
+    viaProxy.searchParams.set('directConnection', 'true');
+    const checks = await connectMongo(viaProxy.toString(), 'projector-fence-test', { deadlineMs: 2_000 });
+    const warnings: string[] = [];
+    const handle = createBatchProjector({
+      collections,
+      sink,
+      deadLetterTopic: deadLetterTopic(config.topic),
+      logger: pino({ level: 'warn' }, { write: (line: string) => void warnings.push(line) }),
+      stateCacheSize: 100,
+      writeFence: () => mayWrite(checks.db(config.store.database), 1, config.store.readModelVersion),
+    });
+    const events = [statusChanged(1), locationRecorded(2, 1)];
+    const messages: SourceMessage[] = events.map((event, i) => ({
+      topic: config.topic, partition: 0, offset: String(i), key: Buffer.from('C1:SO-9'), value: Buffer.from(JSON.stringify(event)), timestamp: '0',
+    }));
+    let outcome: unknown = 'waiting';
+    const handled = handle(messages, { heartbeat: async () => undefined, isStopping: () => false }).then(
+      () => (outcome = 'written'),
+      (error: unknown) => (outcome = error),
+    );
+    const nothingWritten = async () => {
+      expect(outcome).toBe('waiting');
+      expect(await collections.orderStatus.countDocuments()).toBe(0);
+      expect(await collections.shipments.countDocuments()).toBe(0);
+    };
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await nothingWritten();
+      // The store away while the batch waits: a failed check is retried, the batch is not thrown.
+      proxy.cut();
+      const retried = () => ({ outcome, retried: warnings.some((line) => line.includes('may be written failed; retrying')) });
+      await expect.poll(retried, { timeout: 20_000, interval: 100 }).toEqual({ outcome: 'waiting', retried: true });
+      proxy.restore();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await nothingWritten();
+      // A consumer stopping gives a held batch up, uncommitted.
+      await expect(handle(messages, { heartbeat: async () => undefined, isStopping: () => true })).rejects.toThrow(BatchAbandoned);
+      await releasePreviousVersion(db, build);
+      await handled;
+      expect(outcome).toBe('written');
+    } finally {
+      await checks.close();
+      await proxy.close();
+    }
+    expect((await loadStates(collections, ['C1:SO-9'])).shipments.get('C1:SO-9')?.sequence).toBe(2);
   });
 
   it('ends in the same state when stopped and restarted mid-stream', { timeout: 180_000 }, async () => {

@@ -70,7 +70,7 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
       await sendDeadLetters(deps.sink, deps.deadLetterTopic, fresh, deps.logger);
       for (const { source } of fresh) sent.add(source.offset);
     };
-    if (deps.writeFence) await untilWritable(deps.writeFence, context);
+    if (deps.writeFence) await untilWritable(deps.writeFence, context, deps.logger);
     let attempts = 0;
     let writeRefusals = 0;
     await retryUntilDone(
@@ -108,11 +108,15 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
   };
 }
 
-/** Waits while the version may not be written; a consumer stopping meanwhile leaves the batch uncommitted. */
-async function untilWritable(writable: () => Promise<boolean>, context: BatchContext): Promise<void> {
-  while (!(await writable())) {
+/**
+ * Waits while the version may not be written; a consumer stopping meanwhile leaves the batch
+ * uncommitted. The check reads the store: a failure of it is retried as the batch's own are.
+ */
+async function untilWritable(writable: () => Promise<boolean>, context: BatchContext, logger: Logger): Promise<void> {
+  const check = () => retryUntilDone(writable, { context, logger, what: 'checking that the read-model version may be written' });
+  while (!(await check())) {
     if (context.isStopping()) throw new BatchAbandoned();
-    await sleep(250);
+    await sleep(250, undefined, { signal: context.signal }).catch(() => undefined);
   }
 }
 

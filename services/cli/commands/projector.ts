@@ -1,5 +1,4 @@
 import { defaultStopTimeoutMs, readProjectorConfig } from '../../config/config.js';
-import { stopStepWithin } from '../../lifecycle/bounded-stop.js';
 import { createLogger } from '../../logging/logger.js';
 import { createProjectorMetrics } from '../../metrics/projector-metrics.js';
 import { startFollowingProjector } from '../../projector/follow-active-version.js';
@@ -32,7 +31,7 @@ export async function projectorCommand(): Promise<void> {
   const stopTimeoutMs = config.stopTimeoutMs ?? defaultStopTimeoutMs;
   await stopWithinDeadline(stopTimeoutMs, logger, [
     // A probe in flight waits on the store (at most 2 s): the projector's stop need not wait for it.
-    ['closing the metrics and probes port', () => stopStepWithin('closing the metrics and probes port', () => probes.close(), stopTimeoutMs * 0.1, logger)],
+    ['closing the metrics and probes port', () => probes.close(), stopTimeoutMs * 0.1],
     ['stopping the projector', () => projector.stop()],
   ]);
   // An abandoned step, or a connection it left to a server that does not answer, would hold the process.

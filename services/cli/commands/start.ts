@@ -12,7 +12,6 @@ import { connectSink } from '../../kafka/producer.js';
 import { topicSize, waitUntilCaughtUp } from '../../kafka/progress.js';
 import { ensureTopics } from '../../kafka/topics.js';
 import { createLogger } from '../../logging/logger.js';
-import { stopStepWithin } from '../../lifecycle/bounded-stop.js';
 import { untilAnswered } from '../../lifecycle/until-answered.js';
 import { createProjectorMetrics } from '../../metrics/projector-metrics.js';
 import { startFollowingProjector } from '../../projector/follow-active-version.js';
@@ -99,10 +98,9 @@ export async function startCommand(): Promise<void> {
   process.stdout.write('stopping…\n');
   exitOnSecondSignal(logger);
   const stopTimeoutMs = projectorConfig.stopTimeoutMs ?? defaultStopTimeoutMs;
-  const closeWithin = (what: string, close: () => Promise<void>) => () => stopStepWithin(what, close, stopTimeoutMs * 0.2, logger);
   await stopWithinDeadline(stopTimeoutMs, logger, [
-    ['closing the query service', closeWithin('closing the query service', () => query.close())],
-    ["closing the projector's metrics and probes port", closeWithin("closing the projector's metrics and probes port", () => projectorOps.close())],
+    ['closing the query service', () => query.close(), stopTimeoutMs * 0.2],
+    ["closing the projector's metrics and probes port", () => projectorOps.close(), stopTimeoutMs * 0.2],
     ['stopping the projector', () => projector.stop()],
   ]);
   if (stackStartedHere) await stopStack();

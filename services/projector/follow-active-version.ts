@@ -1,7 +1,7 @@
 import type { ProjectorConfig } from '../config/config.js';
 import type { Logger } from '../logging/logger.js';
 import type { ProjectorMetrics } from '../metrics/projector-metrics.js';
-import { isHeld, mayWrite, readActiveVersion } from '../read-model-store/active-version.js';
+import { mayWrite, readActiveVersion, versionState } from '../read-model-store/active-version.js';
 import { connectMongo } from '../read-model-store/connect.js';
 import { untilAnswered } from '../lifecycle/until-answered.js';
 import { startProjector, type RunningProjector } from './run.js';
@@ -64,7 +64,7 @@ export async function startFollowingProjector(
       signal: stopped.signal,
     });
   };
-  let running: RunningProjector | undefined = (await isHeld(db, version)) ? undefined : await start();
+  let running: RunningProjector | undefined = (await versionState(db, version, config.store.readModelVersion)).held ? undefined : await start();
   if (!running) logger.info({ version }, 'a replay is taking this read-model version over; waiting for its switch');
   options.metrics?.activeVersion.set(version);
 
@@ -75,10 +75,13 @@ export async function startFollowingProjector(
     running = undefined;
   };
   const follow = async () => {
-    const { version: active, activatedAt } = await readActiveVersion(db, config.store.readModelVersion);
+    // One read of both records: the active version and the hold cannot be seen from two moments.
+    const {
+      active: { version: active, activatedAt },
+      held,
+    } = await versionState(db, version, config.store.readModelVersion);
     if (stopping) return;
     if (active === version) {
-      const held = await isHeld(db, version);
       if (held && running) {
         logger.info({ version }, 'a replay is taking this read-model version over; stopped writing it until its switch');
         await halt();

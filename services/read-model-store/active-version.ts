@@ -73,22 +73,25 @@ export async function releasePreviousVersion(db: Db, build: BuildRecord): Promis
 }
 
 /**
- * Whether the projectors of `version` may write it now: it is the active version (`fallback`
- * before any switch) and no replay holds it. One read of both records, with the database's clock.
+ * The active version (`fallback` before any switch) and whether a replay holds `version` now (its
+ * projectors must not write it): one read of both records, with the database's clock.
  */
-export async function mayWrite(db: Db, version: number, fallback: number): Promise<boolean> {
+export async function versionState(db: Db, version: number, fallback: number): Promise<{ active: ActiveVersionRecord; held: boolean }> {
   const records = await versionRecords(db)
-    .find({ _id: { $in: ['active', 'build'] } }, { projection: { version: 1, previous: 1, held: { $gt: ['$handoverUntil', '$$NOW'] } } })
+    .find({ _id: { $in: ['active', 'build'] } }, { projection: { version: 1, previous: 1, activatedAt: 1, held: { $gt: ['$handoverUntil', '$$NOW'] } } })
     .toArray();
-  const active = (records.find((r) => r._id === 'active')?.version as number | undefined) ?? fallback;
+  const record = records.find((r) => r._id === 'active');
+  const active: ActiveVersionRecord = record
+    ? { _id: 'active', version: record.version, activatedAt: (record as Partial<ActiveVersionRecord>).activatedAt ?? new Date(0) }
+    : { _id: 'active', version: fallback, activatedAt: new Date(0) };
   const held = records.some((r) => r._id === 'build' && r.previous === version && (r as { held?: boolean }).held === true);
-  return active === version && !held;
+  return { active, held };
 }
 
-/** Whether a replay holds `version` still (its projectors must not write it now). */
-export async function isHeld(db: Db, version: number): Promise<boolean> {
-  const held = await versionRecords(db).countDocuments({ _id: 'build', previous: version, $expr: { $gt: ['$handoverUntil', '$$NOW'] } }, { limit: 1 });
-  return held > 0;
+/** Whether the projectors of `version` may write it now: it is the active version and no replay holds it. */
+export async function mayWrite(db: Db, version: number, fallback: number): Promise<boolean> {
+  const { active, held } = await versionState(db, version, fallback);
+  return active.version === version && !held;
 }
 
 /**

@@ -11,6 +11,8 @@ import { takeSuffixes } from './leftover-names.js';
 
 /** A group whose member was killed stays non-empty until its session times out (30 s by default). */
 const groupMembersGoneWithinMs = 60_000;
+/** A deleted topic leaves the broker's metadata within moments; the wait only bounds a stuck one. */
+const topicsGoneWithinMs = 30_000;
 
 /**
  * Drops every database, topic and consumer group of the suffixes registered (dropAfterFile), then
@@ -36,13 +38,28 @@ export async function dropLeftovers(): Promise<void> {
   await admin.connect();
   try {
     left.push(...(await deleteGroups(admin, (await admin.listGroups()).groups.map((g) => g.groupId).filter(ours))));
-    const topics = (await admin.listTopics()).filter(ours);
-    if (topics.length > 0) await admin.deleteTopics({ topics, timeout: 30_000 });
-    left.push(...(await admin.listTopics()).filter(ours).map((topic) => `topic ${topic}`));
+    left.push(...(await deleteTopics(admin, (await admin.listTopics()).filter(ours))));
   } finally {
     await admin.disconnect();
   }
   if (left.length > 0) throw new Error(`the test file left these behind, and they could not be dropped: ${left.join('; ')}`);
+}
+
+/**
+ * Deletes the topics and waits until the broker's metadata no longer lists them: the controller
+ * accepts a deletion before every broker's metadata has caught up, so a list taken at once may
+ * still show them. Returns those still listed after the wait.
+ */
+async function deleteTopics(admin: Admin, topics: string[]): Promise<string[]> {
+  if (topics.length === 0) return [];
+  await admin.deleteTopics({ topics, timeout: 30_000 });
+  const deadline = Date.now() + topicsGoneWithinMs;
+  for (;;) {
+    const listed = new Set(await admin.listTopics());
+    const still = topics.filter((topic) => listed.has(topic));
+    if (still.length === 0 || Date.now() >= deadline) return still.map((topic) => `topic ${topic}`);
+    await sleep(500);
+  }
 }
 
 /** Deletes the groups, waiting for those with members still; returns what it could not delete and why. */

@@ -19,7 +19,7 @@ describe('configuration', () => {
     expect(config.kafkaBrokers).toEqual(['127.0.0.1:9092', 'kafka:9092']);
     expect(config.topic).toBe('erp.order-events.v1');
     expect(config.consumerGroup).toBe('ossn-projector-v1');
-    expect(config.stateCacheSize).toBe(20_000);
+    expect(config.stateCacheSize).toBe(50_000);
     expect(config.consumerSessionTimeoutMs).toBe(30_000);
     expect(config.store).toEqual({ mongodbUri: 'mongodb://db:27017/', database: 'ossn', readModelVersion: 1 });
   });

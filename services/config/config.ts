@@ -72,8 +72,13 @@ type Env = Record<string, string | undefined>;
 /** See ProjectorConfig.stopTimeoutMs. */
 export const defaultStopTimeoutMs = 10_000;
 
-/** A few kB a sales order: some tens of MB of states kept between batches. */
-export const defaultStateCacheSize = 20_000;
+/**
+ * About 4 kB a sales order: some 200 MB of states kept between batches at most. A sales order's
+ * events come over days; a miss reads its states from the store again. In the demo stream (two
+ * weeks of 50 clients' orders) some 35,000 sales orders are under way at once: at 1,000,000 events
+ * (107,603 sales orders) 20,000 kept made 202,806 reads of stored states, 50,000 none.
+ */
+export const defaultStateCacheSize = 50_000;
 
 function readStore(r: EnvReader): StoreConfig {
   return {

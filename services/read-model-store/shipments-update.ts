@@ -2,18 +2,19 @@ import type { Document } from 'mongodb';
 import type { LocationState, PackageState, ShipmentsState } from '../../projections/state.js';
 import type { TimeSource, VisibleTimes } from './visible-times.js';
 
-// Shipments documents are written with aggregation-pipeline updates where only there can the
-// write be said: only there can the server's clock ($$NOW) be put inside the packages and
-// locations of a replaced array, a time be kept from the stored document, and the latest news time
-// be the latest of every time the document holds. Every value of the state goes in as a $literal,
-// so that no text of the ERP (an address starting with "$") is read as an expression.
+// Shipments documents are written with aggregation-pipeline updates where the write makes
+// something visible: only there can the server's clock ($$NOW) be put inside the packages and
+// locations of a replaced array, and be one time for the whole write ($currentDate reads the clock
+// once per field: two fields it stamps in one update can differ by a millisecond), and can a time
+// be kept from the stored document. Every value of the state goes in as a $literal, so that no
+// text of the ERP (an address starting with "$") is read as an expression.
 //
 // A pipeline costs the server (MongoDB 6.0) about twice what the same change in plain update
-// operators does: it parses every expression of every update. Most writes only add to what the
-// stored document holds (a package shipped, a location recorded or completed), and those are said
-// in plain operators instead (plainInsert, plainUpdate), stamping with $currentDate, which gives
-// every field of one update the same server time as $$NOW does. Each says the same document the
-// pipeline would make, or declines and the pipeline is used.
+// operators does: it parses every expression of every update. So a write that stamps nothing and
+// leaves every time as it is (a location recorded, an address changed) is said in plain operators
+// (plainInsert, plainUpdate), and a pipeline keeps its expressions few: a location or package the
+// write leaves as it is stays the stored one, and the news time of a write that stamps is the server's time
+// (see stampedNewsTime) rather than the latest of every time the document holds, recomputed.
 
 const storedLocation = (i: number) => ({ $arrayElemAt: ['$locations', i] });
 
@@ -37,13 +38,26 @@ function nestedTime(source: TimeSource, field: string): unknown {
   }
 }
 
-function locationExpression(location: LocationState, times: VisibleTimes['locations'][number]): Document {
+const storedPackage = (location: number, pkg: number) => ({ $arrayElemAt: [{ $getField: { field: 'packages', input: storedLocation(location) } }, pkg] });
+
+/**
+ * A location written anew. With `before` (the state the stored document holds), a package that is
+ * the very one stored, its time kept, stays as stored: fewer expressions than the package anew.
+ */
+function locationExpression(location: LocationState, times: VisibleTimes['locations'][number], before?: ShipmentsState): Document {
   const { packages, ...rest } = location;
+  const packageExpression = (pkg: PackageState, j: number) => {
+    const source = times.packages[j]!;
+    if (source.from === 'stored' && source.location !== undefined && source.package !== undefined && before?.locations[source.location]?.packages[source.package] === pkg) {
+      return storedPackage(source.location, source.package);
+    }
+    return { $mergeObjects: [{ $literal: pkg }, { visibleAt: nestedTime(source, 'visibleAt') }] };
+  };
   return {
     $mergeObjects: [
       { $literal: rest },
       {
-        packages: packages.map((pkg, j) => ({ $mergeObjects: [{ $literal: pkg }, { visibleAt: nestedTime(times.packages[j]!, 'visibleAt') }] })),
+        packages: packages.map(packageExpression),
         completeChangedAt: nestedTime(times.completeChangedAt, 'completeChangedAt'),
       },
     ],
@@ -93,62 +107,88 @@ function topLevelSets(times: VisibleTimes): Document {
 
 const literals = (fields: Document) => Object.fromEntries(Object.entries(fields).map(([name, value]) => [name, { $literal: value }]));
 
+/** Whether the write stamps the server's time anywhere. */
+const stampsAny = (times: VisibleTimes): boolean =>
+  times.completeChangedAt.from === 'now' ||
+  times.purchaseOrderSetAt.from === 'now' ||
+  times.locations.some((l) => l.completeChangedAt.from === 'now' || l.packages.some((p) => p.from === 'now'));
+
+/**
+ * The news time of a write that stamps the server's time: the latest of that time, the ERP's
+ * shipmentDates and the times carried over, which is the latest of every time the document holds
+ * (every other one the server stamped earlier, and its clock does not go back), without reading
+ * them. undefined for a write that stamps nothing: the document's own times are then the ones.
+ */
+function stampedNewsTime(state: ShipmentsState, times: VisibleTimes): unknown {
+  if (!stampsAny(times)) return undefined;
+  let known = -Infinity;
+  const knowValue = (source: TimeSource) => {
+    if (source.from === 'value') known = Math.max(known, source.at.getTime());
+  };
+  knowValue(times.completeChangedAt);
+  knowValue(times.purchaseOrderSetAt);
+  for (const [i, location] of state.locations.entries()) {
+    knowValue(times.locations[i]!.completeChangedAt);
+    times.locations[i]!.packages.forEach(knowValue);
+    for (const pkg of location.packages) known = Math.max(known, pkg.shipmentDate.getTime());
+  }
+  return known === -Infinity ? '$$NOW' : { $max: ['$$NOW', { $literal: new Date(known) }] };
+}
+
+/**
+ * The locations of `state` over the stored ones (`before`, when the stored document holds it): a
+ * location that is the very one stored at its place, with every time kept there, stays as stored.
+ */
+function locationsOver(state: ShipmentsState, times: VisibleTimes, before?: ShipmentsState): unknown[] {
+  return state.locations.map((location, i) => {
+    const locationTimes = times.locations[i]!;
+    const kept = (source: TimeSource, pkg?: number) => source.from === 'stored' && source.location === i && source.package === pkg;
+    if (before?.locations[i] === location && kept(locationTimes.completeChangedAt) && locationTimes.packages.every((source, j) => kept(source, j))) {
+      return storedLocation(i);
+    }
+    return locationExpression(location, locationTimes, before);
+  });
+}
+
 /**
  * A new document, for an upsert whose filter is its _id alone: it takes effect only where no
  * document exists (the pipeline keeps one that another writer put there first, untouched).
  */
 export function insertPipeline(id: string, state: ShipmentsState, times: VisibleTimes): Document[] {
   const { locations: _, ...rest } = state;
-  const created = { $mergeObjects: [{ $literal: { _id: id, ...rest } }, { locations: locationsExpression(state, times), ...topLevelSets(times) }] };
-  return [{ $replaceWith: { $cond: [{ $eq: [{ $type: '$sequence' }, 'missing'] }, created, '$$ROOT'] } }, lastNewsAt];
+  const newsTime = stampedNewsTime(state, times);
+  const created = {
+    $mergeObjects: [
+      { $literal: { _id: id, ...rest } },
+      { locations: locationsExpression(state, times), ...topLevelSets(times), ...(newsTime === undefined ? {} : { lastNewsAt: newsTime }) },
+    ],
+  };
+  return [{ $replaceWith: { $cond: [{ $eq: [{ $type: '$sequence' }, 'missing'] }, created, '$$ROOT'] } }, ...(newsTime === undefined ? [lastNewsAt] : [])];
 }
 
-/** An update of a stored document: the fields that changed, those removed, and the times. */
-export function updatePipeline(changed: Document, removed: string[], state: ShipmentsState, times: VisibleTimes): Document[] {
+/**
+ * An update of a stored document: the fields that changed, those removed, and the times. With
+ * `before`, the state the stored document holds (the write is guarded on it), a location left as
+ * it was stays as stored.
+ */
+export function updatePipeline(changed: Document, removed: string[], state: ShipmentsState, times: VisibleTimes, before?: ShipmentsState): Document[] {
   const { locations: _, ...changedValues } = changed;
   const set: Document = { ...literals(changedValues), ...topLevelSets(times) };
-  if (times.rewritesLocations) set.locations = locationsExpression(state, times);
+  if (times.rewritesLocations) set.locations = locationsOver(state, times, before);
+  const newsTime = stampedNewsTime(state, times);
+  if (newsTime !== undefined) set.lastNewsAt = newsTime;
   const unset = [...removed, ...topLevelTimes.filter((field) => times[field].from === 'none')];
-  return [{ $set: set }, ...(unset.length > 0 ? [{ $unset: unset }] : []), lastNewsAt];
+  return [{ $set: set }, ...(unset.length > 0 ? [{ $unset: unset }] : []), ...(newsTime === undefined ? [lastNewsAt] : [])];
 }
 
 // Plain update operators: see the top of this file.
 
-/**
- * A time of the ERP's (a shipmentDate, or a time carried over from the live version) at or before
- * this long before the projector's clock is in the database server's past too, clocks being set
- * within it of each other: where a write stamps the server's time, that time is then the latest
- * the document holds (the times the server stamped earlier are not after it either). Later ones,
- * as a package dated ahead, are for the pipeline's $max.
- */
-export const clockAllowanceMs = 60 * 60_000;
-
-/** The $set, $unset and $currentDate of one plain update, filled path by path. */
+/** The $set and $unset of one plain update, filled path by path. */
 class PlainUpdate {
   readonly set: Document = {};
   readonly unset: Document = {};
-  readonly stamp: Document = {};
-  /** A time of the document, or a package's shipmentDate, is set or removed other than by a stamp. */
+  /** A time of the document, or a package's shipmentDate, would change: only a pipeline says that. */
   touchesTimes = false;
-  /** The latest of the ERP's and carried-over times the document holds after the write (see clockAllowanceMs). */
-  latestKnown = -Infinity;
-
-  /** A time from its source. A stored one is left where it is (the caller checks it is there); nothing is removed from a new element. */
-  time(path: string, source: TimeSource, isNew = false): void {
-    if (source.from === 'now') this.stamp[path] = true;
-    else if (source.from === 'value') {
-      this.set[path] = source.at;
-      this.known(source.at);
-      this.touchesTimes = true;
-    } else if (source.from === 'none' && !isNew) {
-      this.unset[path] = '';
-      this.touchesTimes = true;
-    }
-  }
-
-  known(at: Date): void {
-    this.latestKnown = Math.max(this.latestKnown, at.getTime());
-  }
 
   /** The fields of `next` that are not the very same values as in `previous`, those it lacks removed; `skip` left out. */
   fields(path: string, next: object, previous: object, skip?: string): void {
@@ -164,39 +204,27 @@ class PlainUpdate {
     }
   }
 
-  get stamps(): boolean {
-    return Object.keys(this.stamp).length > 0;
+  /** A time the write leaves as it is: stored at this place, or none on something new. */
+  keeps(source: TimeSource, location?: number, pkg?: number, isNew = false): boolean {
+    const kept = source.from === 'stored' ? source.location === location && source.package === pkg : source.from === 'none' && isNew;
+    if (!kept) this.touchesTimes = true;
+    return kept;
   }
 
-  /**
-   * The update with its latest news time, or undefined where it cannot be said this way. A write
-   * that stamps the server's time makes that time the latest news when every time known here lies
-   * in the server's past; one that stamps nothing and sets no time leaves it as it is (nothing it
-   * is the latest of changed: a package that changes is made visible anew, a stamp).
-   */
-  build(notAfter: number): Document | undefined {
-    if (this.stamps) {
-      if (this.latestKnown > notAfter) return undefined;
-      this.stamp.lastNewsAt = true;
-    } else if (this.touchesTimes) return undefined;
+  build(): Document | undefined {
+    if (this.touchesTimes) return undefined;
     const update: Document = {};
     if (Object.keys(this.set).length > 0) update.$set = this.set;
     if (Object.keys(this.unset).length > 0) update.$unset = this.unset;
-    if (this.stamps) update.$currentDate = this.stamp;
     return update;
   }
 }
 
-/** Whether a source leaves the time where the plain update leaves it: a stored time at this very place, or another source. */
-const keptAt = (source: TimeSource, location: number, pkg?: number) => source.from !== 'stored' || (source.location === location && source.package === pkg);
-
 /**
  * The locations of `after` written over those of `before` the stored document holds, when every
- * location and package stays where it was (the arrays are sorted by id: an id added at the end, an
- * address, flag or package changed in place): each change is then a path of its own. false when
- * something is removed or moves (a package voided, an id below the last one), or a new location
- * comes with packages (a new element is written field by field, as a whole one would conflict
- * with a time stamped inside it, and a package list being made cannot be written into).
+ * time stays as it is and every location where it was (the arrays are sorted by id: one added at
+ * the end, an address or destination type changed in place): each change is then a path of its
+ * own. false when a location is removed or moves, or a package changes.
  */
 function writeLocations(update: PlainUpdate, before: ShipmentsState, after: ShipmentsState, times: VisibleTimes): boolean {
   if (after.locations.length < before.locations.length) return false;
@@ -205,69 +233,42 @@ function writeLocations(update: PlainUpdate, before: ShipmentsState, after: Ship
     const { completeChangedAt, packages } = times.locations[i]!;
     const path = `locations.${i}.`;
     if (previous === undefined) {
-      if (location.packages.length > 0 || completeChangedAt.from === 'stored') return false;
+      // A new location, its fields one by one, as a whole element would be: with no package (a
+      // package is made visible, a time) and its flag clear.
+      if (location.packages.length > 0 || !update.keeps(completeChangedAt, undefined, undefined, true)) return false;
       update.fields(path, location, {});
-      update.time(`${path}completeChangedAt`, completeChangedAt, true);
       continue;
     }
-    if (previous.locationId !== location.locationId || location.packages.length < previous.packages.length || !keptAt(completeChangedAt, i)) return false;
+    if (previous.locationId !== location.locationId || previous.packages !== location.packages) return false;
+    if (!update.keeps(completeChangedAt, i) || !packages.every((source, j) => update.keeps(source, i, j))) return false;
     update.fields(path, location, previous, 'packages');
-    update.time(`${path}completeChangedAt`, completeChangedAt);
-    for (const [j, pkg] of location.packages.entries()) {
-      const previousPackage: PackageState | undefined = previous.packages[j];
-      const source = packages[j]!;
-      if (source.from === 'stored') {
-        // The very package stored there (visibleTimes keeps the time of a package as it was only).
-        if (previousPackage === undefined || !keptAt(source, i, j)) return false;
-        continue;
-      }
-      if (previousPackage !== undefined && previousPackage.packageId !== pkg.packageId) return false;
-      // Its shipmentDate is new, or replaces another: a time the news time is the latest of.
-      update.touchesTimes = true;
-      const packagePath = `${path}packages.${j}.`;
-      update.fields(packagePath, pkg, previousPackage ?? {});
-      update.time(`${packagePath}visibleAt`, source, previousPackage === undefined);
-    }
   }
   return true;
 }
 
-/** Every package's shipmentDate is a time the news time is the latest of. */
-function knowShipmentDates(update: PlainUpdate, state: ShipmentsState): void {
-  for (const location of state.locations) for (const pkg of location.packages) update.known(pkg.shipmentDate);
-}
+const keepsTopLevelTimes = (update: PlainUpdate, times: VisibleTimes, isNew: boolean) =>
+  topLevelTimes.every((field) => update.keeps(times[field], undefined, undefined, isNew));
 
 /**
- * A new document without locations, as a plain upsert whose filter is its _id alone: the state in
- * $setOnInsert and its first times stamped. Unlike the insert pipeline, where another writer got
- * there first the stamps move that document's times on (as a status insert's change time does: a
- * poller may see the sales order once more, never miss it); the write finds a document, is counted
- * as refused all the same, and the batch is read again. With locations, undefined: only the
- * pipeline can stamp inside them. `notAfter`: see clockAllowanceMs.
+ * A new document without locations and without a time, as a plain upsert whose filter is its _id
+ * alone: the state in $setOnInsert, applied only where no document exists (as the insert pipeline
+ * does). undefined otherwise, for the pipeline.
  */
-export function plainInsert(state: ShipmentsState, times: VisibleTimes, notAfter: number): Document | undefined {
-  if (state.locations.length > 0) return undefined;
-  const update = new PlainUpdate();
-  for (const field of topLevelTimes) update.time(field, times[field], true);
-  if (update.stamps && update.latestKnown > notAfter) return undefined;
-  const created: Document = { ...state, ...update.set };
-  if (update.stamps) return { $setOnInsert: created, $currentDate: { ...update.stamp, lastNewsAt: true } };
-  if (update.latestKnown > -Infinity) created.lastNewsAt = new Date(update.latestKnown);
-  return { $setOnInsert: created };
+export function plainInsert(state: ShipmentsState, times: VisibleTimes): Document | undefined {
+  if (state.locations.length > 0 || !keepsTopLevelTimes(new PlainUpdate(), times, true)) return undefined;
+  return { $setOnInsert: { ...state } };
 }
 
 /**
  * The update updatePipeline makes, in plain operators, of a stored document holding `before`
- * (the write's guard holds it to that): the changed and removed fields, the locations path by
- * path, each time from its source, the news time. undefined where only the pipeline can say it.
- * `notAfter`: see clockAllowanceMs.
+ * (the write's guard holds it to that), for a write that leaves every time as it is: the changed
+ * and removed fields, the locations path by path; the news time stays too. undefined otherwise.
  */
-export function plainUpdate(before: ShipmentsState, after: ShipmentsState, changed: Document, removed: string[], times: VisibleTimes, notAfter: number): Document | undefined {
+export function plainUpdate(before: ShipmentsState, after: ShipmentsState, changed: Document, removed: string[], times: VisibleTimes): Document | undefined {
   const update = new PlainUpdate();
+  if (!keepsTopLevelTimes(update, times, false)) return undefined;
   update.fields('', changed, {}, 'locations');
   for (const field of removed) update.unset[field] = '';
-  for (const field of topLevelTimes) update.time(field, times[field]);
   if (times.rewritesLocations && !writeLocations(update, before, after, times)) return undefined;
-  knowShipmentDates(update, after);
-  return update.build(notAfter);
+  return update.build();
 }

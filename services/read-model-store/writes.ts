@@ -8,7 +8,7 @@ import {
   type ShipmentsDocument,
 } from './documents.js';
 import { writeErrorsOf } from './refusals.js';
-import { clockAllowanceMs, insertPipeline, plainInsert, plainUpdate, updatePipeline } from './shipments-update.js';
+import { insertPipeline, plainInsert, plainUpdate, updatePipeline } from './shipments-update.js';
 import { carriedOver, visibleTimes } from './visible-times.js';
 
 /** A read model's state for one sales order before and after a batch; before is absent for a new one. */
@@ -100,25 +100,18 @@ function guardedWrite<T extends { _id: string; sequence: number }>(
 }
 
 /**
- * The same guard for a shipments document, whose visible times are stamped in plain update
- * operators where they can say the write and by a pipeline update otherwise (see shipments-update.ts).
- * `notAfter`: see clockAllowanceMs.
+ * The same guard for a shipments document, whose visible times only a pipeline update can stamp;
+ * a write that stamps none and leaves them as they are is said in plain operators (see shipments-update.ts).
  */
-function guardedShipmentsWrite(
-  key: string,
-  change: StateChange<ShipmentsState>,
-  shown: ShipmentsDocument | undefined,
-  shownBefore: Date | undefined,
-  notAfter: number,
-): GuardedWrite<ShipmentsDocument> {
+function guardedShipmentsWrite(key: string, change: StateChange<ShipmentsState>, shown: ShipmentsDocument | undefined, shownBefore: Date | undefined): GuardedWrite<ShipmentsDocument> {
   const { before, after } = change;
   const times = carriedOver(visibleTimes(before, after), after, shown, shownBefore);
   if (!before) {
-    const update = plainInsert(after, times, notAfter) ?? insertPipeline(key, after, times);
+    const update = plainInsert(after, times) ?? insertPipeline(key, after, times);
     return { op: { updateOne: { filter: { _id: key }, update, upsert: true } }, inserts: true };
   }
   const { changed, removed } = differences(before, { ...after }, shipmentsOptionalFields);
-  const update = plainUpdate(before, after, changed, removed, times, notAfter) ?? updatePipeline(changed, removed, after, times);
+  const update = plainUpdate(before, after, changed, removed, times) ?? updatePipeline(changed, removed, after, times, before);
   return { op: { updateOne: { filter: { _id: key, sequence: before.sequence }, update } }, inserts: false };
 }
 
@@ -179,10 +172,9 @@ export async function writeEffects(
     return guardedWrite<OrderStatusDocument>(key, change, statusOptionalFields, set, stamp);
   });
 
-  const notAfter = Date.now() - clockAllowanceMs;
   const shipmentOps = effects.shipments.map((change) => {
     const key = documentId(change.after.clientId, change.after.salesOrderNumber);
-    return guardedShipmentsWrite(key, change, shownShipments.get(key), previousShownBefore, notAfter);
+    return guardedShipmentsWrite(key, change, shownShipments.get(key), previousShownBefore);
   });
 
   await Promise.all([runGuarded(collections.orderStatus, statusOps), runGuarded(collections.shipments, shipmentOps)]);

@@ -11,12 +11,12 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { generateDemoEvents } from '../contracts/demo-events.js';
+import { generateDemoEvents } from '../services/ossn/demo-events/demo-events.js';
 import { ensureStack, stackStatus } from '../scripts/stack/stack.js';
-import { createKafka } from '../services/kafka/client.js';
-import { connectSink } from '../services/kafka/producer.js';
-import { ensureTopics } from '../services/kafka/topics.js';
-import { createLogger } from '../services/logging/logger.js';
+import { createKafka } from '../services/adapters/kafka/client.js';
+import { connectSink } from '../services/adapters/kafka/producer.js';
+import { ensureTopics } from '../services/adapters/kafka/topics.js';
+import { createLogger } from '../services/plumbing/logging/logger.js';
 import { MemoryWatch } from './support/process-memory.js';
 import { resultsDir, writeResults } from './support/results.js';
 

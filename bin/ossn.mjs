@@ -3,4 +3,4 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import('../services/cli/ossn.ts');
+await import('../services/ossn/ossn.ts');

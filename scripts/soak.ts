@@ -12,9 +12,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { Kafka, logLevel } from 'kafkajs';
 import { eventKey } from '../contracts/transport.js';
-import { CredentialStore, credentialsCollection } from '../services/credentials/credential-store.js';
-import { hashPassword } from '../services/credentials/password-hash.js';
-import { connectMongo } from '../services/read-model-store/connect.js';
+import { CredentialStore, credentialsCollection } from '../services/domain/credentials/credential-store.js';
+import { hashPassword } from '../services/domain/credentials/password-hash.js';
+import { connectMongo } from '../services/adapters/mongodb/connect.js';
 import { readStackConfig } from './stack/config.js';
 
 const { values } = parseArgs({

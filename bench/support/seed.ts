@@ -1,14 +1,14 @@
 // The bench's data set: demo sales orders folded by the projections and inserted in bulk as
-// read-model documents shaped exactly as the store writes them (services/read-model-store/writes.ts:
+// read-model documents shaped exactly as the store writes them (services/adapters/mongodb/writes.ts:
 // the state, `_id` <clientId>:<salesOrderNumber>, `changedAt` on statuses, visible times and
 // `lastNewsAt` on shipments, each package made visible when it shipped), with the store's indexes. A database already seeded with the same parameters is
 // reused as it is.
 import type { Collection, Db, Document, OptionalUnlessRequiredId } from 'mongodb';
-import { generateDemoEvents } from '../../contracts/demo-events.js';
+import { generateDemoEvents } from '../../services/ossn/demo-events/demo-events.js';
 import type { ErpEvent } from '../../contracts/erp-events.js';
 import { foldEvents } from '../../projections/fold.js';
 import type { OrderStatusState, ShipmentsState } from '../../projections/state.js';
-import { documentId, ensureIndexes, readModelCollections, type OrderStatusDocument, type ReadModelCollections, type ShipmentsDocument } from '../../services/read-model-store/documents.js';
+import { documentId, ensureIndexes, readModelCollections, type OrderStatusDocument, type ReadModelCollections, type ShipmentsDocument } from '../../services/adapters/mongodb/documents.js';
 
 /** Bump when the documents written change shape, so older bench databases are seeded again. */
 const SEED_FORMAT = 3;

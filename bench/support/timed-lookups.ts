@@ -2,8 +2,8 @@
 // hook can tell, per request, the store's share of the server time from the rest (with one
 // request in flight at a time, the latest call is the request's own).
 import { performance } from 'node:perf_hooks';
-import type { OrderLookups, ShipmentQuery, StatusQuery } from '../../services/query/ports.js';
-import type { OrderStatusView, ShipmentNotificationView } from '../../services/query/views.js';
+import type { OrderLookups, ShipmentQuery, StatusQuery } from '../../contracts/lookups.js';
+import type { OrderStatusView, ShipmentNotificationView } from '../../contracts/lookup-answers.js';
 
 export class TimedLookups implements OrderLookups {
   lastMs = NaN;

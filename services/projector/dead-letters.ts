@@ -1,7 +1,7 @@
 import { parseErpEvent } from '../../contracts/erp-events.js';
 import { keyProblem } from '../../contracts/transport.js';
-import type { OutgoingMessage, SourceMessage } from '../kafka/messages.js';
-import type { DeadLetterReason } from '../metrics/projector-metrics.js';
+import type { OutgoingMessage, SourceMessage } from '../adapters/kafka/messages.js';
+import type { DeadLetterReason } from '../plumbing/metrics/projector-metrics.js';
 
 /**
  * The kind of a dead letter's reason, for metrics and `ossn dlq list --reason`: a parse failure's

@@ -1,9 +1,9 @@
-import type { ProjectorConfig } from '../config/config.js';
-import type { Logger } from '../logging/logger.js';
-import type { ProjectorMetrics } from '../metrics/projector-metrics.js';
-import { mayWrite, readActiveVersion, versionState } from '../read-model-store/active-version.js';
-import { connectMongo } from '../read-model-store/connect.js';
-import { untilAnswered } from '../lifecycle/until-answered.js';
+import type { ProjectorConfig } from '../plumbing/config/config.js';
+import type { Logger } from '../plumbing/logging/logger.js';
+import type { ProjectorMetrics } from '../plumbing/metrics/projector-metrics.js';
+import { mayWrite, readActiveVersion, versionState } from '../adapters/mongodb/active-version.js';
+import { connectMongo } from '../adapters/mongodb/connect.js';
+import { untilAnswered } from '../plumbing/lifecycle/until-answered.js';
 import { startProjector, type RunningProjector } from './run.js';
 import { configForVersion } from './versions.js';
 

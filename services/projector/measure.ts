@@ -1,13 +1,13 @@
 // The projector's metrics, taken around the batch handler, the sink and the consumer group, so
 // that the projection path itself only reports what each batch did (ProjectorDependencies.observer).
 import type { Kafka } from 'kafkajs';
-import type { BatchHandler } from '../kafka/consumer.js';
-import type { SourceMessage } from '../kafka/messages.js';
-import type { MessageSink } from '../kafka/producer.js';
-import { partitionLags } from '../kafka/progress.js';
-import type { Logger } from '../logging/logger.js';
-import type { ProjectorMetrics } from '../metrics/projector-metrics.js';
-import { withDeadline } from '../lifecycle/deadline.js';
+import type { BatchHandler } from '../adapters/kafka/consumer.js';
+import type { SourceMessage } from '../adapters/kafka/messages.js';
+import type { MessageSink } from '../adapters/kafka/producer.js';
+import { partitionLags } from '../adapters/kafka/progress.js';
+import type { Logger } from '../plumbing/logging/logger.js';
+import type { ProjectorMetrics } from '../plumbing/metrics/projector-metrics.js';
+import { withDeadline } from '../plumbing/lifecycle/deadline.js';
 import type { BatchOutcome } from './batch-outcome.js';
 
 export function measuredBatches(handler: BatchHandler, metrics: ProjectorMetrics): BatchHandler {

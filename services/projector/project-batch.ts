@@ -1,6 +1,6 @@
 import type { ErpEvent } from '../../contracts/erp-events.js';
 import { foldEvents } from '../../projections/fold.js';
-import type { BatchEffects, LoadedStates, StateChange } from '../read-model-store/writes.js';
+import type { BatchEffects, LoadedStates, StateChange } from '../adapters/mongodb/writes.js';
 
 export interface ProjectedBatch<T> {
   effects: BatchEffects;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BatchAbandoned } from '../kafka/consumer.js';
-import { createLogger } from '../logging/logger.js';
+import { BatchAbandoned } from '../adapters/kafka/consumer.js';
+import { createLogger } from '../plumbing/logging/logger.js';
 import { retryUntilDone } from './retry.js';
 
 const logger = createLogger('retry-test', 'silent');

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BatchAbandoned, type BatchContext } from '../kafka/consumer.js';
-import type { Logger } from '../logging/logger.js';
+import { BatchAbandoned, type BatchContext } from '../adapters/kafka/consumer.js';
+import type { Logger } from '../plumbing/logging/logger.js';
 
 export interface RetryOptions {
   context: BatchContext;

@@ -1,20 +1,20 @@
-import type { ProjectorConfig } from '../config/config.js';
-import type { DeadLetteredCheck } from '../dead-letters/dead-lettered-sources.js';
-import { createKafka } from '../kafka/client.js';
-import { consumeBatches } from '../kafka/consumer.js';
-import { connectSink } from '../kafka/producer.js';
+import type { ProjectorConfig } from '../plumbing/config/config.js';
+import type { DeadLetteredCheck } from '../domain/dead-letters/dead-lettered-sources.js';
+import { createKafka } from '../adapters/kafka/client.js';
+import { consumeBatches } from '../adapters/kafka/consumer.js';
+import { connectSink } from '../adapters/kafka/producer.js';
 import { deadLetterTopic } from '../../contracts/transport.js';
-import { ensureTopics } from '../kafka/topics.js';
-import type { Logger } from '../logging/logger.js';
-import { connectMongo } from '../read-model-store/connect.js';
-import { ensureIndexes, readModelCollections } from '../read-model-store/documents.js';
+import { ensureTopics } from '../adapters/kafka/topics.js';
+import type { Logger } from '../plumbing/logging/logger.js';
+import { connectMongo } from '../adapters/mongodb/connect.js';
+import { ensureIndexes, readModelCollections } from '../adapters/mongodb/documents.js';
 import type { Fold } from './fold-step.js';
-import type { ProjectorMetrics } from '../metrics/projector-metrics.js';
+import type { ProjectorMetrics } from '../plumbing/metrics/projector-metrics.js';
 import { batchObserver, countingDeadLetters, measuredBatches, watchConsumerLag } from './measure.js';
 import { createBatchProjector } from './projector.js';
-import { untilAnswered } from '../lifecycle/until-answered.js';
-import { stopStepWithin } from '../lifecycle/bounded-stop.js';
-import { defaultStopTimeoutMs } from '../config/config.js';
+import { untilAnswered } from '../plumbing/lifecycle/until-answered.js';
+import { stopStepWithin } from '../plumbing/lifecycle/bounded-stop.js';
+import { defaultStopTimeoutMs } from '../plumbing/config/config.js';
 
 export interface RunningProjector {
   /**

@@ -1,7 +1,7 @@
-import type { SourceMessage } from '../kafka/messages.js';
-import type { MessageSink } from '../kafka/producer.js';
-import { isRefusedMessage } from '../kafka/refusals.js';
-import type { Logger } from '../logging/logger.js';
+import type { SourceMessage } from '../adapters/kafka/messages.js';
+import type { MessageSink } from '../adapters/kafka/producer.js';
+import { isRefusedMessage } from '../adapters/kafka/refusals.js';
+import type { Logger } from '../plumbing/logging/logger.js';
 import { deadLetter, summaryDeadLetter } from './dead-letters.js';
 
 export interface DeadLetter {

@@ -1,11 +1,11 @@
-import type { ReadModelCollections } from '../read-model-store/documents.js';
-import { isRefusedDocument } from '../read-model-store/refusals.js';
-import { writeEffects, type LoadedStates } from '../read-model-store/writes.js';
+import type { ReadModelCollections } from '../adapters/mongodb/documents.js';
+import { isRefusedDocument } from '../adapters/mongodb/refusals.js';
+import { writeEffects, type LoadedStates } from '../adapters/mongodb/writes.js';
 import { foldSettingAsideFailures, messageOf, type BatchItem, type Fold } from './fold-step.js';
 import type { ProjectedBatch } from './project-batch.js';
 import { bySalesOrder, effectsOf, hasEffects, statesOf } from './sales-order-slices.js';
 import type { DeadLetter } from './send-dead-letters.js';
-import type { SourceMessage } from '../kafka/messages.js';
+import type { SourceMessage } from '../adapters/kafka/messages.js';
 
 export interface IsolatingWriteDependencies {
   collections: ReadModelCollections;

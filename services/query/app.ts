@@ -1,13 +1,13 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { Logger } from '../logging/logger.js';
-import type { QueryMetrics } from '../metrics/query-metrics.js';
+import type { Logger } from '../plumbing/logging/logger.js';
+import type { QueryMetrics } from '../plumbing/metrics/query-metrics.js';
 import { drainOversizedBodies } from './http/oversized-bodies.js';
 import { trackRequestWork } from './http/request-work.js';
 import { DEFAULT_SERVER_LIMITS, serverLimitOptions, type ServerLimits } from './http/server-limits.js';
 import { InvalidCredentialsError, LoggableUrlLogController, partnerJsonApi, withLoggableRequests } from './json/index.js';
-import { MeasuredLookups } from './metrics/measured-lookups.js';
-import { queryMetrics } from './metrics/metrics-plugin.js';
-import type { Authenticator, OrderLookups } from './ports.js';
+import { MeasuredLookups } from './measured-lookups.js';
+import { queryMetrics } from './http/request-metrics.js';
+import type { Authenticator, OrderLookups } from '../../contracts/lookups.js';
 import { guardLogins, type RequestLimits } from './rate-limit/index.js';
 import { DEFAULT_LOOKUP_WAIT_MS, DEFAULT_LOOKUPS_IN_FLIGHT, LookupsInFlight } from './rate-limit/lookups-in-flight.js';
 import { promoStandardsSoap, SoapClientFault, type BeforeOperation } from './soap/index.js';

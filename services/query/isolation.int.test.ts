@@ -5,17 +5,17 @@ import type { ErpEvent } from '../../contracts/erp-events.js';
 import { sampleEvent, sampleShipFrom, sampleShipTo } from '../../contracts/sample-events.js';
 import type { StatusId } from '../../contracts/status-types.js';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
-import { CachingAuthenticator } from '../credentials/authenticator.js';
-import { CredentialStore, credentialsCollection } from '../credentials/credential-store.js';
-import { hashPassword } from '../credentials/password-hash.js';
-import { createLogger } from '../logging/logger.js';
+import { CachingAuthenticator } from '../domain/credentials/authenticator.js';
+import { CredentialStore, credentialsCollection } from '../domain/credentials/credential-store.js';
+import { hashPassword } from '../domain/credentials/password-hash.js';
+import { createLogger } from '../plumbing/logging/logger.js';
 import { projectBatch } from '../projector/project-batch.js';
-import { connectMongo } from '../read-model-store/connect.js';
-import { documentId, ensureIndexes, readModelCollections } from '../read-model-store/documents.js';
-import { MongoOrderLookups } from '../read-model-store/lookups.js';
-import { loadStates, writeEffects } from '../read-model-store/writes.js';
+import { connectMongo } from '../adapters/mongodb/connect.js';
+import { documentId, ensureIndexes, readModelCollections } from '../adapters/mongodb/documents.js';
+import { MongoOrderLookups } from '../adapters/mongodb/lookups.js';
+import { loadStates, writeEffects } from '../adapters/mongodb/writes.js';
 import { buildApp } from './app.js';
-import type { Scope } from './ports.js';
+import type { Scope } from '../../contracts/lookups.js';
 import { answerBody, faultOf, ORDER_STATUS_URL, post, SHIPMENT_URL, shipmentRequest, statusDetailsRequest, statusTypesRequest } from './soap/testing.js';
 
 // Partner isolation through the real query app: real credentials (scrypt hashes in MongoDB, the

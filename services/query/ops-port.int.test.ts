@@ -6,12 +6,12 @@ import { sample } from '../../test/support/metrics-scrape.js';
 import { createServer } from 'node:net';
 import { freePort } from '../../test/support/free-port.js';
 import { servers, uniqueNames } from '../../test/support/servers.js';
-import { readQueryConfig } from '../config/config.js';
-import { CredentialStore, credentialsCollection } from '../credentials/credential-store.js';
-import { hashPassword } from '../credentials/password-hash.js';
-import { createLogger } from '../logging/logger.js';
-import { connectMongo } from '../read-model-store/connect.js';
-import { ensureIndexes, readModelCollections } from '../read-model-store/documents.js';
+import { readQueryConfig } from '../plumbing/config/config.js';
+import { CredentialStore, credentialsCollection } from '../domain/credentials/credential-store.js';
+import { hashPassword } from '../domain/credentials/password-hash.js';
+import { createLogger } from '../plumbing/logging/logger.js';
+import { connectMongo } from '../adapters/mongodb/connect.js';
+import { ensureIndexes, readModelCollections } from '../adapters/mongodb/documents.js';
 import { basic } from './json/testing.js';
 import { startQueryService, type RunningQueryService } from './server.js';
 

@@ -1,16 +1,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
-import type { QueryConfig } from '../config/config.js';
-import { CachingAuthenticator } from '../credentials/authenticator.js';
-import { CredentialStore, credentialsCollection } from '../credentials/credential-store.js';
-import { untilAnswered } from '../lifecycle/until-answered.js';
-import type { Logger } from '../logging/logger.js';
-import { createQueryMetrics } from '../metrics/query-metrics.js';
-import { StoreConnection } from '../read-model-store/store-connection.js';
-import { SwitchingLookups } from '../read-model-store/switching-lookups.js';
-import { startOpsServer } from '../probes/ops-server.js';
+import type { QueryConfig } from '../plumbing/config/config.js';
+import { CachingAuthenticator } from '../domain/credentials/authenticator.js';
+import { CredentialStore, credentialsCollection } from '../domain/credentials/credential-store.js';
+import { untilAnswered } from '../plumbing/lifecycle/until-answered.js';
+import type { Logger } from '../plumbing/logging/logger.js';
+import { createQueryMetrics } from '../plumbing/metrics/query-metrics.js';
+import { StoreConnection } from '../adapters/mongodb/store-connection.js';
+import { SwitchingLookups } from '../adapters/mongodb/switching-lookups.js';
+import { startOpsServer } from '../plumbing/ops-port/ops-server.js';
 import { buildApp } from './app.js';
-import type { Authenticator, OrderLookups } from './ports.js';
+import type { Authenticator, OrderLookups } from '../../contracts/lookups.js';
 import { createRequestLimits } from './rate-limit/index.js';
 
 export interface RunningQueryService {

@@ -12,7 +12,7 @@ import type {
   SalesOrderShipmentView,
   ShipmentLocationView,
   ShipmentNotificationView,
-} from '../../services/query/views.js';
+} from '../../contracts/lookup-answers.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,13 +1,13 @@
 // A database filled with the demo data set the way the projector fills it: demo events, folded
 // by the projections, written by the store's own writeEffects.
 import type { Db } from 'mongodb';
-import { generateDemoEvents, type DemoOptions } from '../../contracts/demo-events.js';
+import { generateDemoEvents, type DemoOptions } from '../../services/ossn/demo-events/demo-events.js';
 import { foldEvents, type FoldResult } from '../../projections/fold.js';
-import { ensureIndexes, readModelCollections, type ReadModelCollections } from '../../services/read-model-store/documents.js';
-import { writeEffects } from '../../services/read-model-store/writes.js';
-import { CredentialStore, credentialsCollection } from '../../services/credentials/credential-store.js';
-import { hashPassword } from '../../services/credentials/password-hash.js';
-import type { Scope } from '../../services/query/ports.js';
+import { ensureIndexes, readModelCollections, type ReadModelCollections } from '../../services/adapters/mongodb/documents.js';
+import { writeEffects } from '../../services/adapters/mongodb/writes.js';
+import { CredentialStore, credentialsCollection } from '../../services/domain/credentials/credential-store.js';
+import { hashPassword } from '../../services/domain/credentials/password-hash.js';
+import type { Scope } from '../../contracts/lookups.js';
 
 export const READ_MODEL_VERSION = 1;
 

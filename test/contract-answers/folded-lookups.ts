@@ -4,10 +4,10 @@
 // not looked at: which orders a query selects is tested against MongoDB beside the lookups.
 import type { FoldResult } from '../../projections/fold.js';
 import type { OrderStatusState, ShipmentsState } from '../../projections/state.js';
-import type { OrderLookups } from '../../services/query/ports.js';
-import type { OrderStatusView, ShipmentNotificationView } from '../../services/query/views.js';
-import { groupByPurchaseOrder } from '../../services/read-model-store/purchase-order-groups.js';
-import { toOrderStatusDetail, toSalesOrderShipment } from '../../services/read-model-store/views.js';
+import type { OrderLookups } from '../../contracts/lookups.js';
+import type { OrderStatusView, ShipmentNotificationView } from '../../contracts/lookup-answers.js';
+import { groupByPurchaseOrder } from '../../services/adapters/mongodb/purchase-order-groups.js';
+import { toOrderStatusDetail, toSalesOrderShipment } from '../../services/adapters/mongodb/views.js';
 
 type ReadModels = Pick<FoldResult, 'orderStatus' | 'shipments'>;
 

@@ -4,12 +4,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { MongoClient } from 'mongodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readQueryConfig } from '../../services/config/config.js';
-import { CredentialStore, credentialsCollection } from '../../services/credentials/credential-store.js';
-import { hashPassword } from '../../services/credentials/password-hash.js';
-import { createLogger } from '../../services/logging/logger.js';
-import { connectMongo } from '../../services/read-model-store/connect.js';
-import { ensureIndexes, readModelCollections } from '../../services/read-model-store/documents.js';
+import { readQueryConfig } from '../../services/plumbing/config/config.js';
+import { CredentialStore, credentialsCollection } from '../../services/domain/credentials/credential-store.js';
+import { hashPassword } from '../../services/domain/credentials/password-hash.js';
+import { createLogger } from '../../services/plumbing/logging/logger.js';
+import { connectMongo } from '../../services/adapters/mongodb/connect.js';
+import { ensureIndexes, readModelCollections } from '../../services/adapters/mongodb/documents.js';
 import { startQueryService, type RunningQueryService } from '../../services/query/server.js';
 import { faultOf, ORDER_STATUS_URL, statusDetailsRequest } from '../../services/query/soap/testing.js';
 import { logLines, type LogLine } from '../support/log-lines.js';

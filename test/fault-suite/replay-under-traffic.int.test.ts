@@ -4,18 +4,18 @@
 // again until it switches. Every partner's accumulated view must end equal to an independent fold
 // of every event published, and none may ever be handed a state older than one it has seen.
 import { describe, expect, it } from 'vitest';
-import { generateDemoEvents } from '../../contracts/demo-events.js';
+import { generateDemoEvents } from '../../services/ossn/demo-events/demo-events.js';
 import type { ErpEvent, ErpEventOf } from '../../contracts/erp-events.js';
 import { statusIds } from '../../contracts/status-types.js';
 import { foldEvents } from '../../projections/fold.js';
-import { waitUntilCaughtUp } from '../../services/kafka/progress.js';
+import { waitUntilCaughtUp } from '../../services/adapters/kafka/progress.js';
 import { startFollowingProjector } from '../../services/projector/follow-active-version.js';
 import { consumerGroupFor } from '../../services/projector/versions.js';
-import { publishNdjson } from '../../services/publishing/publish-events.js';
+import { publishNdjson } from '../../services/adapters/kafka/publish-events.js';
 import { buildApp } from '../../services/query/app.js';
 import { answerBody, ORDER_STATUS_URL, SHIPMENT_URL, shipmentRequest, statusDetailsRequest, FakeAuthenticator, type XmlNode } from '../../services/query/soap/testing.js';
-import { readActiveVersion } from '../../services/read-model-store/active-version.js';
-import { SwitchingLookups } from '../../services/read-model-store/switching-lookups.js';
+import { readActiveVersion } from '../../services/adapters/mongodb/active-version.js';
+import { SwitchingLookups } from '../../services/adapters/mongodb/switching-lookups.js';
 import { ossnEnv, runOssn, type CliRun } from '../support/ossn-cli.js';
 import { freshProjectorConfig, useConnections } from '../support/projector-system.js';
 import { testSeed } from '../support/seed.js';

@@ -15,7 +15,7 @@ export function testKafka(clientId: string): Kafka {
 
 /** A connected MongoClient for this run's server. Close it in afterAll. */
 export async function testMongo(): Promise<MongoClient> {
-  // The same options as the read-model store (services/read-model-store/connect.ts).
+  // The same options as the read-model store (services/adapters/mongodb/connect.ts).
   const client = new MongoClient(servers().mongodbUri, { ignoreUndefined: true, serverSelectionTimeoutMS: 10_000 });
   await client.connect();
   return client;

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { ProjectorConfig } from '../../services/config/config.js';
+import type { ProjectorConfig } from '../../services/plumbing/config/config.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 

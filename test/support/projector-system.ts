@@ -1,14 +1,14 @@
 import type { Kafka } from 'kafkajs';
 import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll } from 'vitest';
-import { defaultStateCacheSize, type ProjectorConfig } from '../../services/config/config.js';
-import { createKafka } from '../../services/kafka/client.js';
-import { connectSink, type MessageSink } from '../../services/kafka/producer.js';
-import { waitUntilCaughtUp } from '../../services/kafka/progress.js';
-import { ensureTopics } from '../../services/kafka/topics.js';
+import { defaultStateCacheSize, type ProjectorConfig } from '../../services/plumbing/config/config.js';
+import { createKafka } from '../../services/adapters/kafka/client.js';
+import { connectSink, type MessageSink } from '../../services/adapters/kafka/producer.js';
+import { waitUntilCaughtUp } from '../../services/adapters/kafka/progress.js';
+import { ensureTopics } from '../../services/adapters/kafka/topics.js';
 import { startProjector } from '../../services/projector/run.js';
-import { createLogger, type Logger } from '../../services/logging/logger.js';
-import { connectMongo } from '../../services/read-model-store/connect.js';
+import { createLogger, type Logger } from '../../services/plumbing/logging/logger.js';
+import { connectMongo } from '../../services/adapters/mongodb/connect.js';
 import { testEnvironment, uniqueNames, type UniqueNames } from './servers.js';
 
 export interface Connections {

@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import type { ErpEvent } from '../../contracts/erp-events.js';
 import { foldEvents } from '../../projections/fold.js';
-import { readModelCollections, shipmentsStateProjection } from '../../services/read-model-store/documents.js';
+import { readModelCollections, shipmentsStateProjection } from '../../services/adapters/mongodb/documents.js';
 
 /** Every read model of the database (version 1), as states: sorted by id, without store-only fields. */
 export async function readModels(db: Db) {

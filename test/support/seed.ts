@@ -4,7 +4,7 @@ import { randomInt } from 'node:crypto';
  * The seed of a test's random choices: the environment variable `variable` when set, a fresh one
  * otherwise. It is printed either way, so that a failing run can be replayed: the same variable
  * set to it makes the same choices again. Draw every random choice of the test from it (e.g.
- * `new Random(seed)` from contracts/demo/random.ts, or fast-check's `seed` parameter), never
+ * `new Random(seed)` from services/ossn/demo-events/random.ts, or fast-check's `seed` parameter), never
  * from Math.random.
  */
 export function testSeed(variable: string): number {

@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { afterEach, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { basic, STATUS_URL } from '../json/testing.js';
-import type { OrderLookups } from '../ports.js';
+import type { OrderLookups } from '../../../contracts/lookups.js';
 import { ACCOUNTS, FakeAuthenticator, faultOf, ORDER_STATUS_URL, statusDetailsRequest } from '../soap/testing.js';
 
 /** Lookups that answer only when released, recording each one's signal. */

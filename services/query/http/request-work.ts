@@ -2,7 +2,7 @@
 // AbortSignal) when the client goes away or once it has been answered (a 500 at the store deadline
 // included), and the credential's lookup slot is held until then.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { RequestWork } from '../ports.js';
+import type { RequestWork } from '../../../contracts/lookups.js';
 import type { LookupsInFlight } from '../rate-limit/lookups-in-flight.js';
 
 interface Bound {

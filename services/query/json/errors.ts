@@ -1,7 +1,7 @@
 // The JSON error table of service.md plus the 400s of queries.md, mapped in one error handler:
 // every failure of the JSON routes, Fastify's own validation errors included, becomes {"error": …}.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { PasswordChecksBusyError } from '../../credentials/check-slots.js';
+import { PasswordChecksBusyError } from '../../domain/credentials/check-slots.js';
 import { RateLimitedError } from '../rate-limit/errors.js';
 
 export const BASIC_REALM = 'Basic realm="ossn"';

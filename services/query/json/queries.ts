@@ -1,6 +1,6 @@
 // Validated query strings to lookup arguments: the rules the schema cannot say (queries.md,
 // "Missing or bad arguments"). undefined means the queryType has nothing to return.
-import type { ShipmentQuery, StatusQuery } from '../ports.js';
+import type { ShipmentQuery, StatusQuery } from '../../../contracts/lookups.js';
 import { parseXsdDateTime } from '../soap/xsd-datetime.js';
 import { BadRequestError } from './errors.js';
 import type { ShipmentsQuerystring, StatusQuerystring } from './schemas.js';

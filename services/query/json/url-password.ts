@@ -3,7 +3,7 @@
 // Fastify logs the URL before any hook runs, so the request serializer and the 404 log line are
 // replaced here for the whole app.
 import { LogController, type FastifyRequest } from 'fastify';
-import { serializeError, type Logger } from '../../logging/logger.js';
+import { serializeError, type Logger } from '../../plumbing/logging/logger.js';
 
 function decodeName(name: string): string {
   try {

@@ -141,7 +141,7 @@ export class FixedWindows {
   /**
    * Drops the key's limiter (only that one, if given: a newer one may have replaced it).
    * Bottleneck's disconnect() returns undefined for a shared Redis connection and may throw, so
-   * it is wrapped; its unsubscribe promises are made safe by the connection (redis.ts).
+   * it is wrapped; its unsubscribe promises are made safe by the connection (adapters/redis/redis-connection.ts).
    */
   private forget(key: string, limiter?: Bottleneck): Promise<void> {
     const entry = this.entries.get(key);

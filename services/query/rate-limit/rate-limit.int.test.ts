@@ -9,7 +9,7 @@ import { basic } from '../json/testing.js';
 import { faultOf, shipmentRequest, SHIPMENT_URL } from '../soap/testing.js';
 import { RateLimitedError } from './errors.js';
 import { createRequestLimits, type RequestLimitOptions, type RequestLimits } from './request-limits.js';
-import { redisClientOptions } from './redis.js';
+import { redisClientOptions } from '../../adapters/redis/redis-connection.js';
 import { appWithLimits } from './testing.js';
 
 const { redisUrl } = servers();

@@ -2,8 +2,8 @@
 // limit shared by all); while it does not, each instance counts on its own, so requests keep
 // being served, each instance allowing up to the limit. The switch is logged once each way.
 import type { FixedWindows, Take } from './fixed-windows.js';
-import { withDeadline } from '../../lifecycle/deadline.js';
-import type { SharedConnection } from './redis.js';
+import { withDeadline } from '../../plumbing/lifecycle/deadline.js';
+import type { SharedConnection } from '../../adapters/redis/redis-connection.js';
 
 export interface Counter {
   take(key: string): Promise<Take>;

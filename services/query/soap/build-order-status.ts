@@ -2,7 +2,7 @@
 // XSDs (everything in one namespace), written as XML text straight from the views (bench/soap-builders.ts
 // compares this with the XML libraries). ResponseToArray, additionalExplanation and errorMessage
 // are never emitted.
-import type { OrderStatusDetailView, OrderStatusView } from '../views.js';
+import type { OrderStatusDetailView, OrderStatusView } from '../../../contracts/lookup-answers.js';
 import { OSS_NS } from './namespaces.js';
 import { statusTypes } from '../../../contracts/status-types.js';
 import { element, formatBoolean, formatDateTime, formatDecimal, textElement } from './xml-text.js';

@@ -1,6 +1,6 @@
 // The SOAP operations of each endpoint, chosen by the local name of the Body's first element.
 // Order of checks: arguments, credential, rate-limit hook, scope, lookup.
-import type { Authenticator, Credential, OrderLookups, RequestWork, ReserveLogin, Scope } from '../ports.js';
+import type { Authenticator, Credential, OrderLookups, RequestWork, ReserveLogin, Scope } from '../../../contracts/lookups.js';
 import { orderStatusDetailsPayload, orderStatusTypesPayload } from './build-order-status.js';
 import { shipmentNotificationPayload } from './build-shipment-notification.js';
 import { SoapClientFault } from './errors.js';

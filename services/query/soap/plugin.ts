@@ -1,9 +1,9 @@
 // Fastify plugin (encapsulated) serving the PromoStandards OSS 1.0.0 and OSN 1.0.0 SOAP endpoints,
 // their WSDLs and XSDs. Every failure of these routes becomes a SOAP fault in one error handler.
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Authenticator, OrderLookups, RequestWork, ReserveLogin } from '../ports.js';
+import type { Authenticator, OrderLookups, RequestWork, ReserveLogin } from '../../../contracts/lookups.js';
 import { renderEnvelope, renderFault, type FaultCode } from './envelope.js';
-import { PasswordChecksBusyError } from '../../credentials/check-slots.js';
+import { PasswordChecksBusyError } from '../../domain/credentials/check-slots.js';
 import { MALFORMED_REQUEST, RateLimitedError, SoapClientFault } from './errors.js';
 import {
   ORDER_STATUS_OPERATIONS,
@@ -14,7 +14,7 @@ import {
   type OperationTable,
 } from './operations.js';
 import { childText, decodeRequestBody, operationElement } from './parse-envelope.js';
-import { labelRequest } from '../metrics/request-labels.js';
+import { labelRequest } from '../http/request-labels.js';
 import { loadServedDocuments, type ServedDocuments, type ServiceFiles } from './wsdl.js';
 
 export const ORDER_STATUS_PATH = '/api/promostandards/order-status';

@@ -1,0 +1,166 @@
+import type { Consumer, Kafka } from 'kafkajs';
+import { stopStepWithin } from '../../plumbing/lifecycle/bounded-stop.js';
+import type { Logger } from '../../plumbing/logging/logger.js';
+import type { SourceMessage } from './messages.js';
+
+export interface BatchContext {
+  /** Keeps group membership alive while a batch waits on an outage. */
+  heartbeat(): Promise<void>;
+  /** True once the consumer is stopping or the batch was reassigned; the batch must then be abandoned. */
+  isStopping(): boolean;
+  /**
+   * Aborted when a stop no longer waits for the batch: work that waits on a server (a hung store
+   * operation, a retry's pause) is given up then, and the batch stays uncommitted.
+   */
+  signal?: AbortSignal;
+}
+
+export type BatchHandler = (messages: SourceMessage[], context: BatchContext) => Promise<void>;
+
+/** Thrown by a handler that gave up a batch because the consumer is stopping; its offsets stay uncommitted. */
+export class BatchAbandoned extends Error {
+  constructor() {
+    super('batch abandoned: consumer stopping');
+    this.name = 'BatchAbandoned';
+  }
+}
+
+export interface BatchConsumer {
+  /**
+   * Stops after the batches in progress, waiting for them at most `abandonBatchesAfterMs` (a batch
+   * still waiting on a server then is abandoned uncommitted), and for the whole stop (commits,
+   * leaving the group) at most `stopTimeoutMs`: what is not done by then is logged and left.
+   */
+  stop(): Promise<void>;
+}
+
+/** A batch being handled, for the log when a stop abandons it. */
+interface BatchInFlight {
+  partition: number;
+  firstOffset: string;
+  lastOffset: string;
+  stage: 'projecting' | 'committing';
+}
+
+const HEARTBEAT_INTERVAL_MS = 3_000;
+const FETCH_MAX_WAIT_MS = 1_000;
+
+/** Batches (of different partitions) handled at once unless told otherwise. */
+export const defaultPartitionsConsumedConcurrently = 3;
+
+export interface ConsumeOptions {
+  groupId: string;
+  topic: string;
+  logger: Logger;
+  partitionsConsumedConcurrently?: number;
+  /** Silence after which the group counts the consumer gone; 30 s by default. */
+  sessionTimeoutMs?: number;
+  /** Called each time the consumer has joined its group (readiness). */
+  onJoin?: () => void;
+  /** Called when the consumer crashed or stopped: it is no longer a member until the next join. */
+  onLeave?: () => void;
+  /** How long a stop lets the batches in progress finish before it abandons them; 2 s by default. */
+  abandonBatchesAfterMs?: number;
+  /** The longest a stop waits for the consumer to finish its commits and leave the group; 5 s by default. */
+  stopTimeoutMs?: number;
+}
+
+/**
+ * Feeds whole batches (one partition each) to the handler and commits a batch's offsets only
+ * after the handler has returned: at-least-once delivery, made exactly-once in effect by the
+ * read models' sequence guard.
+ */
+export async function consumeBatches(kafka: Kafka, options: ConsumeOptions, handler: BatchHandler): Promise<BatchConsumer> {
+  const consumer = kafka.consumer({
+    groupId: options.groupId,
+    sessionTimeout: options.sessionTimeoutMs ?? 30_000,
+    heartbeatInterval: HEARTBEAT_INTERVAL_MS,
+    // A stop waits for the fetch in progress: with nothing new to read the broker holds it this
+    // long (kafkajs's default, 5 s, took half of the stop's deadline). Events still arrive at once.
+    maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
+  });
+  if (options.onJoin) consumer.on(consumer.events.GROUP_JOIN, () => options.onJoin?.());
+  if (options.onLeave) for (const event of [consumer.events.CRASH, consumer.events.STOP]) consumer.on(event, () => options.onLeave?.());
+  await consumer.connect();
+  const inFlight = new Set<BatchInFlight>();
+  const abandon = new AbortController();
+  try {
+    await subscribeAndRun(consumer, options, handler, inFlight, abandon.signal);
+  } catch (error) {
+    await consumer.disconnect().catch(() => undefined);
+    throw error;
+  }
+  const batches = () => ({ batchesInFlight: [...inFlight] });
+  return {
+    async stop() {
+      const { logger } = options;
+      if (inFlight.size > 0) logger.info(batches(), 'stopping after the batches in flight');
+      // kafkajs waits for the batches in progress before it leaves the group; one that waits on a
+      // server away would hold the stop for as long as the outage lasts.
+      const abandoning = setTimeout(() => abandon.abort(), options.abandonBatchesAfterMs ?? 2_000);
+      try {
+        const left = await stopStepWithin('stopping the consumer (batches, commits, leaving the group)', () => consumer.disconnect(), options.stopTimeoutMs ?? 5_000, logger, batches);
+        if (!left) {
+          abandon.abort();
+          logger.warn(
+            { groupId: options.groupId },
+            'left without a word to the group: batches not committed come again, to this group\'s next member (after the session timeout)',
+          );
+        }
+      } finally {
+        clearTimeout(abandoning);
+      }
+    },
+  };
+}
+
+async function subscribeAndRun(
+  consumer: Consumer,
+  options: ConsumeOptions,
+  handler: BatchHandler,
+  inFlight: Set<BatchInFlight>,
+  abandon: AbortSignal,
+): Promise<void> {
+  await consumer.subscribe({ topic: options.topic, fromBeginning: true });
+  await consumer.run({
+    autoCommit: false,
+    eachBatchAutoResolve: false,
+    partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? defaultPartitionsConsumedConcurrently,
+    eachBatch: async ({ batch, heartbeat, isRunning, isStale, resolveOffset }) => {
+      if (batch.messages.length === 0 || !isRunning() || isStale()) return;
+      const messages: SourceMessage[] = batch.messages.map((m) => ({
+        topic: batch.topic,
+        partition: batch.partition,
+        offset: m.offset,
+        key: m.key,
+        value: m.value,
+        timestamp: m.timestamp,
+      }));
+      // A batch may take longer than the session timeout (a slow store, a large batch): keep the
+      // membership alive meanwhile, or the group rebalances and the batch's commit is refused.
+      const keepAlive = setInterval(() => heartbeat().catch(() => undefined), HEARTBEAT_INTERVAL_MS);
+      const handled: BatchInFlight = { partition: batch.partition, firstOffset: batch.firstOffset() ?? '', lastOffset: batch.lastOffset(), stage: 'projecting' };
+      inFlight.add(handled);
+      try {
+        try {
+          await handler(messages, { heartbeat, isStopping: () => !isRunning() || isStale() || abandon.aborted, signal: abandon });
+        } catch (error) {
+          if (error instanceof BatchAbandoned) {
+            options.logger.info({ partition: handled.partition, firstOffset: handled.firstOffset, lastOffset: handled.lastOffset }, 'batch abandoned uncommitted: it comes again');
+            return;
+          }
+          throw error;
+        } finally {
+          clearInterval(keepAlive);
+        }
+        // Resolving moves the fetch position on; committing makes it survive a restart.
+        handled.stage = 'committing';
+        resolveOffset(batch.lastOffset());
+        const next = (BigInt(batch.lastOffset()) + 1n).toString();
+        await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: next }]);
+      } finally {
+        inFlight.delete(handled);
+      }
+    },
+  });
+}

@@ -1,0 +1,45 @@
+import { eventKey, parseErpEvent } from '../../../contracts/erp-events.js';
+import type { OutgoingMessage } from './messages.js';
+import type { MessageSink } from './producer.js';
+
+export interface PublishReport {
+  sent: number;
+  refused: { line: number; errors: string[] }[];
+}
+
+const chunkSize = 500;
+
+/**
+ * Publishes NDJSON events of the contract: each line is validated first, sent unchanged and keyed
+ * `<clientId>:<salesOrderNumber>` (one partition per sales order, in order). Refused lines are
+ * reported with their numbers and reasons; blank lines are skipped.
+ */
+export async function publishNdjson(
+  lines: AsyncIterable<string> | Iterable<string>,
+  sink: MessageSink,
+  topic: string,
+  onProgress?: (report: PublishReport) => void,
+): Promise<PublishReport> {
+  const report: PublishReport = { sent: 0, refused: [] };
+  let pending: OutgoingMessage[] = [];
+  const flush = async () => {
+    await sink.send(topic, pending);
+    report.sent += pending.length;
+    pending = [];
+    onProgress?.(report);
+  };
+  let lineNumber = 0;
+  for await (const line of lines) {
+    lineNumber++;
+    if (line.trim() === '') continue;
+    const parsed = parseErpEvent(line);
+    if (!parsed.ok) {
+      report.refused.push({ line: lineNumber, errors: parsed.errors });
+      continue;
+    }
+    pending.push({ key: eventKey(parsed.event.clientId, parsed.event.salesOrderNumber), value: line });
+    if (pending.length >= chunkSize) await flush();
+  }
+  await flush();
+  return report;
+}

@@ -1,0 +1,71 @@
+import type { MongoClient } from 'mongodb';
+import type { Logger } from '../../plumbing/logging/logger.js';
+import { untilAnswered } from '../../plumbing/lifecycle/until-answered.js';
+import { withDeadline } from '../../plumbing/lifecycle/deadline.js';
+import { createMongoClient, type MongoClientOptions } from './connect.js';
+
+export class StoreNotConnectedError extends Error {
+  override readonly name = 'StoreNotConnectedError';
+  constructor() {
+    super('the store has not answered yet');
+  }
+}
+
+/**
+ * A MongoDB client that makes its first connection in the background, trying until the server
+ * answers, so that a service started while the store is away starts all the same. Until then
+ * `whenConnected` refuses at once: an operation would make the driver connect by itself, and a
+ * failed automatic first connection closes the client for good. Once connected, the driver
+ * reconnects by itself.
+ */
+export class StoreConnection {
+  readonly client: MongoClient;
+  /** Resolves once connected (or closed before that). */
+  readonly connected: Promise<void>;
+  private isConnected = false;
+  private readonly stop = new AbortController();
+
+  constructor(
+    uri: string,
+    appName: string,
+    logger: Logger,
+    private readonly options: MongoClientOptions = {},
+  ) {
+    this.client = createMongoClient(uri, appName, options);
+    const connect = async () => void (await this.client.connect());
+    this.connected = untilAnswered('the store (MongoDB)', connect, logger, { maxDelayMs: 5_000, signal: this.stop.signal }).then(
+      () => {
+        this.isConnected = true;
+      },
+      () => undefined, // closed before the store answered
+    );
+  }
+
+  /**
+   * `operation`, once the first connection is made (StoreNotConnectedError before), failed once the
+   * deadline has passed: its round trips each have the deadline too, so a few of them cannot add up.
+   * The signal it is given aborts at the deadline and with `signal`, so that its reads are
+   * cancelled (cursors closed), not only abandoned.
+   */
+  whenConnected<T>(operation: (signal?: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (!this.isConnected) return Promise.reject(new StoreNotConnectedError());
+    const { deadlineMs } = this.options;
+    if (!deadlineMs) return operation(signal);
+    // A controller and a plain timer, held until the operation ends: an AbortSignal.timeout only
+    // AbortSignal.any refers to can be collected before it fires (nodejs/node#57736).
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new Error(`a store operation took longer than ${deadlineMs} ms`)), deadlineMs);
+    const onCaller = () => deadline.abort(signal?.reason);
+    signal?.addEventListener('abort', onCaller, { once: true });
+    if (signal?.aborted) onCaller();
+    return withDeadline(operation(deadline.signal), deadlineMs, 'a store operation').finally(() => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onCaller);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.stop.abort();
+    await this.client.close();
+  }
+}

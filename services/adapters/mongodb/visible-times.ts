@@ -1,0 +1,108 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { ShipmentsState } from '../../../projections/state.js';
+import type { ShipmentsDocument, StoredLocation, StoredPackage } from './documents.js';
+
+// Which of a shipments document's visible times (see documents.ts) a write sets anew, which it
+// keeps, and which a rebuild carries over from the live version. Pure: the write step turns the
+// sources into an update, and the database server's clock supplies every 'now'.
+
+/** Where one time of the written document comes from. */
+export type TimeSource =
+  /** Made visible by this write: the server's clock when it applies the write. */
+  | { from: 'now' }
+  /** As the stored document holds it, at this place of the state the write is guarded on. */
+  | { from: 'stored'; location?: number; package?: number }
+  /** Carried over from the version partners read so far (a rebuild). */
+  | { from: 'value'; at: Date }
+  /** Never changed: no time. */
+  | { from: 'none' };
+
+interface LocationTimes {
+  completeChangedAt: TimeSource;
+  /** One per package of the location, in its order. */
+  packages: TimeSource[];
+}
+
+export interface VisibleTimes {
+  completeChangedAt: TimeSource;
+  purchaseOrderSetAt: TimeSource;
+  /** Whether the write replaces the locations (and with them their times); otherwise `locations` is not used. */
+  rewritesLocations: boolean;
+  /** One per location of the state written, in its order. */
+  locations: LocationTimes[];
+}
+
+const now: TimeSource = { from: 'now' };
+const none: TimeSource = { from: 'none' };
+
+/** A flag that changed since `before`; one that starts set is a change too, one that starts clear is not. */
+const flagTime = (before: boolean | undefined, after: boolean, kept: TimeSource): TimeSource =>
+  before === undefined ? (after ? now : none) : before === after ? kept : now;
+
+/**
+ * The times of the document written for `after`, the stored one holding `before` (none: a new
+ * document). A package is made visible when it first appears, when it is replaced by one that
+ * differs, and when its sales order comes under a purchase order number (partners of that purchase
+ * order have not seen it); one left as it was keeps its time, so that recording its location again
+ * or a redelivered event never makes it new. A complete flag's time moves when the flag changes.
+ */
+export function visibleTimes(before: ShipmentsState | undefined, after: ShipmentsState): VisibleTimes {
+  const cameUnderPurchaseOrder = after.purchaseOrderNumber !== undefined && after.purchaseOrderNumber !== before?.purchaseOrderNumber;
+  return {
+    completeChangedAt: flagTime(before?.complete, after.complete, { from: 'stored' }),
+    purchaseOrderSetAt: cameUnderPurchaseOrder ? now : before ? { from: 'stored' } : none,
+    rewritesLocations: before === undefined || before.locations !== after.locations || cameUnderPurchaseOrder,
+    locations: after.locations.map((location) => {
+      const i = before ? before.locations.findIndex((l) => l.locationId === location.locationId) : -1;
+      const previous = i >= 0 ? before!.locations[i] : undefined;
+      return {
+        completeChangedAt: flagTime(previous?.complete, location.complete, { from: 'stored', location: i }),
+        packages: location.packages.map((pkg) => {
+          const j = previous ? previous.packages.findIndex((p) => p.packageId === pkg.packageId) : -1;
+          const same = j >= 0 && !cameUnderPurchaseOrder && (previous!.packages[j] === pkg || isDeepStrictEqual(previous!.packages[j], pkg));
+          return same ? { from: 'stored', location: i, package: j } : now;
+        }),
+      };
+    }),
+  };
+}
+
+/** What `shown` (the version partners read so far) shows for this time, when it shows the same thing. */
+function shownTime(time: Date | undefined, shownBefore: Date | undefined): TimeSource | undefined {
+  if (time === undefined) return none; // shown since before such times were recorded
+  return shownBefore === undefined || time < shownBefore ? { from: 'value', at: time } : undefined;
+}
+
+const withoutTime = ({ visibleAt: _, ...pkg }: StoredPackage) => pkg;
+
+/**
+ * `times` with every 'now' (and 'none') replaced by the time `shown` gives the same thing, where it
+ * shows the same thing: a rebuild must not make news of what partners have seen already, nor drop
+ * the time a flag went false at. With `shownBefore`,
+ * only times `shown` set before it are carried (see ProjectorConfig.previousShownBefore).
+ */
+export function carriedOver(times: VisibleTimes, after: ShipmentsState, shown: ShipmentsDocument | undefined, shownBefore?: Date): VisibleTimes {
+  if (!shown) return times;
+  const samePurchaseOrder = shown.purchaseOrderNumber === after.purchaseOrderNumber;
+  // A time to stamp ('now'), or none for a flag that is false: either way, where the live version
+  // shows the same thing with a time of its own (a flag that went false there), that time stands.
+  const carry = (source: TimeSource, same: boolean, time: Date | undefined): TimeSource =>
+    (source.from === 'now' || source.from === 'none') && same ? (shownTime(time, shownBefore) ?? source) : source;
+  return {
+    completeChangedAt: carry(times.completeChangedAt, shown.complete === after.complete, shown.completeChangedAt),
+    purchaseOrderSetAt: carry(times.purchaseOrderSetAt, samePurchaseOrder, shown.purchaseOrderSetAt),
+    rewritesLocations: times.rewritesLocations,
+    locations: times.locations.map((location, i) => {
+      const state = after.locations[i]!;
+      const shownLocation: StoredLocation | undefined = shown.locations.find((l) => l.locationId === state.locationId);
+      return {
+        completeChangedAt: carry(location.completeChangedAt, shownLocation?.complete === state.complete, shownLocation?.completeChangedAt),
+        packages: location.packages.map((source, j) => {
+          const pkg = state.packages[j]!;
+          const shownPackage = shownLocation?.packages.find((p) => p.packageId === pkg.packageId);
+          return carry(source, samePurchaseOrder && shownPackage !== undefined && isDeepStrictEqual(withoutTime(shownPackage), pkg), shownPackage?.visibleAt);
+        }),
+      };
+    }),
+  };
+}

@@ -1,0 +1,198 @@
+import { MongoBulkWriteError, type AnyBulkWriteOperation, type BulkWriteResult, type Collection, type Document, type Filter, type UpdateFilter } from 'mongodb';
+import type { OrderStatusState, ShipmentsState } from '../../../projections/state.js';
+import {
+  documentId,
+  shipmentsStateProjection,
+  type OrderStatusDocument,
+  type ReadModelCollections,
+  type ShipmentsDocument,
+} from './documents.js';
+import { writeErrorsOf } from './refusals.js';
+import { insertPipeline, plainInsert, plainUpdate, updatePipeline } from './shipments-update.js';
+import { carriedOver, visibleTimes } from './visible-times.js';
+
+/** A read model's state for one sales order before and after a batch; before is absent for a new one. */
+export interface StateChange<S> {
+  before?: S;
+  after: S;
+}
+
+export interface BatchEffects {
+  orderStatus: StateChange<OrderStatusState>[];
+  shipments: StateChange<ShipmentsState>[];
+}
+
+export interface LoadedStates {
+  orderStatus: Map<string, OrderStatusState>;
+  shipments: Map<string, ShipmentsState>;
+}
+
+/** Another writer changed a document between our read and our write; reload and fold again. */
+export class WriteConflictError extends Error {
+  override readonly name = 'WriteConflictError';
+}
+
+const statusOptionalFields = ['purchaseOrderNumber', 'expectedShipDate', 'expectedDeliveryDate', 'responseRequired'] as const;
+const shipmentsOptionalFields = ['purchaseOrderNumber'] as const;
+
+/** Ids per read: a batch's sales orders in a few point-read queries of bounded size. */
+const idsPerLoad = 1_000;
+
+export async function loadStates(collections: ReadModelCollections, keys: string[]): Promise<LoadedStates> {
+  const loaded: LoadedStates = { orderStatus: new Map(), shipments: new Map() };
+  for (let start = 0; start < keys.length; start += idsPerLoad) {
+    const filter = { _id: { $in: keys.slice(start, start + idsPerLoad) } };
+    const [statuses, shipments] = await Promise.all([
+      collections.orderStatus.find(filter, { projection: { _id: 0, changedAt: 0 } }).toArray(),
+      collections.shipments.find(filter, { projection: shipmentsStateProjection }).toArray(),
+    ]);
+    for (const s of statuses) loaded.orderStatus.set(documentId(s.clientId, s.salesOrderNumber), s as OrderStatusState);
+    for (const s of shipments) loaded.shipments.set(documentId(s.clientId, s.salesOrderNumber), s as ShipmentsState);
+  }
+  return loaded;
+}
+
+/**
+ * The sequence guard in the write filter. An existing document is updated only while it still
+ * holds the sequence we read. A new one is inserted only while none exists: the filter names the
+ * _id alone and every field sits in $setOnInsert, so when another writer got there first nothing
+ * of ours is applied (at most the change time moves on, which shows a poller the order once more).
+ * A guard that missed means the whole batch is retried from a read of the store, so an event at
+ * or below the stored sequence never changes anything. Both filters are point reads of _id.
+ */
+interface GuardedWrite<T extends Document> {
+  op: AnyBulkWriteOperation<T>;
+  /** An insert reports an upsert when it took effect; a guarded update reports a match. */
+  inserts: boolean;
+}
+
+/**
+ * The guard holds the stored document to the state we read, so only what differs from it is
+ * sent: the projections share unchanged parts between states, so a field whose value is the very
+ * same object is unchanged. Less to encode, send and apply than the whole document.
+ */
+function differences(before: object, set: Document, optionalFields: readonly string[]): { changed: Document; removed: string[] } {
+  const previous = before as Document;
+  const changed: Document = {};
+  for (const field in set) if (set[field] !== previous[field]) changed[field] = set[field];
+  const removed = optionalFields.filter((field) => set[field] === undefined && previous[field] !== undefined);
+  return { changed, removed };
+}
+
+function guardedWrite<T extends { _id: string; sequence: number }>(
+  key: string,
+  change: StateChange<{ sequence: number }>,
+  optionalFields: readonly string[],
+  set: Document,
+  stamp: Document,
+): GuardedWrite<T> {
+  const { before } = change;
+  if (!before) {
+    const update = { $setOnInsert: set, ...stamp } as UpdateFilter<T>;
+    return { op: { updateOne: { filter: { _id: key } as Filter<T>, update, upsert: true } }, inserts: true };
+  }
+  const { changed, removed } = differences(before, set, optionalFields);
+  const update: Document = { ...stamp };
+  if (Object.keys(changed).length > 0) update.$set = changed;
+  if (removed.length > 0) update.$unset = Object.fromEntries(removed.map((field) => [field, '']));
+  const filter = { _id: key, sequence: before.sequence };
+  return { op: { updateOne: { filter: filter as Filter<T>, update: update as UpdateFilter<T> } }, inserts: false };
+}
+
+/**
+ * The same guard for a shipments document, whose visible times only a pipeline update can stamp;
+ * a write that stamps none and leaves them as they are is said in plain operators (see shipments-update.ts).
+ */
+function guardedShipmentsWrite(key: string, change: StateChange<ShipmentsState>, shown: ShipmentsDocument | undefined, shownBefore: Date | undefined): GuardedWrite<ShipmentsDocument> {
+  const { before, after } = change;
+  const times = carriedOver(visibleTimes(before, after), after, shown, shownBefore);
+  if (!before) {
+    const update = plainInsert(after, times) ?? insertPipeline(key, after, times);
+    return { op: { updateOne: { filter: { _id: key }, update, upsert: true } }, inserts: true };
+  }
+  const { changed, removed } = differences(before, { ...after }, shipmentsOptionalFields);
+  const update = plainUpdate(before, after, changed, removed, times) ?? updatePipeline(changed, removed, after, times, before);
+  return { op: { updateOne: { filter: { _id: key, sequence: before.sequence }, update } }, inserts: false };
+}
+
+/**
+ * One unordered bulk write of a collection's part of a batch: the server applies the updates in
+ * any order (each touches another document) and reports every one. Whatever a failed batch wrote
+ * is guarded like the rest: the retry reloads the states and folds only what is newer.
+ */
+async function runGuarded<T extends Document>(collection: Collection<T>, writes: GuardedWrite<T>[]): Promise<void> {
+  if (writes.length === 0) return;
+  let result: BulkWriteResult;
+  try {
+    result = await collection.bulkWrite(
+      writes.map((w) => w.op),
+      { ordered: false },
+    );
+  } catch (error) {
+    // Two inserts of one new document raced (another writer's upsert won): a conflict, not a refusal.
+    if (error instanceof MongoBulkWriteError && writeErrorsOf(error).some((e) => e.code === 11000)) {
+      throw new WriteConflictError(`${collection.collectionName}: a document changed under the projector`, { cause: error });
+    }
+    throw error;
+  }
+  const expectedInserts = writes.filter((w) => w.inserts).length;
+  // An insert that found its document counts as matched, not upserted.
+  const insertsMissed = expectedInserts - result.upsertedCount;
+  const updatesMissed = writes.length - expectedInserts - (result.matchedCount - insertsMissed);
+  if (insertsMissed > 0 || updatesMissed > 0) {
+    throw new WriteConflictError(
+      `${collection.collectionName}: ${insertsMissed} new documents existed already, ${updatesMissed} guarded updates missed`,
+    );
+  }
+}
+
+/**
+ * Writes a batch's effects. With `previous` (the live version while a rebuild fills a new one),
+ * a status whose sequence the previous version already showed keeps that version's change time,
+ * and a package or complete flag it shows as it is keeps that version's visible time.
+ */
+export async function writeEffects(
+  collections: ReadModelCollections,
+  effects: BatchEffects,
+  previous?: ReadModelCollections,
+  /** Only what `previous` showed before this time keeps its change time (see ProjectorConfig.previousShownBefore). */
+  previousShownBefore?: Date,
+): Promise<void> {
+  const [carried, shownShipments] = previous
+    ? await Promise.all([changeTimesOf(previous, effects.orderStatus), shipmentsShownBy(previous, effects.shipments)])
+    : [new Map<string, { sequence: number; changedAt: Date }>(), new Map<string, ShipmentsDocument>()];
+
+  const statusOps = effects.orderStatus.map((change) => {
+    const key = documentId(change.after.clientId, change.after.salesOrderNumber);
+    const shown = carried.get(key);
+    const alreadyShown =
+      shown !== undefined && change.after.sequence <= shown.sequence && (!previousShownBefore || shown.changedAt < previousShownBefore);
+    const set: Document = alreadyShown ? { ...change.after, changedAt: shown.changedAt } : { ...change.after };
+    const stamp = alreadyShown ? {} : { $currentDate: { changedAt: true } };
+    return guardedWrite<OrderStatusDocument>(key, change, statusOptionalFields, set, stamp);
+  });
+
+  const shipmentOps = effects.shipments.map((change) => {
+    const key = documentId(change.after.clientId, change.after.salesOrderNumber);
+    return guardedShipmentsWrite(key, change, shownShipments.get(key), previousShownBefore);
+  });
+
+  await Promise.all([runGuarded(collections.orderStatus, statusOps), runGuarded(collections.shipments, shipmentOps)]);
+}
+
+async function changeTimesOf(previous: ReadModelCollections, changes: StateChange<OrderStatusState>[]) {
+  const keys = changes.map((c) => documentId(c.after.clientId, c.after.salesOrderNumber));
+  const docs = await previous.orderStatus
+    .find({ _id: { $in: keys } }, { projection: { sequence: 1, changedAt: 1 } })
+    .toArray();
+  return new Map(docs.map((d: Pick<OrderStatusDocument, '_id' | 'sequence' | 'changedAt'>) => [d._id, { sequence: d.sequence, changedAt: d.changedAt }]));
+}
+
+/** The previous version's documents of these sales orders, whose visible times a rebuild carries over where it shows the same. */
+async function shipmentsShownBy(previous: ReadModelCollections, changes: StateChange<ShipmentsState>[]): Promise<Map<string, ShipmentsDocument>> {
+  const keys = changes.map((c) => documentId(c.after.clientId, c.after.salesOrderNumber));
+  const docs = await previous.shipments.find({ _id: { $in: keys } }).toArray();
+  return new Map(docs.map((d) => [d._id, d]));
+}
+
+export type { OrderStatusDocument, ShipmentsDocument };

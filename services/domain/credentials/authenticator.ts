@@ -1,0 +1,131 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Authenticator, Credential, ReserveLogin } from '../../../contracts/lookups.js';
+import { CheckSlots, DEFAULT_CHECK_SLOTS, PasswordChecksBusyError, type CheckSlotOptions } from './check-slots.js';
+import type { CredentialDocument, CredentialStore } from './credential-store.js';
+import { decoyHash, verifyPassword } from './password-hash.js';
+
+export interface CachingAuthenticatorOptions {
+  /** How long a verified credential is trusted without asking the store again (counted from the read): any change to it takes effect within it. */
+  ttlMs?: number;
+  maxEntries?: number;
+  now?: () => number;
+  /** The bound on password checks in this process; DEFAULT_CHECK_SLOTS when absent. */
+  checkSlots?: CheckSlotOptions;
+}
+
+interface CacheEntry {
+  digest: Buffer;
+  credential: Credential;
+  expiresAt: number;
+  /** The stored hash the pair was verified against: while it is unchanged, the pair needs no second scrypt. */
+  passwordHash: string;
+}
+
+/**
+ * Verifies id and password against the stored scrypt hash. A successful verification is cached as a
+ * keyed digest (never the password) for the TTL; after it, the credential is read from the store
+ * again, so a disabled, unlinked or re-scoped credential takes effect within the TTL. Scrypt runs
+ * again only when the stored hash changed (a reset password): partners poll about once a minute,
+ * longer than the TTL, and one scrypt per poll would make password checks the service's main work.
+ * Failures are never cached: each wrong guess pays the full scrypt.
+ */
+export class CachingAuthenticator implements Authenticator {
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly checking = new Map<string, Promise<Credential | undefined>>();
+  private readonly key = randomBytes(32);
+  private readonly ttlMs: number;
+  private readonly maxEntries: number;
+  private readonly now: () => number;
+  private readonly slots: CheckSlots;
+
+  constructor(
+    private readonly store: Pick<CredentialStore, 'find'>,
+    options: CachingAuthenticatorOptions = {},
+  ) {
+    this.ttlMs = options.ttlMs ?? 30_000;
+    this.maxEntries = options.maxEntries ?? 10_000;
+    this.now = options.now ?? Date.now;
+    this.slots = new CheckSlots(options.checkSlots ?? DEFAULT_CHECK_SLOTS);
+  }
+
+  async verify(id: string, password: string, reserve?: ReserveLogin): Promise<Credential | undefined> {
+    const digest = createHmac('sha256', this.key).update(id).update('\0').update(password).digest();
+    const cached = this.cache.get(id);
+    if (cached && cached.expiresAt > this.now() && timingSafeEqual(cached.digest, digest)) return cached.credential;
+
+    // Parallel requests with the same pair (a partner's first polls) share one check: one scrypt.
+    const key = digest.toString('base64');
+    const pending = this.checking.get(key);
+    if (pending) return this.join(pending, id, reserve);
+    const check = this.check(id, password, digest, reserve).finally(() => this.checking.delete(key));
+    this.checking.set(key, check);
+    return check;
+  }
+
+  /**
+   * A request that joins a pending check of the same pair learns the same answer, so it counts as
+   * a failed login too when that check fails: parallel copies of one guess are each a guess. It
+   * reserves nothing beforehand, so that a partner's parallel first polls are not refused.
+   */
+  private async join(check: Promise<Credential | undefined>, id: string, reserve?: ReserveLogin): Promise<Credential | undefined> {
+    const credential = await check;
+    // Counted even where the window is used up (then the answer stays 401: the check was made).
+    if (!credential) await reserve?.(id).catch(() => undefined);
+    return credential;
+  }
+
+  /**
+   * The check of a pair the cache does not answer. One verified before against the same stored
+   * hash is renewed from the store read alone: no scrypt and no failed login reserved, so a
+   * partner polling less often than the TTL is never taken for a guesser (nor locked out by one).
+   * Otherwise one failed login is reserved before the password is hashed (RateLimitedError from
+   * `reserve`: nothing is hashed) and given back only when the check finds the credential: a
+   * request aborted or timed out meanwhile stays counted. A login refused as busy hashed nothing.
+   */
+  private async check(id: string, password: string, digest: Buffer, reserve?: ReserveLogin): Promise<Credential | undefined> {
+    // The TTL counts from the read, not from the end of the check: a change made while the store
+    // answers or scrypt runs must still show within the TTL (the README's 30 s).
+    const known = this.cache.get(id);
+    const renewable = known !== undefined && timingSafeEqual(known.digest, digest);
+    // Any other pair reserves first: a locked-out guesser costs not even a store read.
+    let giveBack = renewable ? undefined : await reserve?.(id);
+    const readAt = this.now();
+    const stored = await this.store.find(id);
+    if (renewable && stored?.passwordHash === known.passwordHash) {
+      if (stored.active) return this.remember(stored, digest, readAt);
+      this.cache.delete(id);
+      return undefined;
+    }
+    giveBack ??= await reserve?.(id); // a renewable pair whose password was reset: hashed again
+    let matches: boolean;
+    try {
+      // An unknown id costs the same scrypt as a known one.
+      const hash = stored?.passwordHash ?? (await decoyHash);
+      matches = await this.hashing(() => verifyPassword(password, hash));
+    } catch (error) {
+      if (error instanceof PasswordChecksBusyError) giveBack?.();
+      throw error;
+    }
+    if (!stored?.active || !matches) return undefined;
+    giveBack?.();
+    return this.remember(stored, digest, readAt);
+  }
+
+  private remember(stored: CredentialDocument, digest: Buffer, readAt: number): Credential {
+    const credential: Credential = { id: stored._id, scopes: stored.scopes, clientIds: stored.clientIds };
+    this.cache.delete(stored._id); // re-inserted last: the entry evicted at the bound is the least recently checked
+    if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value as string);
+    this.cache.set(stored._id, { digest, credential, expiresAt: readAt + this.ttlMs, passwordHash: stored.passwordHash });
+    return credential;
+  }
+
+  /** Scrypt, in one of the process's slots (PasswordChecksBusyError when none comes soon). */
+  private async hashing(verify: () => Promise<boolean>): Promise<boolean> {
+    const release = await this.slots.acquire();
+    try {
+      return await verify();
+    } finally {
+      release();
+    }
+  }
+}

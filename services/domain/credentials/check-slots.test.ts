@@ -1,0 +1,77 @@
+// The process-wide bound on password checks, with the real scrypt: a flood of guesses from many
+// addresses neither queues without limit nor keeps a partner's first login waiting.
+import type { FastifyInstance } from 'fastify';
+import { afterEach, expect, it, vi } from 'vitest';
+import { basic } from '../../query/json/testing.js';
+import { createRequestLimits } from '../../query/rate-limit/request-limits.js';
+import { appWithLimits } from '../../query/rate-limit/testing.js';
+import { faultOf, shipmentRequest, SHIPMENT_URL } from '../../query/soap/testing.js';
+import { CheckSlots, PasswordChecksBusyError } from './check-slots.js';
+
+// The real scrypt runs, counted.
+vi.mock('./password-hash.js', async (original) => (await import('./scrypt-runs.js')).countingScrypt(await original()));
+const { scrypt } = await import('./scrypt-runs.js');
+
+const { CachingAuthenticator } = await import('./authenticator.js');
+const { hashPassword } = await import('./password-hash.js');
+
+const apps: FastifyInstance[] = [];
+afterEach(async () => {
+  await Promise.all(apps.splice(0).map((a) => a.close()));
+});
+
+async function floodableApp() {
+  const docs = await Promise.all(
+    ['acme', 'both'].map(async (id) => ({ _id: id, passwordHash: await hashPassword('right'), scopes: ['order_status' as const, 'osn' as const], clientIds: ['C1'], active: true, createdAt: new Date() })),
+  );
+  const authenticator = new CachingAuthenticator({ find: async (id) => docs.find((d) => d._id === id) ?? null });
+  const app = await appWithLimits(createRequestLimits({ requestsPerMinute: 1_000 }), 0, authenticator);
+  apps.push(app);
+  scrypt.runs = 0;
+  return app;
+}
+
+const STATUS = '/api/partners/v1/orders/status?queryType=4';
+
+it('refuses logins beyond its bound as busy before checking them, and answers a partner within a second during a flood', async () => {
+  const app = await floodableApp();
+  // 120 guesses (of 120 ids, from 120 addresses) at once: far beyond 4 running and 8 waiting.
+  const flood = Array.from({ length: 120 }, (_, n) => app.inject({ url: STATUS, headers: { authorization: basic(`guesser-${n}`, 'guess') }, remoteAddress: `10.8.${n >> 8}.${n & 255}` }));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const started = Date.now();
+  const partner = await app.inject({ url: STATUS, headers: { authorization: basic('both', 'right') }, remoteAddress: '192.0.2.10' });
+  const waited = Date.now() - started;
+  expect([200, 503]).toContain(partner.statusCode);
+  expect(waited).toBeLessThan(1_000);
+
+  const answers = await Promise.all(flood);
+  const busy = answers.filter((a) => a.statusCode === 503);
+  expect(busy.length).toBeGreaterThan(90);
+  expect(busy[0]!.json()).toEqual({ error: 'Service busy — retry later' });
+  expect(busy[0]!.headers['retry-after']).toBe('1');
+  // Only the checks let through hashed a password.
+  expect(scrypt.runs).toBe(answers.filter((a) => a.statusCode === 401).length + (partner.statusCode === 200 ? 1 : 0));
+
+  // SOAP answers a busy login with its Internal error fault.
+  const soapFlood = await Promise.all(
+    Array.from({ length: 40 }, (_, n) =>
+      app.inject({ method: 'POST', url: SHIPMENT_URL, payload: shipmentRequest({ id: 'acme', password: `soap-${n}` }), headers: { 'content-type': 'text/xml' }, remoteAddress: `10.9.0.${n}` }),
+    ),
+  );
+  expect(soapFlood.some((a) => a.statusCode === 500 && faultOf(a.body)?.message === 'Internal error')).toBe(true);
+});
+
+it('refuses a check that waited its longest for a slot, refuses one beyond the queue at once, and hands a freed slot on', async () => {
+  const slots = new CheckSlots({ concurrent: 1, queued: 1, maxWaitMs: 50 });
+  const release = await slots.acquire();
+  const started = Date.now();
+  const waiting = slots.acquire();
+  await expect(slots.acquire()).rejects.toBeInstanceOf(PasswordChecksBusyError); // the queue is full
+  await expect(waiting).rejects.toBeInstanceOf(PasswordChecksBusyError);
+  expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+  // The one that gave up holds nothing: after the release, a slot is there at once.
+  const next = slots.acquire();
+  release();
+  (await next)();
+  (await slots.acquire())();
+});

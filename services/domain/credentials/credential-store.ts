@@ -1,0 +1,111 @@
+import type { Collection, Db } from 'mongodb';
+import type { Scope } from '../../../contracts/lookups.js';
+
+export const scopes: readonly Scope[] = ['order_status', 'osn'];
+
+export interface CredentialDocument {
+  _id: string;
+  passwordHash: string;
+  scopes: Scope[];
+  clientIds: string[];
+  active: boolean;
+  createdAt: Date;
+}
+
+export function credentialsCollection(db: Db): Collection<CredentialDocument> {
+  return db.collection<CredentialDocument>('credentials');
+}
+
+export class CredentialExistsError extends Error {
+  constructor(id: string) {
+    super(`credential ${id} already exists`);
+    this.name = 'CredentialExistsError';
+  }
+}
+
+export class UnknownCredentialError extends Error {
+  constructor(id: string) {
+    super(`no credential with id ${id}`);
+    this.name = 'UnknownCredentialError';
+  }
+}
+
+export class ClientNotLinkedError extends Error {
+  constructor(id: string, clientIds: string[]) {
+    super(`credential ${id} is not linked to ${clientIds.join(', ')}`);
+    this.name = 'ClientNotLinkedError';
+  }
+}
+
+export interface CredentialSummary {
+  id: string;
+  scopes: Scope[];
+  clientIds: string[];
+  active: boolean;
+  createdAt: Date;
+}
+
+/** Operators' view of the credentials: no operation here returns or logs a password or its hash. */
+export class CredentialStore {
+  constructor(private readonly collection: Collection<CredentialDocument>) {}
+
+  async add(input: { id: string; passwordHash: string; scopes: Scope[]; clientIds: string[] }): Promise<void> {
+    try {
+      await this.collection.insertOne({ _id: input.id, passwordHash: input.passwordHash, scopes: input.scopes, clientIds: input.clientIds, active: true, createdAt: new Date() });
+    } catch (error) {
+      if ((error as { code?: number }).code === 11000) throw new CredentialExistsError(input.id);
+      throw error;
+    }
+  }
+
+  /** Creates the credential, or gives an existing one this password, scopes and clients, active. */
+  async upsert(input: { id: string; passwordHash: string; scopes: Scope[]; clientIds: string[] }): Promise<void> {
+    await this.collection.updateOne(
+      { _id: input.id },
+      { $set: { passwordHash: input.passwordHash, scopes: input.scopes, clientIds: input.clientIds, active: true }, $setOnInsert: { createdAt: new Date() } },
+      { upsert: true },
+    );
+  }
+
+  async list(): Promise<CredentialSummary[]> {
+    const docs = await this.collection.find({}, { projection: { passwordHash: 0 } }).sort({ _id: 1 }).toArray();
+    return docs.map(({ _id, scopes, clientIds, active, createdAt }) => ({ id: _id, scopes, clientIds, active, createdAt }));
+  }
+
+  async setActive(id: string, active: boolean): Promise<void> {
+    const result = await this.collection.updateOne({ _id: id }, { $set: { active } });
+    if (result.matchedCount === 0) throw new UnknownCredentialError(id);
+  }
+
+  async link(id: string, clientIds: string[]): Promise<void> {
+    const result = await this.collection.updateOne({ _id: id }, { $addToSet: { clientIds: { $each: clientIds } } });
+    if (result.matchedCount === 0) throw new UnknownCredentialError(id);
+  }
+
+  /**
+   * Removes client links, all or none: a client that is not linked (a typo, most likely) changes
+   * nothing and is named, so an operator never believes a link gone that is still there.
+   */
+  async unlink(id: string, clientIds: string[]): Promise<void> {
+    const result = await this.collection.updateOne({ _id: id, clientIds: { $all: clientIds } }, { $pullAll: { clientIds } });
+    if (result.matchedCount > 0) return;
+    const current = await this.collection.findOne({ _id: id }, { projection: { clientIds: 1 } });
+    if (!current) throw new UnknownCredentialError(id);
+    throw new ClientNotLinkedError(id, clientIds.filter((c) => !current.clientIds.includes(c)));
+  }
+
+  /** Replaces the scopes (not adds to them): the list given is the whole grant. */
+  async setScopes(id: string, scopes: Scope[]): Promise<void> {
+    const result = await this.collection.updateOne({ _id: id }, { $set: { scopes } });
+    if (result.matchedCount === 0) throw new UnknownCredentialError(id);
+  }
+
+  async setPasswordHash(id: string, passwordHash: string): Promise<void> {
+    const result = await this.collection.updateOne({ _id: id }, { $set: { passwordHash } });
+    if (result.matchedCount === 0) throw new UnknownCredentialError(id);
+  }
+
+  async find(id: string): Promise<CredentialDocument | null> {
+    return this.collection.findOne({ _id: id });
+  }
+}

@@ -1,0 +1,59 @@
+import { eventKey, parseErpEvent } from '../../../contracts/erp-events.js';
+import type { OutgoingMessage } from '../../adapters/kafka/messages.js';
+import type { StoredMessage } from '../../adapters/kafka/read-topic.js';
+
+/** A dead letter as an operator reads it: where it is, why it is there, where it came from. */
+export interface DeadLetterRecord {
+  /** `<partition>:<offset>` in the dead-letter topic: what `ossn dlq redrive` is given. */
+  id: string;
+  failedAt: Date;
+  kind: string;
+  reason: string;
+  source: string;
+  key: string | undefined;
+  message: StoredMessage;
+}
+
+export function toDeadLetterRecord(message: StoredMessage): DeadLetterRecord {
+  const h = message.headers;
+  return {
+    id: `${message.partition}:${message.offset}`,
+    failedAt: new Date(h['x-failed-at'] ?? Number(message.timestamp)),
+    kind: h['x-error-kind'] ?? 'unknown',
+    reason: h['x-error'] ?? '',
+    source: `${h['x-source-partition'] ?? '?'}:${h['x-source-offset'] ?? '?'}`,
+    key: message.key?.toString(),
+    message,
+  };
+}
+
+export interface DeadLetterFilter {
+  kind?: string;
+  since?: Date;
+  until?: Date;
+  ids?: Set<string>;
+}
+
+export function matches(record: DeadLetterRecord, filter: DeadLetterFilter): boolean {
+  if (filter.kind !== undefined && record.kind !== filter.kind) return false;
+  if (filter.since !== undefined && record.failedAt < filter.since) return false;
+  if (filter.until !== undefined && record.failedAt >= filter.until) return false;
+  if (filter.ids !== undefined && !filter.ids.has(record.id)) return false;
+  return true;
+}
+
+/**
+ * The message that sends a dead letter back to the event topic: its value unchanged, keyed as
+ * the contract wants when the value is an event (a dead letter for a wrong key then goes to its
+ * sales order's partition), with a header naming the dead letter. The sequence rule makes a
+ * second redrive of the same event change nothing.
+ */
+export function redriveMessage(record: DeadLetterRecord): OutgoingMessage {
+  const { message } = record;
+  const parsed = parseErpEvent(message.value ?? Buffer.alloc(0));
+  return {
+    key: parsed.ok ? eventKey(parsed.event.clientId, parsed.event.salesOrderNumber) : message.key,
+    value: message.value,
+    headers: { 'x-redriven-from': record.id },
+  };
+}

@@ -1,0 +1,24 @@
+import type { Kafka } from 'kafkajs';
+import { scanTopic } from '../../adapters/kafka/read-topic.js';
+import type { SourceMessage } from '../../adapters/kafka/messages.js';
+
+/** Whether an event of the source topic already has a dead letter. */
+export type DeadLetteredCheck = (source: Pick<SourceMessage, 'partition' | 'offset'>) => boolean;
+
+/**
+ * The events of `sourceTopic` that the dead-letter topic holds already (by their partition and
+ * offset, from each letter's headers): a rebuild folds the whole topic again and must not send its
+ * old bad events a second time, with new times. Holds two numbers a dead letter, not the letters.
+ */
+export async function deadLetteredSources(kafka: Kafka, deadLetterTopic: string, sourceTopic: string): Promise<DeadLetteredCheck> {
+  const sources = new Set<string>();
+  const admin = kafka.admin();
+  await admin.connect();
+  const exists = await admin.listTopics().finally(() => admin.disconnect());
+  if (exists.includes(deadLetterTopic)) {
+    await scanTopic(kafka, deadLetterTopic, ({ headers }) => {
+      if (headers['x-source-topic'] === sourceTopic) sources.add(`${headers['x-source-partition']}:${headers['x-source-offset']}`);
+    });
+  }
+  return ({ partition, offset }) => sources.has(`${partition}:${offset}`);
+}

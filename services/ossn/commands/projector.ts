@@ -1,0 +1,39 @@
+import { defaultStopTimeoutMs, readProjectorConfig } from '../../plumbing/config/config.js';
+import { createLogger } from '../../plumbing/logging/logger.js';
+import { createProjectorMetrics } from '../../plumbing/metrics/projector-metrics.js';
+import { startFollowingProjector } from '../../projector/follow-active-version.js';
+import { serveProjectorOps } from '../projector-ops.js';
+import { exitOnSecondSignal } from '../second-signal.js';
+import { untilSignal } from '../signals.js';
+import { stopWithinDeadline } from '../stop-deadline.js';
+
+export async function projectorCommand(): Promise<void> {
+  const config = readProjectorConfig();
+  const logger = createLogger('ossn-projector', config.logLevel);
+  // Listening from the start: as a container's PID 1 the process would otherwise ignore SIGTERM.
+  const stopRequested = untilSignal();
+  const metrics = createProjectorMetrics();
+  const starting = startFollowingProjector(config, logger, { metrics });
+  const first = await Promise.race([starting.then((projector) => ({ projector })), stopRequested.then((signal) => ({ signal }))]);
+  if ('signal' in first) {
+    // Still connecting (Kafka or MongoDB may be away): no batch has been committed by this process,
+    // so leaving now loses nothing; waiting for the start could outlast the grace period.
+    logger.info({ signal: first.signal }, 'stopping while starting');
+    process.exit(0);
+  }
+  const { projector } = first;
+  const probes = await serveProjectorOps(config, projector, metrics, logger);
+  logger.info({ url: probes.url }, 'projector metrics and probes listening');
+  const signal = await stopRequested;
+  logger.info({ signal }, 'stopping after the current batch');
+  exitOnSecondSignal(logger);
+  // Bounded whatever MongoDB and Kafka do: a container's grace period ends in SIGKILL.
+  const stopTimeoutMs = config.stopTimeoutMs ?? defaultStopTimeoutMs;
+  await stopWithinDeadline(stopTimeoutMs, logger, [
+    // A probe in flight waits on the store (at most 2 s): the projector's stop need not wait for it.
+    ['closing the metrics and probes port', () => probes.close(), stopTimeoutMs * 0.1],
+    ['stopping the projector', () => projector.stop()],
+  ]);
+  // An abandoned step, or a connection it left to a server that does not answer, would hold the process.
+  process.exit();
+}

@@ -1,0 +1,50 @@
+import { readProjectorConfig } from '../../plumbing/config/config.js';
+import { CredentialExistsError, CredentialStore, credentialsCollection } from '../../domain/credentials/credential-store.js';
+import { demoClientIds, demoCredentialId } from '../../domain/credentials/demo-credential.js';
+import { generatePassword, hashPassword } from '../../domain/credentials/password-hash.js';
+import { createKafka } from '../../adapters/kafka/client.js';
+import { ensureTopics } from '../../adapters/kafka/topics.js';
+import { createLogger } from '../../plumbing/logging/logger.js';
+import { connectMongo } from '../../adapters/mongodb/connect.js';
+import { ensureIndexes, readModelCollections } from '../../adapters/mongodb/documents.js';
+import { UsageError } from '../usage.js';
+
+const usage = `usage: ossn setup [--demo]
+
+  Creates the topics and the read-model indexes (idempotent).
+  --demo   also creates the demo credential "${demoCredentialId}" (clients ${demoClientIds.join(', ')}) when it
+           does not exist, with OSSN_DEMO_PASSWORD or a generated password shown once; an existing
+           credential of that id is never changed (nor re-enabled).`;
+
+/** One-shot set-up for a deployment: topics, read-model indexes, and, when asked, a demo credential. */
+export async function setupCommand(argv: string[]): Promise<void> {
+  const unknown = argv.filter((arg) => arg !== '--demo');
+  if (unknown.length > 0) throw new UsageError(`unknown argument ${unknown[0]}\n\n${usage}`);
+  const demo = argv.includes('--demo');
+  const config = readProjectorConfig();
+  const logger = createLogger('ossn-setup', config.logLevel);
+  await ensureTopics(createKafka(config.kafkaBrokers, 'ossn-setup', logger), config.topic, config.topicPartitions);
+  const mongo = await connectMongo(config.store.mongodbUri, 'ossn-setup');
+  try {
+    const db = mongo.db(config.store.database);
+    await ensureIndexes(readModelCollections(db, config.store.readModelVersion));
+    process.stdout.write('topics and indexes ready\n');
+    if (demo) await createDemoCredential(new CredentialStore(credentialsCollection(db)));
+  } finally {
+    await mongo.close();
+  }
+}
+
+async function createDemoCredential(store: CredentialStore): Promise<void> {
+  const given = process.env.OSSN_DEMO_PASSWORD;
+  const password = given || generatePassword();
+  try {
+    await store.add({ id: demoCredentialId, passwordHash: await hashPassword(password), scopes: ['order_status', 'osn'], clientIds: demoClientIds });
+  } catch (error) {
+    if (!(error instanceof CredentialExistsError)) throw error;
+    process.stdout.write(`demo credential "${demoCredentialId}" exists already: left as it is\n`);
+    return;
+  }
+  process.stdout.write(`demo credential "${demoCredentialId}" created\n`);
+  if (!given) process.stdout.write(`demo password (shown once): ${password}\n`);
+}

@@ -1,0 +1,109 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { ensureStack, stackStatus, stopStack } from '../../../scripts/stack/stack.js';
+import { generateDemoEvents } from '../demo-events/demo-events.js';
+import { defaultStopTimeoutMs, readProjectorConfig, readQueryConfig, type ProjectorConfig, type QueryConfig } from '../../plumbing/config/config.js';
+import { ConfigError } from '../../plumbing/config/env.js';
+import { CredentialStore, credentialsCollection } from '../../domain/credentials/credential-store.js';
+import { demoCredentialId, ensureDemoCredential } from '../../domain/credentials/demo-credential.js';
+import { generatePassword } from '../../domain/credentials/password-hash.js';
+import { createKafka } from '../../adapters/kafka/client.js';
+import { connectSink } from '../../adapters/kafka/producer.js';
+import { topicSize, waitUntilCaughtUp } from '../../adapters/kafka/progress.js';
+import { ensureTopics } from '../../adapters/kafka/topics.js';
+import { createLogger } from '../../plumbing/logging/logger.js';
+import { untilAnswered } from '../../plumbing/lifecycle/until-answered.js';
+import { createProjectorMetrics } from '../../plumbing/metrics/projector-metrics.js';
+import { startFollowingProjector } from '../../projector/follow-active-version.js';
+import { consumerGroupFor } from '../../projector/versions.js';
+import { publishNdjson } from '../../adapters/kafka/publish-events.js';
+import { connectMongo } from '../../adapters/mongodb/connect.js';
+import { startQueryService } from '../../query/server.js';
+import { serveProjectorOps } from '../projector-ops.js';
+import { exitOnSecondSignal } from '../second-signal.js';
+import { untilSignal } from '../signals.js';
+import { examples } from '../start-examples.js';
+import { stopWithinDeadline } from '../stop-deadline.js';
+
+// Local runs only: the demo password is kept beside the stack's data (git-ignored), so that each
+// start prints a working credential without storing real partners' secrets anywhere.
+const demoPasswordFile = resolve('.stack/demo-password');
+
+function demoPassword(): string {
+  if (existsSync(demoPasswordFile)) return readFileSync(demoPasswordFile, 'utf8').trim();
+  const password = generatePassword();
+  mkdirSync(dirname(demoPasswordFile), { recursive: true });
+  writeFileSync(demoPasswordFile, `${password}\n`, { mode: 0o600 });
+  return password;
+}
+
+/** The three ports this process listens on must differ (0, any free port, always does). */
+function portClashes(projector: ProjectorConfig, query: QueryConfig): string[] {
+  const ports: [string, number | undefined][] = [
+    ['PORT (query service)', query.port],
+    ['OPS_PORT (query service metrics and probes)', query.opsPort],
+    ['OSSN_METRICS_PORT (projector metrics and probes)', projector.metricsPort],
+  ];
+  return ports.flatMap(([name, port], i) =>
+    ports.slice(i + 1).flatMap(([other, otherPort]) => (port && port === otherPort ? [`${name} and ${other} are both ${port}`] : [])),
+  );
+}
+
+/**
+ * The all-in-one local run: the local stack when no servers are configured, then the projector
+ * and the query service in this process, the demo data set on an empty topic, a demo credential,
+ * and copy-paste examples. The projector is `ossn projector`'s: it follows `ossn replay`'s switch
+ * of the active read-model version and serves its metrics and probes (OSSN_METRICS_PORT) beside
+ * the query service's (OPS_PORT). Ctrl-C stops the services within OSSN_STOP_TIMEOUT_MS whatever
+ * the servers do, then the stack if this run started it.
+ */
+export async function startCommand(): Promise<void> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  let stackStartedHere = false;
+  if (!env.KAFKA_BROKERS || !env.MONGODB_URI) {
+    stackStartedHere = !(await stackStatus()).every((server) => server.answers);
+    Object.assign(env, await ensureStack());
+  }
+  const projectorConfig = readProjectorConfig(env);
+  const queryConfig = readQueryConfig(env);
+  const clashes = portClashes(projectorConfig, queryConfig);
+  if (clashes.length > 0) throw new ConfigError(clashes);
+  const logger = createLogger('ossn', env.LOG_LEVEL ? projectorConfig.logLevel : 'warn');
+
+  const kafka = createKafka(projectorConfig.kafkaBrokers, 'ossn-start', logger);
+  await ensureTopics(kafka, projectorConfig.topic, projectorConfig.topicPartitions);
+  // Leaders of topics created moments ago may not be known to every request yet.
+  if ((await untilAnswered('Kafka', () => topicSize(kafka, projectorConfig.topic), logger, { initialDelayMs: 500 })) === 0n) {
+    const events = generateDemoEvents({ clients: 3, orders: 40, seed: 1 });
+    const sink = await connectSink(kafka);
+    await publishNdjson(events.map((e) => JSON.stringify(e)), sink, projectorConfig.topic).finally(() => sink.close());
+    process.stdout.write(`published ${events.length} demo events to ${projectorConfig.topic}\n`);
+  }
+
+  const password = demoPassword();
+  const mongo = await connectMongo(queryConfig.store.mongodbUri, 'ossn-start');
+  await ensureDemoCredential(new CredentialStore(credentialsCollection(mongo.db(queryConfig.store.database))), password).finally(() => mongo.close());
+
+  const metrics = createProjectorMetrics();
+  const projector = await startFollowingProjector(projectorConfig, logger, { metrics });
+  const projectorOps = await serveProjectorOps(projectorConfig, projector, metrics, logger);
+  const query = await startQueryService(queryConfig, logger);
+  // The group of the version kept current: a replay may have switched to another one.
+  await waitUntilCaughtUp(kafka, consumerGroupFor(projectorConfig, projector.version()), projectorConfig.topic, 300_000);
+
+  process.stdout.write(
+    examples({ baseUrl: queryConfig.publicBaseUrl, id: demoCredentialId, password, operators: { projector: projectorOps.url, query: query.opsUrl } }),
+  );
+  await untilSignal();
+  process.stdout.write('stopping…\n');
+  exitOnSecondSignal(logger);
+  const stopTimeoutMs = projectorConfig.stopTimeoutMs ?? defaultStopTimeoutMs;
+  await stopWithinDeadline(stopTimeoutMs, logger, [
+    ['closing the query service', () => query.close(), stopTimeoutMs * 0.2],
+    ["closing the projector's metrics and probes port", () => projectorOps.close(), stopTimeoutMs * 0.2],
+    ['stopping the projector', () => projector.stop()],
+  ]);
+  if (stackStartedHere) await stopStack();
+  // An abandoned step, or a connection it left to a server that does not answer, would hold the process.
+  process.exit();
+}

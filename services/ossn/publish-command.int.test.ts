@@ -1,0 +1,46 @@
+// `ossn publish` as the ERP team meets it: on a fresh system, before the topics exist, one plain
+// line saying which topic is missing and how to create it; with --create-topics it creates them;
+// a large file shows its progress.
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { generateDemoEvents } from './demo-events/demo-events.js';
+import { deadLetterTopic } from '../../contracts/transport.js';
+import { runOssn } from '../../test/support/ossn-cli.js';
+import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
+import { createKafka } from '../adapters/kafka/client.js';
+import { topicSize } from '../adapters/kafka/progress.js';
+import { createLogger } from '../plumbing/logging/logger.js';
+
+const env = testEnvironment();
+const kafka = createKafka(env.kafkaBrokers, 'publish-test', createLogger('test', 'silent'));
+
+it('names the missing topic in one line, creates the topics when asked, and shows progress', { timeout: 120_000 }, async () => {
+  const { topic, suffix } = uniqueNames('publish-cli');
+  const events = generateDemoEvents({ clients: 4, orders: 1_500, seed: 5 });
+  const file = join(tmpdir(), `ossn-publish-${suffix}.ndjson`);
+  writeFileSync(file, events.map((e) => `${JSON.stringify(e)}\n`).join(''));
+  const vars = { KAFKA_BROKERS: env.kafkaBrokers.join(','), OSSN_TOPIC: topic, OSSN_TOPIC_PARTITIONS: '3', LOG_LEVEL: 'info' };
+
+  const refused = await runOssn(['publish', file], vars);
+  expect(refused.code).toBe(1);
+  expect(refused.stdout).toBe('');
+  expect(refused.stderr).toBe(
+    `ossn publish: topics ${topic} and ${deadLetterTopic(topic)} do not exist; create them with \`ossn setup\`, or run \`ossn publish --create-topics ${file}\` (3 partitions, OSSN_TOPIC_PARTITIONS)\n`,
+  );
+
+  const created = await runOssn(['publish', '--create-topics', file], vars);
+  expect(created.code).toBe(0);
+  expect(created.stdout).toBe(`sent ${events.length} events to ${topic}; refused 0 lines\n`);
+  const progress = created.stderr.trim().split('\n');
+  expect(progress[0]).toBe(`created ${topic} and ${deadLetterTopic(topic)} with 3 partitions`);
+  // Not a terminal: plain lines, the first one right after the first chunk was sent.
+  expect(progress[1]).toMatch(/^publishing: 500 of [\d,]+ events \(\d+%\), [\d,]+ events\/s, \S+ left$/);
+  expect(created.stderr).not.toMatch(/kafkajs|does not host/);
+  expect(await topicSize(kafka, topic)).toBe(BigInt(events.length));
+  const admin = kafka.admin();
+  await admin.connect();
+  const metadata = await admin.fetchTopicMetadata({ topics: [topic] }).finally(() => admin.disconnect());
+  expect(metadata.topics[0]?.partitions).toHaveLength(3);
+});

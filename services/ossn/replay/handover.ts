@@ -1,0 +1,125 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Admin, Kafka } from 'kafkajs';
+import { committedOffsets } from '../../adapters/kafka/progress.js';
+import type { Db } from 'mongodb';
+import { holdPreviousVersion, releasePreviousVersion, type BuildRecord } from '../../adapters/mongodb/active-version.js';
+import { changeTimeOverlapMs } from '../../adapters/mongodb/lookups.js';
+
+export interface HandoverOptions {
+  /** The whole hand-over, given up (and the hold released) past it. */
+  deadlineMs?: number;
+  pollMs?: number;
+  signal?: AbortSignal;
+  onWait?(what: string): void;
+  /**
+   * Run once the build is level, the live version still held: what must be done while nothing
+   * changes in it (carrying over the times it showed since the build began).
+   */
+  whileLevel?(): Promise<void>;
+}
+
+/** A hold lasts this long past its last renewal (see holdPreviousVersion). */
+export const holdMs = 30_000;
+
+export class HandoverTimeoutError extends Error {
+  override readonly name = 'HandoverTimeoutError';
+  readonly code = 'HANDOVER_TIMEOUT';
+}
+
+async function endOffsets(admin: Admin, topic: string): Promise<Map<number, bigint>> {
+  return new Map((await admin.fetchTopicOffsets(topic)).map((p) => [p.partition, BigInt(p.high)]));
+}
+
+async function members(admin: Admin, groupId: string): Promise<number> {
+  const [group] = (await admin.describeGroups([groupId])).groups;
+  return group?.members.length ?? 0;
+}
+
+const atLeast = (have: Map<number, bigint>, need: Map<number, bigint>) => [...need].every(([partition, offset]) => (have.get(partition) ?? 0n) >= offset);
+
+/**
+ * Held long enough that every time the live version shows is older than the switch less the
+ * lookups' overlap and a query service's refresh: a partner answered from the new version, then
+ * by a query service not switched yet, is not handed the older state as news.
+ */
+const quietBeforeSwitchMs = changeTimeOverlapMs + 2_000;
+
+/**
+ * Brings the build level with the live version, with no window in which the live version shows
+ * what the build lacks. The live version's projectors are asked (through the store) to stop
+ * writing it: they check before every batch's write (see writeFence) and leave their consumer
+ * group. Once the group has no member, nothing writes the live version any more; whatever it
+ * shows comes from events the topic held then (committed or not: a projector killed between its
+ * write and its commit shows more than it committed), so the build (its consumer running) catches
+ * up to the topic's end offsets taken then. Returns with the live version still held, for the
+ * caller to switch; a hold lapses by itself if this replay dies.
+ *
+ * Returns false when stopped (signal); the hold is then released.
+ */
+export async function catchUpWithLiveVersion(
+  db: Db,
+  kafka: Kafka,
+  topic: string,
+  build: BuildRecord,
+  liveGroup: string,
+  options: HandoverOptions = {},
+): Promise<boolean> {
+  const pollMs = options.pollMs ?? 250;
+  const deadline = Date.now() + (options.deadlineMs ?? 300_000);
+  const admin = kafka.admin();
+  await admin.connect();
+  let holding = false;
+  let target: Map<number, bigint> | undefined;
+  let quietFrom = 0;
+  try {
+    for (;;) {
+      if (options.signal?.aborted) return false;
+      if (Date.now() > deadline) {
+        throw new HandoverTimeoutError(
+          `the live version ${build.previous} was not handed over within ${Math.round((options.deadlineMs ?? 300_000) / 1000)} s (its projectors did not stop, or version ${build.version} did not catch up with them); run ossn replay again`,
+        );
+      }
+      // (Re)asks for the hold, or renews it; one that lapsed may have let a projector go on.
+      const renewed = await holdPreviousVersion(db, build, holdMs, !holding);
+      if (!renewed && !holding) throw new Error(`the rebuild of version ${build.version} is no longer recorded (discarded?); nothing was switched`);
+      if (!renewed) target = undefined; // lapsed: start again
+      holding = renewed;
+      if (!holding) continue;
+      if (!target) {
+        if ((await members(admin, liveGroup)) > 0) {
+          options.onWait?.(`waiting for the projectors of version ${build.previous} to stop writing it`);
+          await sleep(pollMs);
+          continue;
+        }
+        target = await endOffsets(admin, topic);
+        quietFrom = Date.now();
+      }
+      if (!atLeast(await committedOffsets(admin, build.consumerGroup, topic), target)) {
+        options.onWait?.(`version ${build.version} catching up with version ${build.previous}`);
+        await sleep(pollMs);
+        continue;
+      }
+      const quietLeft = quietFrom + quietBeforeSwitchMs - Date.now();
+      if (quietLeft > 0) {
+        await sleep(Math.min(quietLeft, pollMs * 4));
+        continue;
+      }
+      // The hold is renewed while this runs, however long it takes.
+      const renewing = setInterval(() => void holdPreviousVersion(db, build, holdMs, false).catch(() => undefined), holdMs / 4);
+      try {
+        await options.whileLevel?.();
+      } finally {
+        clearInterval(renewing);
+      }
+      // Still nobody writing the live version (a projector that started in between would have met the hold at its first write).
+      if ((await members(admin, liveGroup)) === 0 && (await holdPreviousVersion(db, build, holdMs, false))) return true;
+      target = undefined;
+    }
+  } catch (error) {
+    await releasePreviousVersion(db, build).catch(() => undefined);
+    throw error;
+  } finally {
+    if (options.signal?.aborted) await releasePreviousVersion(db, build).catch(() => undefined);
+    await admin.disconnect();
+  }
+}

@@ -1,0 +1,86 @@
+import type { ShipmentsState } from '../../../projections/state.js';
+import type { ReadModelCollections, ShipmentsDocument } from '../../adapters/mongodb/documents.js';
+import { updatePipeline } from '../../adapters/mongodb/shipments-update.js';
+import { carriedOver, visibleTimes, type TimeSource, type VisibleTimes } from '../../adapters/mongodb/visible-times.js';
+import { settleGuarded, settleInPages, type PageSettlement, type SettleOptions } from './settling.js';
+
+const idsPerRead = 1_000;
+
+export interface ShipmentTimeReport {
+  /** Sales orders whose every visible time is now the one the live version shows. */
+  carried: number;
+  /** Sales orders with a package or flag the live version does not show yet: stamped at the switch. */
+  stamped: number;
+}
+
+/** The state a rebuilt document holds, without its times. */
+const stateOf = ({ _id: _i, completeChangedAt: _c, purchaseOrderSetAt: _p, lastNewsAt: _l, ...doc }: ShipmentsDocument): ShipmentsState => ({
+  ...doc,
+  locations: doc.locations.map(({ completeChangedAt: _, ...l }) => ({ ...l, packages: l.packages.map(({ visibleAt: _v, ...p }) => p) })),
+});
+
+const holds = (source: TimeSource, time: Date | undefined) =>
+  source.from === 'stored' || (source.from === 'none' ? time === undefined : source.from === 'value' && time?.getTime() === source.at.getTime());
+
+/** Whether the rebuilt document holds these times already (none of them is 'now'). */
+function holdsAll(doc: ShipmentsDocument, times: VisibleTimes): boolean {
+  return (
+    holds(times.completeChangedAt, doc.completeChangedAt) &&
+    holds(times.purchaseOrderSetAt, doc.purchaseOrderSetAt) &&
+    times.locations.every((l, i) => holds(l.completeChangedAt, doc.locations[i]!.completeChangedAt) && l.packages.every((p, j) => holds(p, doc.locations[i]!.packages[j]!.visibleAt)))
+  );
+}
+
+const stampsAny = (times: VisibleTimes) =>
+  [times.completeChangedAt, times.purchaseOrderSetAt, ...times.locations.flatMap((l) => [l.completeChangedAt, ...l.packages])].some((s) => s.from === 'now');
+
+/**
+ * Right after the switch, gives every rebuilt shipments document the visible times a poller of the
+ * live version can rely on (as settleChangeTimes does for statuses): where the live version shows
+ * a package or complete flag as it is, its time; where it does not (the rebuild ran ahead of it),
+ * the database's time now, after the switch, for a partner who polled the live version has not seen it. Each
+ * update is guarded on the sequence read; a page where a write moved a document on in between is
+ * settled again (see settleGuarded): that write kept the times it did not change.
+ */
+export async function settleShipmentTimes(rebuilt: ReadModelCollections, live: ReadModelCollections, options: SettleOptions): Promise<ShipmentTimeReport> {
+  const report: ShipmentTimeReport = { carried: 0, stamped: 0 };
+  const ids =
+    options.liveChangedSince === undefined
+      ? rebuilt.shipments.find({}, { projection: { _id: 1 }, sort: { _id: 1 } })
+      : live.shipments.find({ purchaseOrderNumber: { $exists: true }, lastNewsAt: { $gte: options.liveChangedSince } }, { projection: { _id: 1 }, hint: 'by_news_time' });
+  const settle = (page: Pick<ShipmentsDocument, '_id'>[]) =>
+    settleGuarded(
+      rebuilt.shipments,
+      async () => {
+        const filter = { _id: { $in: page.map((d) => d._id) } };
+        const [docs, shown] = await Promise.all([rebuilt.shipments.find(filter).toArray(), live.shipments.find(filter).toArray()]);
+        const shownById = new Map(shown.map((d) => [d._id, d]));
+        const settlement: PageSettlement<ShipmentsDocument> = { ops: [], carried: 0, stamped: 0 };
+        for (const doc of docs) {
+          const state = stateOf(doc);
+          // What a partner of the live version has seen, as if the document were written anew.
+          const carried = carriedOver(visibleTimes(undefined, state), state, shownById.get(doc._id));
+          if (stampsAny(carried)) settlement.stamped++;
+          else settlement.carried++;
+          const times = options.stamp ? carried : keepingUnshown(carried);
+          if (holdsAll(doc, times)) continue;
+          settlement.ops.push({ updateOne: { filter: { _id: doc._id, sequence: doc.sequence }, update: updatePipeline({}, [], state, times) } });
+        }
+        return settlement;
+      },
+      report,
+    );
+  await settleInPages(ids, idsPerRead, settle);
+  return report;
+}
+
+/** Before the switch: every time the live version does not give stays as the rebuilt document holds it. */
+function keepingUnshown(times: VisibleTimes): VisibleTimes {
+  const kept = (source: TimeSource, at: { location?: number; package?: number }): TimeSource => (source.from === 'now' ? { from: 'stored', ...at } : source);
+  return {
+    ...times,
+    completeChangedAt: kept(times.completeChangedAt, {}),
+    purchaseOrderSetAt: kept(times.purchaseOrderSetAt, {}),
+    locations: times.locations.map((l, i) => ({ completeChangedAt: kept(l.completeChangedAt, { location: i }), packages: l.packages.map((p, j) => kept(p, { location: i, package: j })) })),
+  };
+}

@@ -1,0 +1,63 @@
+import type { MongoClient } from 'mongodb';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { runOssn } from '../../test/support/ossn-cli.js';
+import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
+import { CachingAuthenticator } from '../domain/credentials/authenticator.js';
+import { CredentialStore, credentialsCollection } from '../domain/credentials/credential-store.js';
+import { connectMongo } from '../adapters/mongodb/connect.js';
+
+// `ossn setup`, as docker-compose runs it on every `up`: the demo credential only when asked, and
+// an existing one never changed (a disabled demo credential stays disabled).
+
+const env = testEnvironment();
+const names = uniqueNames('setup-command');
+let mongo: MongoClient;
+let store: CredentialStore;
+
+beforeAll(async () => {
+  mongo = await connectMongo(env.mongodbUri, 'setup-command-test');
+  store = new CredentialStore(credentialsCollection(mongo.db(names.database)));
+});
+afterAll(async () => {
+  await mongo.db(names.database).dropDatabase();
+  await mongo.close();
+});
+
+function setup(args: string[], demoPassword?: string) {
+  return runOssn(['setup', ...args], {
+    KAFKA_BROKERS: env.kafkaBrokers.join(','),
+    MONGODB_URI: env.mongodbUri,
+    MONGODB_DATABASE: names.database,
+    OSSN_TOPIC: names.topic,
+    OSSN_TOPIC_PARTITIONS: '1',
+    LOG_LEVEL: 'silent',
+    OSSN_DEMO_PASSWORD: demoPassword ?? '',
+  });
+}
+
+const verify = (password: string) => new CachingAuthenticator(store).verify('demo', password);
+
+it('creates no demo credential unless asked; with --demo creates it once and never changes it again', async () => {
+  expect(await setup([])).toEqual({ code: 0, stdout: 'topics and indexes ready\n', stderr: '' });
+  expect(await store.find('demo')).toBeNull();
+
+  const first = await setup(['--demo'], 'first-demo-password');
+  expect(first).toMatchObject({ code: 0, stderr: '' });
+  expect(first.stdout).toContain('demo credential "demo" created');
+  expect((await verify('first-demo-password'))?.clientIds).toEqual(['CLIENT-001', 'CLIENT-002']);
+
+  // An operator disables it; the next `up` (setup --demo again, even with another password) leaves it so.
+  await store.setActive('demo', false);
+  const again = await setup(['--demo'], 'second-demo-password');
+  expect(again.stdout).toContain('demo credential "demo" exists already: left as it is');
+  expect(again.stdout).not.toContain('second-demo-password');
+  expect(await verify('second-demo-password')).toBeUndefined();
+  expect(await verify('first-demo-password')).toBeUndefined();
+  expect((await store.find('demo'))?.active).toBe(false);
+});
+
+it('refuses an unknown argument with its usage', async () => {
+  const run = await setup(['--demo-please']);
+  expect(run.code).toBe(2);
+  expect(run.stderr).toContain('usage: ossn setup [--demo]');
+});

@@ -1,0 +1,112 @@
+// `ossn start` (the all-in-one local run) against the test run's servers, given in the environment
+// as an operator would: its projector is `ossn projector`'s, serving its metrics and probes beside
+// the query service's, following `ossn replay`'s switch of the active read-model version; and one
+// Ctrl-C (SIGINT) stops it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { MongoClient } from 'mongodb';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { statusChanged } from '../../contracts/sample-events.js';
+import { eventKey } from '../../contracts/transport.js';
+import { runOssn } from '../../test/support/ossn-cli.js';
+import { sample } from '../../test/support/metrics-scrape.js';
+import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
+import { createKafka } from '../adapters/kafka/client.js';
+import { connectSink } from '../adapters/kafka/producer.js';
+import { createLogger } from '../plumbing/logging/logger.js';
+import { connectMongo } from '../adapters/mongodb/connect.js';
+import { readModelCollections } from '../adapters/mongodb/documents.js';
+
+const env = testEnvironment();
+const names = uniqueNames('start-command');
+// `ossn start` keeps the demo password under .stack/ of its working directory.
+const cwd = mkdtempSync(join(tmpdir(), 'ossn-start-'));
+let mongo: MongoClient;
+let child: ChildProcess | undefined;
+
+beforeAll(async () => {
+  mongo = await connectMongo(env.mongodbUri, 'start-command-test');
+});
+
+afterAll(async () => {
+  child?.kill('SIGKILL');
+  await mongo?.db(names.database).dropDatabase();
+  await mongo?.close();
+  rmSync(cwd, { recursive: true, force: true });
+});
+
+const variables = {
+  KAFKA_BROKERS: env.kafkaBrokers.join(','),
+  MONGODB_URI: env.mongodbUri,
+  MONGODB_DATABASE: names.database,
+  REDIS_URL: env.redisUrl,
+  OSSN_TOPIC: names.topic,
+  OSSN_TOPIC_PARTITIONS: '2',
+  OSSN_CONSUMER_GROUP: `${names.group}-v1`,
+  PORT: '0',
+  OPS_PORT: '0',
+  OSSN_METRICS_PORT: '0',
+};
+
+it('serves the projector metrics and probes, follows ossn replay to the new version, and stops on one Ctrl-C', { timeout: 300_000 }, async () => {
+  child = spawn(process.execPath, [join(import.meta.dirname, '../../bin/ossn.mjs'), 'start'], {
+    cwd,
+    env: { ...process.env, ...variables },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exit = new Promise<number | NodeJS.Signals | null>((resolve) => child?.on('exit', (code, signal) => resolve(signal ?? code)));
+
+  // Ready once it prints its examples, which end with how to stop it.
+  await expect.poll(() => output, { timeout: 240_000, interval: 200 }).toContain('Ctrl-C stops everything.');
+  const operators = /projector +(http:\S+)\n +query service +(http:\S+)/.exec(output);
+  expect(operators, output).not.toBeNull();
+  const [, projectorUrl, queryOpsUrl] = operators!;
+  expect(projectorUrl).not.toBe(queryOpsUrl);
+  const scrape = async () => (await fetch(`${projectorUrl}/metrics`)).text();
+
+  // Caught up with the demo data set it published: the projector's own metrics say so.
+  expect((await fetch(`${projectorUrl}/healthz`)).status).toBe(200);
+  await expect.poll(async () => (await fetch(`${projectorUrl}/readyz`)).status, { timeout: 30_000, interval: 200 }).toBe(200);
+  const demo = await readModelCollections(mongo.db(names.database), 1).orderStatus.countDocuments();
+  expect(demo).toBeGreaterThan(0);
+  expect(sample(await scrape(), 'ossn_projector_events_applied_total')).toBeGreaterThan(0);
+  expect(sample(await scrape(), 'ossn_projector_read_model_version')).toBe(1);
+  expect(await (await fetch(`${queryOpsUrl}/metrics`)).text()).toContain('ossn_query_requests_total');
+
+  // ossn replay rebuilds version 2 and switches to it: the projector follows.
+  const replayed = await runOssn(['replay'], { ...variables, LOG_LEVEL: 'warn' }, { timeoutMs: 180_000 });
+  expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);
+  expect(replayed.stdout).toContain('version 2 is active since');
+  await expect.poll(async () => sample(await scrape(), 'ossn_projector_read_model_version'), { timeout: 30_000, interval: 200 }).toBe(2);
+
+  // An event published after the switch lands in version 2 only.
+  const event = { ...statusChanged(1, { purchaseOrderNumber: 'PO-AFTER-SWITCH', statusId: 20 }), clientId: 'CLIENT-001', salesOrderNumber: 'SO-AFTER-SWITCH' };
+  const sink = await connectSink(createKafka(env.kafkaBrokers, 'start-command-test', createLogger('test', 'silent')));
+  try {
+    await sink.send(names.topic, [{ key: eventKey(event.clientId, event.salesOrderNumber), value: JSON.stringify(event) }]);
+  } finally {
+    await sink.close();
+  }
+  const id = eventKey(event.clientId, event.salesOrderNumber);
+  const v2 = readModelCollections(mongo.db(names.database), 2);
+  await expect.poll(() => v2.orderStatus.countDocuments({ _id: id }), { timeout: 30_000, interval: 200 }).toBe(1);
+  expect(await readModelCollections(mongo.db(names.database), 1).orderStatus.countDocuments({ _id: id })).toBe(0);
+  await expect.poll(async () => (await fetch(`${projectorUrl}/readyz`)).status, { timeout: 30_000, interval: 200 }).toBe(200);
+
+  const sentAt = Date.now();
+  child.kill('SIGINT');
+  expect(await exit).toBe(0);
+  expect(Date.now() - sentAt).toBeLessThan(15_000);
+  expect(output).toContain('stopping…');
+});
+
+it('refuses ports that clash before it starts anything', async () => {
+  const clash = await runOssn(['start'], { ...variables, OPS_PORT: '19465', OSSN_METRICS_PORT: '19465' }, { timeoutMs: 60_000 });
+  expect(clash.code).toBe(2);
+  expect(clash.stderr).toContain('OPS_PORT (query service metrics and probes) and OSSN_METRICS_PORT (projector metrics and probes) are both 19465');
+});

@@ -1,0 +1,146 @@
+import type { Kafka } from 'kafkajs';
+import type { Db } from 'mongodb';
+import { Redis } from 'ioredis';
+import { deadLetterTopic } from '../../../contracts/transport.js';
+import type { ProjectorConfig } from '../../plumbing/config/config.js';
+import { CredentialStore, credentialsCollection } from '../../domain/credentials/credential-store.js';
+import { partitionLags } from '../../adapters/kafka/progress.js';
+import { withDeadline } from '../../plumbing/lifecycle/deadline.js';
+import { configForVersion } from '../../projector/versions.js';
+import { readActiveVersion, readBuild, type ActiveVersionRecord, type BuildRecord } from '../../adapters/mongodb/active-version.js';
+
+/** One check's answer: its value, or why there is none (a short text without addresses' secrets). */
+export type Checked<T> = { ok: true; value: T } | { ok: false; problem: string };
+
+export interface StatusReport {
+  servers: { name: string; answers: Checked<string> }[];
+  active: Checked<ActiveVersionRecord>;
+  build: Checked<{ record: BuildRecord; done: number; total: number } | undefined>;
+  lag: Checked<{ group: string; partitions: { partition: number; lag: number }[]; members: string[] }>;
+  deadLetters: Checked<{ lastHour: number; all: number }>;
+  credentials: Checked<{ active: number; disabled: number }>;
+}
+
+export interface StatusSources {
+  config: ProjectorConfig;
+  db: Db;
+  kafka: Kafka;
+  redisUrl?: string;
+  /** Query services or projectors to ask GET /readyz, by base URL. */
+  probeUrls: string[];
+  timeoutMs?: number;
+}
+
+/** Error messages may name a URL with its password: only the message's first line, URLs cut to their host. */
+function plain(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return (text.split('\n')[0] ?? '').replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s/@]*@/gi, (m) => m.replace(/\/\/[^@]*@/, '//')).slice(0, 160);
+}
+
+async function check<T>(work: () => Promise<T>, timeoutMs: number, what: string): Promise<Checked<T>> {
+  try {
+    return { ok: true, value: await withDeadline(work(), timeoutMs, what) };
+  } catch (error) {
+    return { ok: false, problem: plain(error) };
+  }
+}
+
+async function withAdmin<T>(kafka: Kafka, work: (admin: ReturnType<Kafka['admin']>) => Promise<T>): Promise<T> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    return await work(admin);
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+async function pingRedis(url: string): Promise<string> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2_000, retryStrategy: () => null });
+  redis.on('error', () => undefined); // the failed ping says it
+  try {
+    await redis.connect();
+    return `answers (${await redis.ping()})`;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function readyz(url: string): Promise<string> {
+  const response = await fetch(`${url.replace(/\/+$/, '')}/readyz`, { signal: AbortSignal.timeout(2_000) });
+  if (response.status !== 200) throw new Error(`not ready (HTTP ${response.status})`);
+  return 'answers, ready';
+}
+
+/** Everything `ossn status` shows, each part checked on its own with a deadline, so one server away does not hide the rest. */
+export async function gatherStatus(sources: StatusSources): Promise<StatusReport> {
+  const { config, db, kafka } = sources;
+  const timeoutMs = sources.timeoutMs ?? 5_000;
+  const active = await check(() => readActiveVersion(db, config.store.readModelVersion), timeoutMs, 'reading the active version');
+  const activeGroup = active.ok ? configForVersion(config, active.value.version).consumerGroup : config.consumerGroup;
+  const dlq = deadLetterTopic(config.topic);
+
+  const [kafkaAnswers, mongoAnswers, redisAnswers, probes, build, lag, deadLetters, credentials] = await Promise.all([
+    check(() => withAdmin(kafka, async (admin) => `answers (${(await admin.describeCluster()).brokers.length} brokers)`), timeoutMs, 'Kafka'),
+    check(async () => (await db.command({ ping: 1 }), 'answers'), timeoutMs, 'MongoDB'),
+    sources.redisUrl ? check(() => pingRedis(sources.redisUrl as string), timeoutMs, 'Redis') : Promise.resolve(undefined),
+    Promise.all(sources.probeUrls.map(async (url) => ({ name: url, answers: await check(() => readyz(url), timeoutMs, url) }))),
+    check(
+      async () => {
+        const record = await readBuild(db);
+        if (!record) return undefined;
+        const lags = await withAdmin(kafka, (admin) => partitionLags(admin, record.consumerGroup, config.topic));
+        const total = lags.reduce((sum, p) => sum + Number(p.end), 0);
+        return { record, total, done: total - lags.reduce((sum, p) => sum + Number(p.lag), 0) };
+      },
+      timeoutMs,
+      'reading the rebuild',
+    ),
+    check(
+      () =>
+        withAdmin(kafka, async (admin) => {
+          const partitions = (await partitionLags(admin, activeGroup, config.topic)).map((p) => ({ partition: p.partition, lag: Number(p.lag) }));
+          const [group] = (await admin.describeGroups([activeGroup])).groups;
+          const members = (group?.members ?? []).map((m) => `${m.clientId} on ${m.clientHost.replace(/^\//, '')}`);
+          return { group: activeGroup, partitions, members };
+        }),
+      timeoutMs,
+      'reading the consumer lag',
+    ),
+    check(
+      () =>
+        withAdmin(kafka, async (admin) => {
+          const ends = await admin.fetchTopicOffsets(dlq);
+          const hourAgo = await admin.fetchTopicOffsetsByTimestamp(dlq, Date.now() - 3_600_000);
+          const since = new Map(hourAgo.map((p) => [p.partition, BigInt(p.offset)]));
+          let all = 0n;
+          let lastHour = 0n;
+          for (const p of ends) {
+            const high = BigInt(p.high);
+            all += high - BigInt(p.low);
+            const from = since.get(p.partition) ?? high;
+            lastHour += high - (from < 0n ? high : from);
+          }
+          return { all: Number(all), lastHour: Number(lastHour) };
+        }),
+      timeoutMs,
+      'reading the dead letters',
+    ),
+    check(
+      async () => {
+        const list = await new CredentialStore(credentialsCollection(db)).list();
+        return { active: list.filter((c) => c.active).length, disabled: list.filter((c) => !c.active).length };
+      },
+      timeoutMs,
+      'reading the credentials',
+    ),
+  ]);
+
+  const servers = [
+    { name: `Kafka ${config.kafkaBrokers.join(',')}`, answers: kafkaAnswers },
+    { name: `MongoDB (database ${config.store.database})`, answers: mongoAnswers },
+    ...(redisAnswers ? [{ name: 'Redis', answers: redisAnswers }] : []),
+    ...probes,
+  ];
+  return { servers, active, build, lag, deadLetters, credentials };
+}

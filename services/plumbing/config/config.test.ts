@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { readProjectorConfig, readQueryConfig } from './config.js';
+import { ConfigError } from './env.js';
+import { DEFAULT_SERVER_LIMITS } from '../../query/http/server-limits.js';
+
+function problemsOf(fn: () => unknown): string[] {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('configuration', () => {
+  it('reads a complete projector environment with defaults', () => {
+    const config = readProjectorConfig({ KAFKA_BROKERS: '127.0.0.1:9092, kafka:9092', MONGODB_URI: 'mongodb://db:27017/' });
+    expect(config.kafkaBrokers).toEqual(['127.0.0.1:9092', 'kafka:9092']);
+    expect(config.topic).toBe('erp.order-events.v1');
+    expect(config.consumerGroup).toBe('ossn-projector-v1');
+    expect(config.stateCacheSize).toBe(50_000);
+    expect(config.consumerSessionTimeoutMs).toBe(30_000);
+    expect(config.store).toEqual({ mongodbUri: 'mongodb://db:27017/', database: 'ossn', readModelVersion: 1 });
+  });
+
+  it('reports every bad value at once, each on its own line', () => {
+    const problems = problemsOf(() =>
+      readProjectorConfig({
+        KAFKA_BROKERS: 'not a broker',
+        MONGODB_URI: 'http://x',
+        OSSN_TOPIC_PARTITIONS: 'six',
+        OSSN_STATE_CACHE_SIZE: '-1',
+        LOG_LEVEL: 'loud',
+      }),
+    );
+    expect(problems).toEqual([
+      'MONGODB_URI must be a mongodb or mongodb+srv URL, got http:',
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+      'KAFKA_BROKERS must be a comma-separated host:port list, bad entries: not a broker',
+      'OSSN_TOPIC_PARTITIONS must be an integer from 1 to 10000, got "six"',
+      'OSSN_STATE_CACHE_SIZE must be an integer from 0 to 10000000, got "-1"',
+    ]);
+  });
+
+  it('names missing required variables', () => {
+    expect(problemsOf(() => readQueryConfig({}))).toEqual(['MONGODB_URI is required (mongodb or mongodb+srv URL)']);
+  });
+
+  it('derives the public base URL from the port and strips a trailing slash when given', () => {
+    expect(readQueryConfig({ MONGODB_URI: 'mongodb://x/', PORT: '9000' }).publicBaseUrl).toBe('http://localhost:9000');
+    expect(readQueryConfig({ MONGODB_URI: 'mongodb://x/', PUBLIC_BASE_URL: 'https://ossn.example.com/' }).publicBaseUrl).toBe(
+      'https://ossn.example.com',
+    );
+  });
+
+  it('refuses a request timeout below the headers timeout and a connection cap of 0, one line each', () => {
+    // The partner port's headers timeout: a shorter whole-request timeout would make Node swap the two.
+    const headersTimeoutMs = DEFAULT_SERVER_LIMITS.headersTimeoutMs;
+    const problems = problemsOf(() =>
+      readQueryConfig({ MONGODB_URI: 'mongodb://x/', REQUEST_TIMEOUT_MS: String(headersTimeoutMs - 1), MAX_CONNECTIONS: '0' }),
+    );
+    expect(problems).toEqual([
+      `REQUEST_TIMEOUT_MS must be an integer from ${headersTimeoutMs} to 600000, got "${headersTimeoutMs - 1}"`,
+      'MAX_CONNECTIONS must be an integer from 1 to 1000000, got "0"',
+    ]);
+    // The least values allowed are taken as given.
+    const least = readQueryConfig({ MONGODB_URI: 'mongodb://x/', REQUEST_TIMEOUT_MS: String(headersTimeoutMs), MAX_CONNECTIONS: '1' });
+    expect([least.requestTimeoutMs, least.maxConnections]).toEqual([headersTimeoutMs, 1]);
+  });
+
+  it('never echoes a URL that may carry a password', () => {
+    const problems = problemsOf(() => readQueryConfig({ MONGODB_URI: 'ftp://user:s3cret@db/' }));
+    expect(problems.join('\n')).not.toContain('s3cret');
+  });
+});

@@ -1,0 +1,171 @@
+import { defaultTopic } from '../../../contracts/transport.js';
+import { EnvReader } from './env.js';
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+export interface StoreConfig {
+  mongodbUri: string;
+  database: string;
+  /** Read models live in versioned collections so that a rebuild can fill a new version beside the live one. */
+  readModelVersion: number;
+}
+
+export interface ProjectorConfig {
+  logLevel: LogLevel;
+  store: StoreConfig;
+  kafkaBrokers: string[];
+  topic: string;
+  topicPartitions: number;
+  consumerGroup: string;
+  /** Sales orders whose states the projector keeps between batches instead of reading them again. */
+  stateCacheSize: number;
+  /** While rebuilding READ_MODEL_VERSION, the live version whose change times are carried over. */
+  previousReadModelVersion?: number;
+  /**
+   * Only changes the previous version showed before this time keep its change time: one it showed
+   * later (after a switch made this version the one partners read) is stamped anew, or a partner
+   * polling this version could miss it.
+   */
+  previousShownBefore?: Date;
+  /** Silence after which the consumer group counts a projector gone and hands its partitions on (30 s when absent). */
+  consumerSessionTimeoutMs?: number;
+  /** How long the lock of a replay that stopped renewing it (killed) holds off the next one (60 s when absent). */
+  replayLockTtlMs?: number;
+  /** Where `ossn projector` serves /metrics, /healthz and /readyz; port 0 picks a free one. */
+  metricsHost?: string;
+  metricsPort?: number;
+  /**
+   * From the first SIGTERM until the process has exited, whatever the servers do (10 s when
+   * absent): a batch still waiting on a server then is abandoned uncommitted, and comes again.
+   */
+  stopTimeoutMs?: number;
+}
+
+export interface QueryConfig {
+  logLevel: LogLevel;
+  store: StoreConfig;
+  host: string;
+  port: number;
+  publicBaseUrl: string;
+  redisUrl?: string;
+  requestsPerMinute: number;
+  /** The rate limits' window: a minute, shortened only to try them out quickly. */
+  rateLimitWindowMs: number;
+  /** Reverse proxies in front of the service whose X-Forwarded-For is believed; 0 believes none. */
+  trustedProxyHops: number;
+  /** The longest a store operation of a request may take before the partner gets a fault or 500. */
+  storeTimeoutMs: number;
+  /** From a request's first byte until its body is complete; a slower request is cut off. */
+  requestTimeoutMs: number;
+  /** Connections the partner port holds at once. */
+  maxConnections: number;
+  /** Lookups one credential may have running in one instance; more wait their turn. */
+  lookupsInFlightPerCredential: number;
+  /** Where /metrics, /healthz and /readyz are served, apart from the partner port; port 0 picks a free one. */
+  opsHost: string;
+  opsPort: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** See ProjectorConfig.stopTimeoutMs. */
+export const defaultStopTimeoutMs = 10_000;
+
+/**
+ * About 4 kB a sales order: some 200 MB of states kept between batches at most. A sales order's
+ * events come over days; a miss reads its states from the store again. In the demo stream (two
+ * weeks of 50 clients' orders) some 35,000 sales orders are under way at once: at 1,000,000 events
+ * (107,603 sales orders) 20,000 kept made 202,806 reads of stored states, 50,000 none.
+ */
+export const defaultStateCacheSize = 50_000;
+
+function readStore(r: EnvReader): StoreConfig {
+  return {
+    mongodbUri: r.url('MONGODB_URI', ['mongodb', 'mongodb+srv']),
+    database: r.string('MONGODB_DATABASE', 'ossn'),
+    readModelVersion: r.integer('READ_MODEL_VERSION', 1, { min: 1, max: 9999 }),
+  };
+}
+
+export function readProjectorConfig(env: Env = process.env): ProjectorConfig {
+  const r = new EnvReader(env);
+  const store = readStore(r);
+  const config: ProjectorConfig = {
+    logLevel: r.oneOf('LOG_LEVEL', logLevels, 'info'),
+    store,
+    kafkaBrokers: r.brokers('KAFKA_BROKERS'),
+    topic: r.string('OSSN_TOPIC', defaultTopic),
+    topicPartitions: r.integer('OSSN_TOPIC_PARTITIONS', 6, { min: 1, max: 10_000 }),
+    consumerGroup: r.string('OSSN_CONSUMER_GROUP', `ossn-projector-v${store.readModelVersion}`),
+    stateCacheSize: r.integer('OSSN_STATE_CACHE_SIZE', defaultStateCacheSize, { min: 0, max: 10_000_000 }),
+    // Kafka's brokers accept 6 s to 30 min by default (group.min/max.session.timeout.ms).
+    consumerSessionTimeoutMs: r.integer('OSSN_CONSUMER_SESSION_TIMEOUT_MS', 30_000, { min: 6_000, max: 1_800_000 }),
+    replayLockTtlMs: r.integer('OSSN_REPLAY_LOCK_TTL_MS', 60_000, { min: 2_000, max: 3_600_000 }),
+    previousReadModelVersion: r.optionalString('PREVIOUS_READ_MODEL_VERSION')
+      ? r.integer('PREVIOUS_READ_MODEL_VERSION', 0, { min: 1, max: 9999 })
+      : undefined,
+    metricsHost: r.string('OSSN_METRICS_HOST', '127.0.0.1'),
+    metricsPort: r.integer('OSSN_METRICS_PORT', 9464, { min: 0, max: 65_535 }),
+    // Well inside a container's grace period (30 s by default in Kubernetes and Docker).
+    stopTimeoutMs: r.integer('OSSN_STOP_TIMEOUT_MS', defaultStopTimeoutMs, { min: 1_000, max: 600_000 }),
+  };
+  if (config.previousReadModelVersion === store.readModelVersion) {
+    r.problems.push('PREVIOUS_READ_MODEL_VERSION must differ from READ_MODEL_VERSION');
+  }
+  r.done();
+  return config;
+}
+
+export function readQueryConfig(env: Env = process.env): QueryConfig {
+  const r = new EnvReader(env);
+  const port = r.integer('PORT', 8080, { min: 0, max: 65_535 });
+  const config: QueryConfig = {
+    logLevel: r.oneOf('LOG_LEVEL', logLevels, 'info'),
+    store: readStore(r),
+    host: r.string('HOST', '127.0.0.1'),
+    port,
+    publicBaseUrl: r.url('PUBLIC_BASE_URL', ['http', 'https'], `http://localhost:${port}`).replace(/\/+$/, ''),
+    redisUrl: r.optionalUrl('REDIS_URL', ['redis', 'rediss']),
+    requestsPerMinute: r.integer('RATE_LIMIT_PER_MINUTE', 300, { min: 1, max: 1_000_000 }),
+    rateLimitWindowMs: r.integer('RATE_LIMIT_WINDOW_MS', 60_000, { min: 100, max: 3_600_000 }),
+    trustedProxyHops: r.integer('TRUSTED_PROXY_HOPS', 0, { min: 0, max: 10 }),
+    storeTimeoutMs: r.integer('STORE_TIMEOUT_MS', 5_000, { min: 100, max: 120_000 }),
+    // At least the headers timeout (10 s): Node would otherwise swap the two.
+    requestTimeoutMs: r.integer('REQUEST_TIMEOUT_MS', 30_000, { min: 10_000, max: 600_000 }),
+    maxConnections: r.integer('MAX_CONNECTIONS', 1_000, { min: 1, max: 1_000_000 }),
+    lookupsInFlightPerCredential: r.integer('LOOKUPS_IN_FLIGHT_PER_CREDENTIAL', 4, { min: 1, max: 1_000 }),
+    opsHost: r.string('OPS_HOST', '127.0.0.1'),
+    opsPort: r.integer('OPS_PORT', 9465, { min: 0, max: 65_535 }),
+  };
+  r.done();
+  return config;
+}
+
+export interface PublishConfig {
+  logLevel: LogLevel;
+  kafkaBrokers: string[];
+  topic: string;
+  /** Partitions of the topics when `ossn publish --create-topics` creates them. */
+  topicPartitions: number;
+}
+
+/** For commands that only touch the read-model database (credential management). */
+export function readStoreConfig(env: Env = process.env): StoreConfig {
+  const r = new EnvReader(env);
+  const store = readStore(r);
+  r.done();
+  return store;
+}
+
+export function readPublishConfig(env: Env = process.env): PublishConfig {
+  const r = new EnvReader(env);
+  const config: PublishConfig = {
+    logLevel: r.oneOf('LOG_LEVEL', logLevels, 'info'),
+    kafkaBrokers: r.brokers('KAFKA_BROKERS'),
+    topic: r.string('OSSN_TOPIC', defaultTopic),
+    topicPartitions: r.integer('OSSN_TOPIC_PARTITIONS', 6, { min: 1, max: 10_000 }),
+  };
+  r.done();
+  return config;
+}

@@ -1,0 +1,35 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Registry } from 'prom-client';
+import type { Logger } from '../logging/logger.js';
+import { metricsRoute } from '../metrics/metrics-route.js';
+import { healthRoutes } from './health-routes.js';
+import { readinessRoutes } from './readiness-routes.js';
+
+export interface OpsServerOptions {
+  host: string;
+  port: number;
+  registry: Registry;
+  /** Resolves while the process is alive and its dependencies answer; alive only when absent. */
+  healthCheck?(): Promise<void>;
+  /** Resolves when the process can do its work. */
+  readinessCheck(): Promise<void>;
+  logger: Logger;
+}
+
+/**
+ * The operators' port: /metrics, /healthz and /readyz, apart from any partner port (by default on
+ * loopback), so that partners can neither read the counters nor make each probe ping a store.
+ */
+export async function buildOpsApp(options: Omit<OpsServerOptions, 'host' | 'port'>): Promise<FastifyInstance> {
+  const app = Fastify({ loggerInstance: options.logger as FastifyBaseLogger });
+  await app.register(healthRoutes, { check: options.healthCheck ?? (async () => {}) });
+  await app.register(readinessRoutes, { check: options.readinessCheck });
+  metricsRoute(app, options.registry);
+  return app;
+}
+
+export async function startOpsServer(options: OpsServerOptions): Promise<{ url: string; close(): Promise<void> }> {
+  const app = await buildOpsApp(options);
+  const url = await app.listen({ host: options.host, port: options.port });
+  return { url, close: () => app.close() };
+}

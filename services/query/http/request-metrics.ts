@@ -1,0 +1,74 @@
+// Request metrics of the partner endpoints (GET /metrics is on the operators' port). Registered without encapsulation
+// (fastify-plugin), so its hooks see the requests of the SOAP and JSON plugins beside it.
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import fastifyPlugin from 'fastify-plugin';
+import type { Interface, Outcome, QueryMetrics } from '../../plumbing/metrics/query-metrics.js';
+import { JsonHttpError } from '../json/errors.js';
+import { ORDER_STATUS_JSON_PATH, SHIPMENTS_JSON_PATH } from '../json/index.js';
+import { RateLimitedError } from '../rate-limit/index.js';
+import { ORDER_STATUS_PATH, SHIPMENT_NOTIFICATION_PATH, SoapClientFault } from '../soap/index.js';
+import { labelsOf, queryTypeLabel } from './request-labels.js';
+
+export interface QueryMetricsOptions {
+  metrics: QueryMetrics;
+  /** Tells a failed login from other errors (both protocols have their own). */
+  isLoginFailure(error: Error): boolean;
+}
+
+const routes = new Map<string, { interface: Interface; operation?: string }>([
+  [ORDER_STATUS_PATH, { interface: 'soap' }],
+  [SHIPMENT_NOTIFICATION_PATH, { interface: 'soap' }],
+  [ORDER_STATUS_JSON_PATH, { interface: 'json', operation: 'getOrderStatus' }],
+  [SHIPMENTS_JSON_PATH, { interface: 'json', operation: 'getShipments' }],
+]);
+
+/** The partner route a request was routed to; undefined for WSDLs, probes, /metrics and the like. */
+function partnerRoute(request: FastifyRequest) {
+  const route = routes.get(request.routeOptions.url ?? '');
+  if (!route || (route.interface === 'soap' && request.method !== 'POST')) return undefined;
+  return route;
+}
+
+function outcomeOf(error: Error, isLoginFailure: (error: Error) => boolean): Outcome {
+  if (error instanceof RateLimitedError) return 'rate_limited';
+  if (isLoginFailure(error)) return 'denied';
+  if (error instanceof JsonHttpError) return error.statusCode === 401 || error.statusCode === 403 ? 'denied' : 'bad_request';
+  if (error instanceof SoapClientFault) return error.message.startsWith('Credential not permitted') ? 'denied' : 'bad_request';
+  const status = (error as { statusCode?: number }).statusCode;
+  return status !== undefined && status >= 400 && status < 500 ? 'bad_request' : 'error';
+}
+
+const started = new WeakMap<FastifyRequest, bigint>();
+const outcomes = new WeakMap<FastifyRequest, Outcome>();
+
+const plugin: FastifyPluginAsync<QueryMetricsOptions> = async (app, { metrics, isLoginFailure }) => {
+  app.addHook('onRequest', async (request) => {
+    started.set(request, process.hrtime.bigint());
+  });
+
+  app.addHook('onError', async (request, _reply, error) => {
+    const route = partnerRoute(request);
+    if (!route) return;
+    const outcome = outcomeOf(error, isLoginFailure);
+    outcomes.set(request, outcome);
+    if (outcome === 'rate_limited') metrics.rateLimitRefusals.inc({ interface: route.interface });
+    if (isLoginFailure(error)) metrics.failedLogins.inc({ interface: route.interface });
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = partnerRoute(request);
+    if (!route) return;
+    const labels = labelsOf(request);
+    const operation = labels.operation ?? route.operation ?? 'unknown';
+    const queryType = queryTypeLabel(route.interface === 'json' ? (request.query as { queryType?: unknown } | undefined)?.queryType : labels.queryType);
+    const outcome = outcomes.get(request) ?? (reply.statusCode < 400 ? 'ok' : reply.statusCode < 500 ? 'bad_request' : 'error');
+    metrics.requests.inc({ interface: route.interface, operation, query_type: queryType, outcome });
+    const start = started.get(request);
+    if (start !== undefined) {
+      metrics.requestDuration.observe({ interface: route.interface, operation }, Number(process.hrtime.bigint() - start) / 1e9);
+    }
+  });
+
+};
+
+export const queryMetrics = fastifyPlugin(plugin, { name: 'ossn-query-metrics' });

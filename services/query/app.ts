@@ -7,7 +7,8 @@ import { DEFAULT_SERVER_LIMITS, serverLimitOptions, type ServerLimits } from './
 import { InvalidCredentialsError, LoggableUrlLogController, partnerJsonApi, withLoggableRequests } from './json/index.js';
 import { MeasuredLookups } from './measured-lookups.js';
 import { queryMetrics } from './http/request-metrics.js';
-import type { Authenticator, OrderLookups } from '../../contracts/lookups.js';
+import type { OrderLookups } from '../../contracts/lookups.js';
+import type { Authenticator } from '../domain/credentials/credential.js';
 import { guardLogins, type RequestLimits } from './rate-limit/index.js';
 import { DEFAULT_LOOKUP_WAIT_MS, DEFAULT_LOOKUPS_IN_FLIGHT, LookupsInFlight } from './rate-limit/lookups-in-flight.js';
 import { promoStandardsSoap, SoapClientFault, type BeforeOperation } from './soap/index.js';

@@ -15,7 +15,7 @@ import { documentId, ensureIndexes, readModelCollections } from '../adapters/mon
 import { MongoOrderLookups } from '../adapters/mongodb/lookups.js';
 import { loadStates, writeEffects } from '../adapters/mongodb/writes.js';
 import { buildApp } from './app.js';
-import type { Scope } from '../../contracts/lookups.js';
+import type { Scope } from '../domain/credentials/credential.js';
 import { answerBody, faultOf, ORDER_STATUS_URL, post, SHIPMENT_URL, shipmentRequest, statusDetailsRequest, statusTypesRequest } from './soap/testing.js';
 
 // Partner isolation through the real query app: real credentials (scrypt hashes in MongoDB, the

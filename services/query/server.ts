@@ -10,7 +10,8 @@ import { StoreConnection } from '../adapters/mongodb/store-connection.js';
 import { SwitchingLookups } from '../adapters/mongodb/switching-lookups.js';
 import { startOpsServer } from '../plumbing/ops-port/ops-server.js';
 import { buildApp } from './app.js';
-import type { Authenticator, OrderLookups } from '../../contracts/lookups.js';
+import type { OrderLookups } from '../../contracts/lookups.js';
+import type { Authenticator } from '../domain/credentials/credential.js';
 import { createRequestLimits } from './rate-limit/index.js';
 
 export interface RunningQueryService {

@@ -7,7 +7,7 @@ import { ensureIndexes, readModelCollections, type ReadModelCollections } from '
 import { writeEffects } from '../../services/adapters/mongodb/writes.js';
 import { CredentialStore, credentialsCollection } from '../../services/domain/credentials/credential-store.js';
 import { hashPassword } from '../../services/domain/credentials/password-hash.js';
-import type { Scope } from '../../contracts/lookups.js';
+import type { Scope } from '../../services/domain/credentials/credential.js';
 
 export const READ_MODEL_VERSION = 1;
 

@@ -2,7 +2,6 @@
 import Bottleneck from 'bottleneck';
 import { Redis, type RedisOptions } from 'ioredis';
 import { withDeadline } from '../../plumbing/lifecycle/deadline.js';
-import type { WindowClient } from '../../query/rate-limit/fixed-windows.js';
 
 /** ioredis options from a redis:// or rediss:// URL (user, password, database number, TLS). */
 export function redisClientOptions(url: string): RedisOptions {
@@ -39,6 +38,13 @@ class LimiterConnection extends Redis {
   override duplicate(override?: Partial<RedisOptions>): Redis {
     return new SubscriberConnection({ ...this.options, ...override });
   }
+}
+
+/** The Redis commands the rate limit's shared windows need beside bottleneck's. */
+export interface WindowClient {
+  set(key: string, value: string, px: 'PX', ms: number, nx: 'NX'): Promise<'OK' | null>;
+  get(key: string): Promise<string | null>;
+  pttl(key: string): Promise<number>;
 }
 
 export interface SharedConnection {

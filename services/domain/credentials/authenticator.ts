@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Authenticator, Credential, ReserveLogin } from '../../../contracts/lookups.js';
+import type { Authenticator, Credential, ReserveLogin } from './credential.js';
 import { CheckSlots, DEFAULT_CHECK_SLOTS, PasswordChecksBusyError, type CheckSlotOptions } from './check-slots.js';
 import type { CredentialDocument, CredentialStore } from './credential-store.js';
 import { decoyHash, verifyPassword } from './password-hash.js';

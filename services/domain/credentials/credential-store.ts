@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import type { Scope } from '../../../contracts/lookups.js';
+import type { Scope } from './credential.js';
 
 export const scopes: readonly Scope[] = ['order_status', 'osn'];
 

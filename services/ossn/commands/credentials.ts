@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { readStoreConfig } from '../../plumbing/config/config.js';
 import { CredentialStore, credentialsCollection, scopes as knownScopes, UnknownCredentialError } from '../../domain/credentials/credential-store.js';
 import { generatePassword, hashPassword } from '../../domain/credentials/password-hash.js';
-import type { Scope } from '../../../contracts/lookups.js';
+import type { Scope } from '../../domain/credentials/credential.js';
 import { connectMongo } from '../../adapters/mongodb/connect.js';
 import { UsageError } from '../usage.js';
 

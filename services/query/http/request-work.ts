@@ -2,8 +2,16 @@
 // AbortSignal) when the client goes away or once it has been answered (a 500 at the store deadline
 // included), and the credential's lookup slot is held until then.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { RequestWork } from '../../../contracts/lookups.js';
+import type { Credential } from '../../domain/credentials/credential.js';
 import type { LookupsInFlight } from '../rate-limit/lookups-in-flight.js';
+
+/** What a partner request's lookup is bound to (made by trackRequestWork below). */
+export interface RequestWork {
+  /** Aborted when the client goes away or the request is answered: its store work is cancelled then. */
+  signal: AbortSignal;
+  /** Waits for one of the credential's lookup slots, held until then. */
+  admitLookup(credential: Credential): Promise<void>;
+}
 
 interface Bound {
   controller: AbortController;

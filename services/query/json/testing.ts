@@ -1,6 +1,6 @@
 // In-memory ports and request helpers for the JSON tests (no MongoDB involved).
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
-import type { Credential } from '../../../contracts/lookups.js';
+import type { Credential } from '../../domain/credentials/credential.js';
 import { ACCOUNTS, FakeAuthenticator, FakeLookups } from '../soap/testing.js';
 import { partnerJsonApi } from './plugin.js';
 

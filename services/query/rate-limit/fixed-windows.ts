@@ -12,6 +12,7 @@
 // Why not Bottleneck.Group: its clean-up counts idleness from the last *scheduled* job, which
 // never happens here, and it has no way to stop its timer on close.
 import Bottleneck from 'bottleneck';
+import type { WindowClient } from '../../adapters/redis/redis-connection.js';
 
 export interface WindowOptions {
   /** Takes allowed per key and window. */
@@ -172,13 +173,6 @@ export const localStore: WindowStore = {
     return { start, endsAt: start + windowMs };
   },
 };
-
-/** The Redis commands the shared windows need beside bottleneck's. */
-export interface WindowClient {
-  set(key: string, value: string, px: 'PX', ms: number, nx: 'NX'): Promise<'OK' | null>;
-  get(key: string): Promise<string | null>;
-  pttl(key: string): Promise<number>;
-}
 
 /**
  * Windows in Redis, shared by every instance using the same ids. A window is a key of ours

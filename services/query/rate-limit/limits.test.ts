@@ -3,7 +3,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import type { ReserveLogin } from '../../../contracts/lookups.js';
+import type { ReserveLogin } from '../../domain/credentials/credential.js';
 import { basic } from '../json/testing.js';
 import { FakeAuthenticator, ACCOUNTS, faultOf, ORDER_STATUS_URL, post, shipmentRequest, SHIPMENT_URL, statusDetailsRequest } from '../soap/testing.js';
 import { createRequestLimits, type RequestLimitOptions } from './request-limits.js';

@@ -8,7 +8,7 @@
 // same NAT address, or against the same id, do not lock it out while it keeps polling.
 import { isIPv6 } from 'node:net';
 import type { FastifyRequest } from 'fastify';
-import type { GiveBackLogin, ReserveLogin } from '../../../contracts/lookups.js';
+import type { GiveBackLogin, ReserveLogin } from '../../domain/credentials/credential.js';
 import type { RequestLimits } from './request-limits.js';
 
 /**

@@ -10,7 +10,7 @@ import { CachingAuthenticator } from '../../domain/credentials/authenticator.js'
 import { hashPassword } from '../../domain/credentials/password-hash.js';
 import { withDeadline } from '../../plumbing/lifecycle/deadline.js';
 import { basic } from '../json/testing.js';
-import type { Authenticator } from '../../../contracts/lookups.js';
+import type { Authenticator } from '../../domain/credentials/credential.js';
 import { loginAddressKey } from './login-guard.js';
 import { createRequestLimits, type RequestLimitOptions } from './request-limits.js';
 import { appWithLimits } from './testing.js';

@@ -2,7 +2,7 @@
 // - requests per credential (service.md, Limits: 300 per minute, counted across both interfaces);
 // - failed logins per source address and per credential id, so that passwords cannot be guessed
 //   quickly, neither from one address nor from many against one id.
-import type { Credential } from '../../../contracts/lookups.js';
+import type { Credential } from '../../domain/credentials/credential.js';
 import { RateLimitedError, retryAfterSeconds } from './errors.js';
 import { FixedWindows, localStore, redisStore, type WindowOptions } from './fixed-windows.js';
 import { withDeadline } from '../../plumbing/lifecycle/deadline.js';

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { buildApp } from '../app.js';
 import { ACCOUNTS, FakeAuthenticator, FakeLookups } from '../soap/testing.js';
-import type { Authenticator } from '../../../contracts/lookups.js';
+import type { Authenticator } from '../../domain/credentials/credential.js';
 import type { RequestLimits } from './request-limits.js';
 
 export function appWithLimits(limits: RequestLimits, trustedProxyHops = 0, authenticator: Authenticator = new FakeAuthenticator(ACCOUNTS)): Promise<FastifyInstance> {

@@ -1,6 +1,8 @@
 // The SOAP operations of each endpoint, chosen by the local name of the Body's first element.
 // Order of checks: arguments, credential, rate-limit hook, scope, lookup.
-import type { Authenticator, Credential, OrderLookups, RequestWork, ReserveLogin, Scope } from '../../../contracts/lookups.js';
+import type { OrderLookups } from '../../../contracts/lookups.js';
+import type { RequestWork } from '../http/request-work.js';
+import type { Authenticator, Credential, ReserveLogin, Scope } from '../../domain/credentials/credential.js';
 import { orderStatusDetailsPayload, orderStatusTypesPayload } from './build-order-status.js';
 import { shipmentNotificationPayload } from './build-shipment-notification.js';
 import { SoapClientFault } from './errors.js';

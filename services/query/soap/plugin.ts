@@ -1,7 +1,9 @@
 // Fastify plugin (encapsulated) serving the PromoStandards OSS 1.0.0 and OSN 1.0.0 SOAP endpoints,
 // their WSDLs and XSDs. Every failure of these routes becomes a SOAP fault in one error handler.
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Authenticator, OrderLookups, RequestWork, ReserveLogin } from '../../../contracts/lookups.js';
+import type { OrderLookups } from '../../../contracts/lookups.js';
+import type { RequestWork } from '../http/request-work.js';
+import type { Authenticator, ReserveLogin } from '../../domain/credentials/credential.js';
 import { renderEnvelope, renderFault, type FaultCode } from './envelope.js';
 import { PasswordChecksBusyError } from '../../domain/credentials/check-slots.js';
 import { MALFORMED_REQUEST, RateLimitedError, SoapClientFault } from './errors.js';

@@ -1,7 +1,8 @@
 // In-memory ports and request texts for the SOAP tests (no MongoDB involved).
 import { XMLParser } from 'fast-xml-parser';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Authenticator, Credential, OrderLookups, ReserveLogin, ShipmentQuery, StatusQuery } from '../../../contracts/lookups.js';
+import type { OrderLookups, ShipmentQuery, StatusQuery } from '../../../contracts/lookups.js';
+import type { Authenticator, Credential, ReserveLogin } from '../../domain/credentials/credential.js';
 import type { OrderStatusView, ShipmentNotificationView } from '../../../contracts/lookup-answers.js';
 import { OSN_NS, OSN_SHARED_NS, OSS_NS } from './namespaces.js';
 import type { BeforeOperation } from './operations.js';

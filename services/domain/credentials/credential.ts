@@ -1,0 +1,28 @@
+// A partner's credential as the query service sees it, and how it is verified (authenticator.ts).
+
+export type Scope = 'order_status' | 'osn';
+
+export interface Credential {
+  id: string;
+  scopes: Scope[];
+  clientIds: string[];
+}
+
+/** Gives a failed-login reservation back; never throws. */
+export type GiveBackLogin = () => void;
+
+/**
+ * Reserves one failed login for a password check of `id` (throws RateLimitedError when none is
+ * left); the authenticator gives it back only when that check found the credential.
+ */
+export type ReserveLogin = (id: string) => Promise<GiveBackLogin>;
+
+export interface Authenticator {
+  /**
+   * The credential when id and password match an active one; undefined otherwise (never says which
+   * part was wrong). `reserve` runs (and may throw) before the password is checked against the
+   * store, not for a pair verified moments ago; the reservation is kept unless the check returns a
+   * credential, so an aborted, timed-out or failed request stays counted as a guess.
+   */
+  verify(id: string, password: string, reserve?: ReserveLogin): Promise<Credential | undefined>;
+}

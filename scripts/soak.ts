@@ -16,6 +16,7 @@ import { CredentialStore, credentialsCollection } from '../services/domain/crede
 import { hashPassword } from '../services/domain/credentials/password-hash.js';
 import { connectMongo } from '../services/adapters/mongodb/connect.js';
 import { readStackConfig } from './stack/config.js';
+import { localServers } from './stack/local-servers.js';
 
 const { values } = parseArgs({
   options: { minutes: { type: 'string', default: '10' }, partners: { type: 'string', default: '20' }, port: { type: 'string', default: '8080' } },
@@ -32,13 +33,14 @@ const stack = readStackConfig();
 const base = `http://localhost:${port}`;
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
-// 1. The system, started as `npm start` starts it; its output goes to a log file.
+// 1. The system, started as `npm start` starts it (scripts/stack/start.ts); its output goes to a log file.
+const system = await localServers();
 mkdirSync(stack.logsDir, { recursive: true });
 const logFile = resolve(stack.logsDir, 'soak-ossn.log');
 const log = openSync(logFile, 'w');
 const ossn = spawn(process.execPath, ['bin/ossn.mjs', 'start'], {
   cwd: stack.repoRoot,
-  env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn' },
+  env: { ...system.env, PORT: String(port), LOG_LEVEL: 'warn' },
   stdio: ['ignore', log, log],
 });
 let ossnExit: string | undefined;
@@ -196,6 +198,7 @@ await producer.disconnect();
 const crashed = ossnExit !== undefined;
 ossn.kill('SIGINT');
 await Promise.race([new Promise((done) => ossn.once('exit', done)), sleep(60_000)]);
+await system.release();
 const logLines = readFileSync(logFile, 'utf8').split('\n');
 const warnings = logLines.filter((line) => /"level":(40|50|60)/.test(line));
 const serverErrors = [...total.byKind].filter(([kind]) => kind.startsWith('5') || kind.startsWith('network')).reduce((sum, [, n]) => sum + n, 0);

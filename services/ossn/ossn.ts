@@ -3,7 +3,8 @@ import { UsageError } from './usage.js';
 
 const usage = `usage: ossn <command>
 
-  start                      the all-in-one local run: stack, projector, query service, demo data
+  start                      the all-in-one local run: projector, query service, demo data
+                             (npm start brings up a local stack when no servers are given)
   serve                      the query service (SOAP and JSON)
   projector                  the projector (Kafka -> MongoDB read models)
   setup [--demo]             create the topics and the read-model indexes (and a demo credential)

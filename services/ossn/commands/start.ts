@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { ensureStack, stackStatus, stopStack } from '../../../scripts/stack/stack.js';
 import { generateDemoEvents } from '../demo-events/demo-events.js';
 import { defaultStopTimeoutMs, readProjectorConfig, readQueryConfig, type ProjectorConfig, type QueryConfig } from '../../plumbing/config/config.js';
 import { ConfigError } from '../../plumbing/config/env.js';
@@ -50,20 +49,16 @@ function portClashes(projector: ProjectorConfig, query: QueryConfig): string[] {
 }
 
 /**
- * The all-in-one local run: the local stack when no servers are configured, then the projector
- * and the query service in this process, the demo data set on an empty topic, a demo credential,
+ * The all-in-one local run on the servers given in the environment (`npm start` gives the local
+ * stack's when none are configured: scripts/stack/start.ts): the projector and the query service
+ * in this process, the demo data set on an empty topic, a demo credential,
  * and copy-paste examples. The projector is `ossn projector`'s: it follows `ossn replay`'s switch
  * of the active read-model version and serves its metrics and probes (OSSN_METRICS_PORT) beside
  * the query service's (OPS_PORT). Ctrl-C stops the services within OSSN_STOP_TIMEOUT_MS whatever
- * the servers do, then the stack if this run started it.
+ * the servers do (then `npm start` stops the stack if it started it).
  */
 export async function startCommand(): Promise<void> {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  let stackStartedHere = false;
-  if (!env.KAFKA_BROKERS || !env.MONGODB_URI) {
-    stackStartedHere = !(await stackStatus()).every((server) => server.answers);
-    Object.assign(env, await ensureStack());
-  }
+  const env = process.env;
   const projectorConfig = readProjectorConfig(env);
   const queryConfig = readQueryConfig(env);
   const clashes = portClashes(projectorConfig, queryConfig);
@@ -103,7 +98,6 @@ export async function startCommand(): Promise<void> {
     ["closing the projector's metrics and probes port", () => projectorOps.close(), stopTimeoutMs * 0.2],
     ['stopping the projector', () => projector.stop()],
   ]);
-  if (stackStartedHere) await stopStack();
   // An abandoned step, or a connection it left to a server that does not answer, would hold the process.
   process.exit();
 }

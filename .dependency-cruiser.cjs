@@ -1,0 +1,67 @@
+// The import graph's rules (npm run depcheck, part of npm test). Imports run one way only:
+//
+//   services/ossn            the `ossn` command (with replay, status, dlq, demo-events): runs the two below
+//   services/projector,
+//   services/query           the two services
+//   services/domain          parts the processes share (credentials, dead letters)
+//   services/adapters        Kafka, MongoDB, Redis
+//   services/plumbing        configuration, logging, lifecycle, metrics, the operators' port
+//   contracts/, projections/ the bottom: the event contract, the lookups' contract, the read models
+//
+// A layer imports its own and the layers below it, never one above; nothing imports in a circle;
+// the product never imports test/, bench/ or scripts/ (they may import the product). Tests beside
+// the code (*.test.ts) may import anything (fakes and helpers under test/, the services they drive).
+const product = '^(services|contracts|projections)/';
+const test = '\\.test\\.ts$';
+
+/** A rule forbidding `from` (a path pattern) to import any of `to`. */
+const forbid = (name, comment, from, to) => ({
+  name,
+  comment,
+  severity: 'error',
+  from: { path: from, pathNot: test },
+  to: { path: to },
+});
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'A module reaches itself again through its imports.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    forbid('product-not-dev', 'The product (what the image ships) never imports test/, bench/ or scripts/.', product, '^(test|bench|scripts)/'),
+    forbid('bottom-stays-bottom', 'contracts/ and projections/ import nothing of services/.', '^(contracts|projections)/', '^services/'),
+    forbid('contracts-below-projections', 'The contracts are the very bottom: they do not import the read models.', '^contracts/', '^projections/'),
+    forbid('plumbing-is-below', 'Plumbing imports only plumbing and the bottom.', '^services/plumbing/', '^services/(?!plumbing/)'),
+    forbid('adapters-are-below', 'Adapters import adapters, plumbing and the bottom: no domain part, no process.', '^services/adapters/', '^services/(domain|ossn|projector|query)/'),
+    forbid('domain-is-below', 'Domain parts import domain parts, adapters, plumbing and the bottom: no process.', '^services/domain/', '^services/(ossn|projector|query)/'),
+    forbid('services-below-ossn', 'The projector and the query service never import the ossn command.', '^services/(projector|query)/', '^services/ossn/'),
+    forbid('services-apart', 'The projector and the query service do not import each other.', '^services/projector/', '^services/query/'),
+    forbid('services-apart-too', 'The projector and the query service do not import each other.', '^services/query/', '^services/projector/'),
+    {
+      name: 'every-folder-a-layer',
+      comment: 'Each folder of services/ is one of the layers above; a new one is placed in the table first.',
+      severity: 'error',
+      from: { path: '^services/(?!(ossn|projector|query|domain|adapters|plumbing)/)' },
+      to: {},
+    },
+    {
+      name: 'resolvable',
+      comment: 'An import that does not resolve to a file.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)node_modules/' },
+    // Type-only imports count: an interface imported upward is an arrow upward all the same.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs'], exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};

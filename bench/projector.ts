@@ -23,7 +23,7 @@ import { ensureStack, stackStatus } from '../scripts/stack/stack.js';
 import { createKafka } from '../services/adapters/kafka/client.js';
 import { consumeBatches, defaultPartitionsConsumedConcurrently, type BatchHandler } from '../services/adapters/kafka/consumer.js';
 import type { SourceMessage } from '../services/adapters/kafka/messages.js';
-import { connectSink } from '../services/adapters/kafka/producer.js';
+import { connectProducer } from '../services/adapters/kafka/producer.js';
 import { waitUntilCaughtUp } from '../services/adapters/kafka/progress.js';
 import { ensureTopics } from '../services/adapters/kafka/topics.js';
 import { createLogger } from '../services/plumbing/logging/logger.js';
@@ -59,9 +59,9 @@ const events = generateDemoEvents({ clients: 50, orders: perClient, seed: 42 }).
 const total = events.length;
 say(`loading ${total} events into ${topic} (${partitions} partitions)`);
 await ensureTopics(kafka, topic, partitions);
-const sink = await connectSink(kafka);
+const producer = await connectProducer(kafka);
 for (let i = 0; i < total; i += 5_000) {
-  await sink.send(topic, events.slice(i, i + 5_000).map((e) => ({ key: `${e.clientId}:${e.salesOrderNumber}`, value: JSON.stringify(e) })));
+  await producer.send(topic, events.slice(i, i + 5_000).map((e) => ({ key: `${e.clientId}:${e.salesOrderNumber}`, value: JSON.stringify(e) })));
   if ((i / 5_000) % 40 === 39) say(`  ${i + 5_000} loaded`);
 }
 events.length = 0;
@@ -263,7 +263,7 @@ const resultsFile = writeResults('projector', {
 });
 process.stdout.write(`figures in ${resultsFile}\n`);
 
-await sink.close();
+await producer.close();
 await projectedDb.dropDatabase();
 await mongo.close();
 const admin = kafka.admin();

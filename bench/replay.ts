@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { generateDemoEvents } from '../services/ossn/demo-events/demo-events.js';
 import { ensureStack, stackStatus } from '../scripts/stack/stack.js';
 import { createKafka } from '../services/adapters/kafka/client.js';
-import { connectSink } from '../services/adapters/kafka/producer.js';
+import { connectProducer } from '../services/adapters/kafka/producer.js';
 import { ensureTopics } from '../services/adapters/kafka/topics.js';
 import { createLogger } from '../services/plumbing/logging/logger.js';
 import { MemoryWatch } from './support/process-memory.js';
@@ -40,7 +40,7 @@ const database = `bench_replay_${run}`;
 // Generated and published a share at a time: the bench's own memory is not the figure.
 say(`loading ${eventCount} events into ${topic} (${partitions} partitions)`);
 await ensureTopics(kafka, topic, partitions);
-const sink = await connectSink(kafka);
+const producer = await connectProducer(kafka);
 const perShare = 200_000;
 let loaded = 0;
 for (let share = 0; loaded < eventCount; share++) {
@@ -48,12 +48,12 @@ for (let share = 0; loaded < eventCount; share++) {
   const events = generateDemoEvents({ clients: 10, orders: Math.ceil(perShare / 9 / 10) + 1, seed: 1_000 + share }).slice(0, eventCount - loaded);
   for (const e of events) e.clientId = `${e.clientId}-${share}`;
   for (let i = 0; i < events.length; i += 5_000) {
-    await sink.send(topic, events.slice(i, i + 5_000).map((e) => ({ key: `${e.clientId}:${e.salesOrderNumber}`, value: JSON.stringify(e) })));
+    await producer.send(topic, events.slice(i, i + 5_000).map((e) => ({ key: `${e.clientId}:${e.salesOrderNumber}`, value: JSON.stringify(e) })));
   }
   loaded += events.length;
   say(`  ${loaded} loaded`);
 }
-await sink.close();
+await producer.close();
 
 /** Runs `ossn replay` to the end, timing each step from the line that announces it. */
 async function timeReplay(): Promise<{ seconds: number; steps: Record<string, number>; output: string }> {

@@ -31,7 +31,7 @@ import { ensureStack, stackStatus } from '../scripts/stack/stack.js';
 import { CredentialStore, credentialsCollection } from '../services/domain/credentials/credential-store.js';
 import { hashPassword } from '../services/domain/credentials/password-hash.js';
 import { createKafka } from '../services/adapters/kafka/client.js';
-import { connectSink } from '../services/adapters/kafka/producer.js';
+import { connectProducer } from '../services/adapters/kafka/producer.js';
 import { groupLag } from '../services/adapters/kafka/progress.js';
 import { ensureTopics } from '../services/adapters/kafka/topics.js';
 import { createLogger } from '../services/plumbing/logging/logger.js';
@@ -297,8 +297,8 @@ function* erpLines(): Generator<string> {
     }
   }
 }
-const sink = await connectSink(kafka);
-cleanups.push({ what: 'closing the producer', work: () => sink.close() });
+const producer = await connectProducer(kafka);
+cleanups.push({ what: 'closing the producer', work: () => producer.close() });
 
 // ---- the measured window
 interface Tally {
@@ -342,7 +342,7 @@ async function erp(): Promise<void> {
     }
     const batch: string[] = [];
     for (let i = 0; i < due; i++) batch.push(lines.next().value as string);
-    const report = await publishNdjson(batch, sink, topic);
+    const report = await publishNdjson(batch, producer, topic);
     published += report.sent;
     refused += report.refused.length;
   }

@@ -17,12 +17,12 @@ const { kafka, logger } = connections;
 it('lists a dead letter with its reason, and a redrive after the fix projects it once', { timeout: 120_000 }, async () => {
   const { config, names } = await freshProjectorConfig(kafka, 'dlq-cli', 2);
   const key = eventKey('C1', 'SO-9');
-  const send = (events: object[]) => connections.sink.send(config.topic, events.map((e) => ({ key, value: JSON.stringify(e) })));
+  const send = (events: object[]) => connections.producer.send(config.topic, events.map((e) => ({ key, value: JSON.stringify(e) })));
   const cli = (...args: string[]) => runOssn(['dlq', ...args], ossnEnv(config));
   const shipped = packageShipped(3, 2, 7);
   // The ERP forgot to publish location 2 (sequence 2 is missing): the package shipped there is refused.
   await send([statusChanged(1), shipped]);
-  await connections.sink.send(config.topic, [{ key: 'C1:SO-1', value: 'not json' }]);
+  await connections.producer.send(config.topic, [{ key: 'C1:SO-1', value: 'not json' }]);
   connections.running.push(await startProjector(config, logger));
   await waitUntilCaughtUp(kafka, config.consumerGroup, config.topic);
   await expect.poll(() => topicSize(kafka, deadLetterTopic(config.topic)), { timeout: 20_000 }).toBe(2n);

@@ -22,7 +22,7 @@ it('refuses a dead letter its sales order moved past, re-sends one that applies,
   const { config, names } = await freshProjectorConfig(kafka, 'dlq-redrive', 2);
   const db = connections.mongo.db(names.database);
   const shipments = readModelCollections(db, 1).shipments;
-  const send = (key: string, events: ErpEvent[]) => connections.sink.send(config.topic, events.map((e) => ({ key, value: JSON.stringify(e) })));
+  const send = (key: string, events: ErpEvent[]) => connections.producer.send(config.topic, events.map((e) => ({ key, value: JSON.stringify(e) })));
   const cli = (...args: string[]) => runOssn(['dlq', ...args], ossnEnv(config));
   const so9 = eventKey('C1', 'SO-9');
   const so8 = eventKey('C1', 'SO-8');

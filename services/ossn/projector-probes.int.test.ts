@@ -7,21 +7,21 @@ import { locationRecorded, packageShipped, statusChanged } from '../../contracts
 import { eventKey } from '../../contracts/transport.js';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
 import { createKafka } from '../adapters/kafka/client.js';
-import { connectSink, type MessageSink } from '../adapters/kafka/producer.js';
+import { connectProducer, type MessageProducer } from '../adapters/kafka/producer.js';
 import { ensureTopics } from '../adapters/kafka/topics.js';
 import { createLogger } from '../plumbing/logging/logger.js';
 
 const env = testEnvironment();
 const kafka = createKafka(env.kafkaBrokers, 'projector-probes-test', createLogger('test', 'silent'));
-let sink: MessageSink;
+let producer: MessageProducer;
 let child: ChildProcess | undefined;
 
 beforeAll(async () => {
-  sink = await connectSink(kafka);
+  producer = await connectProducer(kafka);
 });
 afterAll(async () => {
   child?.kill('SIGTERM');
-  await sink?.close();
+  await producer?.close();
 });
 
 
@@ -29,11 +29,11 @@ it('is ready once it joined its group, and /metrics shows what the events did', 
   const names = uniqueNames('projector-probes');
   await ensureTopics(kafka, names.topic, 2);
   const key = eventKey('C1', 'SO-9');
-  const send = (events: unknown[]) => sink.send(names.topic, events.map((e) => ({ key, value: JSON.stringify(e) })));
+  const send = (events: unknown[]) => producer.send(names.topic, events.map((e) => ({ key, value: JSON.stringify(e) })));
   // 3 applied; one duplicate (2 again), one stale (1 after 3); a location never recorded (rejected),
   // one not JSON, one under the wrong key.
   await send([statusChanged(1), locationRecorded(2, 1), statusChanged(2), packageShipped(3, 1, 1), statusChanged(1), packageShipped(4, 9, 1)]);
-  await sink.send(names.topic, [{ key, value: '{oops' }, { key: 'C1:SO-8', value: JSON.stringify(statusChanged(5)) }]);
+  await producer.send(names.topic, [{ key, value: '{oops' }, { key: 'C1:SO-8', value: JSON.stringify(statusChanged(5)) }]);
 
   child = spawn(process.execPath, ['bin/ossn.mjs', 'projector'], {
     cwd: new URL('../..', import.meta.url).pathname,

@@ -14,7 +14,7 @@ import { runOssn } from '../../test/support/ossn-cli.js';
 import { sample } from '../../test/support/metrics-scrape.js';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
 import { createKafka } from '../adapters/kafka/client.js';
-import { connectSink } from '../adapters/kafka/producer.js';
+import { connectProducer } from '../adapters/kafka/producer.js';
 import { createLogger } from '../plumbing/logging/logger.js';
 import { connectMongo } from '../adapters/mongodb/connect.js';
 import { readModelCollections } from '../adapters/mongodb/documents.js';
@@ -86,11 +86,11 @@ it('serves the projector metrics and probes, follows ossn replay to the new vers
 
   // An event published after the switch lands in version 2 only.
   const event = { ...statusChanged(1, { purchaseOrderNumber: 'PO-AFTER-SWITCH', statusId: 20 }), clientId: 'CLIENT-001', salesOrderNumber: 'SO-AFTER-SWITCH' };
-  const sink = await connectSink(createKafka(env.kafkaBrokers, 'start-command-test', createLogger('test', 'silent')));
+  const producer = await connectProducer(createKafka(env.kafkaBrokers, 'start-command-test', createLogger('test', 'silent')));
   try {
-    await sink.send(names.topic, [{ key: eventKey(event.clientId, event.salesOrderNumber), value: JSON.stringify(event) }]);
+    await producer.send(names.topic, [{ key: eventKey(event.clientId, event.salesOrderNumber), value: JSON.stringify(event) }]);
   } finally {
-    await sink.close();
+    await producer.close();
   }
   const id = eventKey(event.clientId, event.salesOrderNumber);
   const v2 = readModelCollections(mongo.db(names.database), 2);

@@ -16,7 +16,7 @@ const { kafka, logger } = connections;
 
 it('shows servers, versions, lag, dead letters and credentials on one screen', { timeout: 120_000 }, async () => {
   const { config, names } = await freshProjectorConfig(kafka, 'status-cli', 2);
-  await connections.sink.send(config.topic, [
+  await connections.producer.send(config.topic, [
     { key: eventKey('C1', 'SO-9'), value: JSON.stringify(statusChanged(1)) },
     { key: eventKey('C1', 'SO-9'), value: 'not json' },
   ]);

@@ -1,9 +1,9 @@
-// The projector's metrics, taken around the batch handler, the sink and the consumer group, so
+// The projector's metrics, taken around the batch handler, the producer and the consumer group, so
 // that the projection path itself only reports what each batch did (ProjectorDependencies.observer).
 import type { Kafka } from 'kafkajs';
 import type { BatchHandler } from '../adapters/kafka/consumer.js';
 import type { SourceMessage } from '../adapters/kafka/messages.js';
-import type { MessageSink } from '../adapters/kafka/producer.js';
+import type { MessageProducer } from '../adapters/kafka/producer.js';
 import { partitionLags } from '../adapters/kafka/progress.js';
 import type { Logger } from '../plumbing/logging/logger.js';
 import type { ProjectorMetrics } from '../plumbing/metrics/projector-metrics.js';
@@ -32,15 +32,15 @@ export function batchObserver(metrics: ProjectorMetrics): (outcome: BatchOutcome
   };
 }
 
-/** A sink that counts what it sends to the dead-letter topic, by the reason kind the dead letter carries. */
-export function countingDeadLetters(sink: MessageSink, deadLetterTopic: string, metrics: ProjectorMetrics): MessageSink {
+/** A producer that counts what it sends to the dead-letter topic, by the reason kind the dead letter carries. */
+export function countingDeadLetters(producer: MessageProducer, deadLetterTopic: string, metrics: ProjectorMetrics): MessageProducer {
   return {
     async send(topic, messages) {
-      await sink.send(topic, messages);
+      await producer.send(topic, messages);
       if (topic !== deadLetterTopic) return;
       for (const message of messages) metrics.deadLetters.inc({ reason: message.headers?.['x-error-kind'] ?? 'unknown' });
     },
-    close: () => sink.close(),
+    close: () => producer.close(),
   };
 }
 

@@ -12,7 +12,7 @@ import { consumeAll } from '../../test/support/kafka-progress.js';
 import { groupLag, topicSize, waitUntilCaughtUp } from '../adapters/kafka/progress.js';
 import type { ProjectorConfig } from '../plumbing/config/config.js';
 import { createKafka } from '../adapters/kafka/client.js';
-import { connectSink, type MessageSink } from '../adapters/kafka/producer.js';
+import { connectProducer, type MessageProducer } from '../adapters/kafka/producer.js';
 import { createLogger } from '../plumbing/logging/logger.js';
 import { publishNdjson } from '../adapters/kafka/publish-events.js';
 import { connectMongo } from '../adapters/mongodb/connect.js';
@@ -33,16 +33,16 @@ const logger = createLogger('projector-test', 'silent');
 const env = testEnvironment();
 let mongo: MongoClient;
 let kafka: Kafka;
-let sink: MessageSink;
+let producer: MessageProducer;
 
 beforeAll(async () => {
   mongo = await connectMongo(env.mongodbUri, 'projector-test');
   kafka = createKafka(env.kafkaBrokers, 'projector-test', logger);
-  sink = await connectSink(kafka);
+  producer = await connectProducer(kafka);
 });
 
 afterAll(async () => {
-  await sink?.close();
+  await producer?.close();
   await mongo?.close();
 });
 
@@ -54,7 +54,7 @@ async function freshSetup(label: string) {
 }
 
 const publish = (events: (ErpEvent | string)[], topic: string) =>
-  publishNdjson(events.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))), sink, topic);
+  publishNdjson(events.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))), producer, topic);
 
 async function runUntilCaughtUp(config: ProjectorConfig) {
   const projector = await startProjector(config, logger);
@@ -110,7 +110,7 @@ describe('projector against real Kafka and MongoDB', () => {
       const parsed = parseErpEvent(value);
       return parsed.ok && value !== misKeyed ? eventKey(parsed.event.clientId, parsed.event.salesOrderNumber) : `CLIENT-001:BAD-${i}`;
     };
-    await sink.send(config.topic, bad.map((value, i) => ({ key: keyOf(value, i), value })));
+    await producer.send(config.topic, bad.map((value, i) => ({ key: keyOf(value, i), value })));
     await publish(good, config.topic);
 
     await runUntilCaughtUp(config);
@@ -158,7 +158,7 @@ describe('projector against real Kafka and MongoDB', () => {
     let stopping = false;
     const handle = createBatchProjector({
       collections,
-      sink,
+      producer,
       deadLetterTopic: refusingTopic,
       logger: pino({ level: 'warn' }, {
         write(line: string) {
@@ -221,7 +221,7 @@ describe('projector against real Kafka and MongoDB', () => {
     const projector = (name: string) =>
       createBatchProjector({
         collections,
-        sink: { send: async (_topic, batch) => void deadLetters.push(...batch), close: async () => undefined },
+        producer: { send: async (_topic, batch) => void deadLetters.push(...batch), close: async () => undefined },
         deadLetterTopic: 'erp.dlq',
         logger: pino({ level: 'warn' }, { write: (line: string) => void warnings.push(`${name}: ${line}`) }),
         stateCacheSize: 100,
@@ -303,7 +303,7 @@ describe('projector against real Kafka and MongoDB', () => {
     const warnings: string[] = [];
     const handle = createBatchProjector({
       collections,
-      sink,
+      producer,
       deadLetterTopic: deadLetterTopic(config.topic),
       logger: pino({ level: 'warn' }, { write: (line: string) => void warnings.push(line) }),
       stateCacheSize: 100,

@@ -4,7 +4,7 @@ import type { DeadLetteredCheck } from '../domain/dead-letters/dead-lettered-sou
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BatchAbandoned, type BatchContext, type BatchHandler } from '../adapters/kafka/consumer.js';
 import type { SourceMessage } from '../adapters/kafka/messages.js';
-import type { MessageSink } from '../adapters/kafka/producer.js';
+import type { MessageProducer } from '../adapters/kafka/producer.js';
 import type { Logger } from '../plumbing/logging/logger.js';
 import { documentId, type ReadModelCollections } from '../adapters/mongodb/documents.js';
 import { isRefusedDocument } from '../adapters/mongodb/refusals.js';
@@ -23,7 +23,7 @@ export interface ProjectorDependencies {
   previousCollections?: ReadModelCollections;
   /** See ProjectorConfig.previousShownBefore. */
   previousShownBefore?: Date;
-  sink: MessageSink;
+  producer: MessageProducer;
   deadLetterTopic: string;
   logger: Logger;
   /** Sales orders whose states are kept between batches (see StateCache); 0 reads every batch's from the store. */
@@ -67,7 +67,7 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
     const sent = new Set<string>();
     const sendNew = async (letters: DeadLetter[]) => {
       const fresh = letters.filter(({ source }) => !sent.has(source.offset) && !deps.alreadyDeadLettered?.(source));
-      await sendDeadLetters(deps.sink, deps.deadLetterTopic, fresh, deps.logger);
+      await sendDeadLetters(deps.producer, deps.deadLetterTopic, fresh, deps.logger);
       for (const { source } of fresh) sent.add(source.offset);
     };
     if (deps.writeFence) await untilWritable(deps.writeFence, context, deps.logger);

@@ -2,7 +2,7 @@ import type { ProjectorConfig } from '../plumbing/config/config.js';
 import type { DeadLetteredCheck } from '../domain/dead-letters/dead-lettered-sources.js';
 import { createKafka } from '../adapters/kafka/client.js';
 import { consumeBatches } from '../adapters/kafka/consumer.js';
-import { connectSink } from '../adapters/kafka/producer.js';
+import { connectProducer } from '../adapters/kafka/producer.js';
 import { deadLetterTopic } from '../../contracts/transport.js';
 import { ensureTopics } from '../adapters/kafka/topics.js';
 import type { Logger } from '../plumbing/logging/logger.js';
@@ -66,14 +66,14 @@ export async function startProjector(config: ProjectorConfig, logger: Logger, ex
   const kafka = createKafka(config.kafkaBrokers, 'ossn-projector', logger);
   await untilAnswered('Kafka', () => ensureTopics(kafka, config.topic, config.topicPartitions), logger, waiting);
   const dlqTopic = deadLetterTopic(config.topic);
-  const connected = await untilAnswered('Kafka', () => connectSink(kafka), logger, waiting);
-  const sink = metrics ? countingDeadLetters(connected, dlqTopic, metrics) : connected;
+  const connected = await untilAnswered('Kafka', () => connectProducer(kafka), logger, waiting);
+  const producer = metrics ? countingDeadLetters(connected, dlqTopic, metrics) : connected;
   const projectBatches = createBatchProjector({
     collections,
     previousCollections:
       config.previousReadModelVersion === undefined ? undefined : readModelCollections(db, config.previousReadModelVersion),
     previousShownBefore: config.previousShownBefore,
-    sink,
+    producer,
     deadLetterTopic: dlqTopic,
     logger,
     stateCacheSize: config.stateCacheSize,
@@ -110,7 +110,7 @@ export async function startProjector(config: ProjectorConfig, logger: Logger, ex
       const within = (what: string, step: () => Promise<unknown>) => stopStepWithin(what, step, stopTimeoutMs * 0.15, logger);
       await Promise.all([
         lagWatch && within('stopping the consumer lag watch', () => lagWatch.stop()),
-        within('closing the dead-letter producer', () => sink.close()),
+        within('closing the dead-letter producer', () => producer.close()),
         within('closing the MongoDB connections', () => mongo.close()),
       ]);
     },

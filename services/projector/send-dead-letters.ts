@@ -1,5 +1,5 @@
 import type { SourceMessage } from '../adapters/kafka/messages.js';
-import type { MessageSink } from '../adapters/kafka/producer.js';
+import type { MessageProducer } from '../adapters/kafka/producer.js';
 import { isRefusedMessage } from '../adapters/kafka/refusals.js';
 import type { Logger } from '../plumbing/logging/logger.js';
 import { deadLetter, summaryDeadLetter } from './dead-letters.js';
@@ -15,30 +15,30 @@ export interface DeadLetter {
  * goes as a summary (see summaryDeadLetter): a dead letter never holds its partition. Any other
  * failure (the broker away) is thrown, for the batch to be retried.
  */
-export async function sendDeadLetters(sink: MessageSink, topic: string, letters: DeadLetter[], logger: Logger): Promise<void> {
+export async function sendDeadLetters(producer: MessageProducer, topic: string, letters: DeadLetter[], logger: Logger): Promise<void> {
   if (letters.length === 0) return;
   const failedAt = new Date();
   for (const { source, reason } of letters) {
     logger.warn({ topic: source.topic, partition: source.partition, offset: source.offset, reason }, 'event sent to the dead-letter topic');
   }
   try {
-    await sink.send(topic, letters.map(({ source, reason }) => deadLetter(source, reason, failedAt)));
+    await producer.send(topic, letters.map(({ source, reason }) => deadLetter(source, reason, failedAt)));
     return;
   } catch (error) {
     if (!isRefusedMessage(error)) throw error;
   }
-  for (const letter of letters) await sendOne(sink, topic, letter, failedAt, logger);
+  for (const letter of letters) await sendOne(producer, topic, letter, failedAt, logger);
 }
 
-async function sendOne(sink: MessageSink, topic: string, letter: DeadLetter, failedAt: Date, logger: Logger): Promise<void> {
+async function sendOne(producer: MessageProducer, topic: string, letter: DeadLetter, failedAt: Date, logger: Logger): Promise<void> {
   try {
-    await sink.send(topic, [deadLetter(letter.source, letter.reason, failedAt)]);
+    await producer.send(topic, [deadLetter(letter.source, letter.reason, failedAt)]);
     return;
   } catch (error) {
     if (!isRefusedMessage(error)) throw error;
     const refusal = error instanceof Error ? error.message : String(error);
     const { source } = letter;
     logger.warn({ topic: source.topic, partition: source.partition, offset: source.offset, refusal }, 'dead letter refused by the broker; sending a summary of it');
-    await sink.send(topic, [summaryDeadLetter(source, letter.reason, failedAt, refusal)]);
+    await producer.send(topic, [summaryDeadLetter(source, letter.reason, failedAt, refusal)]);
   }
 }

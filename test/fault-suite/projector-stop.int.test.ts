@@ -10,7 +10,7 @@ import type { ErpEvent } from '../../contracts/erp-events.js';
 import { deadLetterTopic } from '../../contracts/transport.js';
 import { createKafka } from '../../services/adapters/kafka/client.js';
 import { groupLag, topicSize, waitUntilCaughtUp } from '../../services/adapters/kafka/progress.js';
-import { connectSink } from '../../services/adapters/kafka/producer.js';
+import { connectProducer } from '../../services/adapters/kafka/producer.js';
 import { ensureTopics } from '../../services/adapters/kafka/topics.js';
 import { createLogger } from '../../services/plumbing/logging/logger.js';
 import { publishNdjson } from '../../services/adapters/kafka/publish-events.js';
@@ -70,12 +70,12 @@ function projectorProcess(names: UniqueNames, brokers: string[], mongodbUri: str
 }
 
 async function publish(kafka: Kafka, topic: string, events: ErpEvent[]): Promise<void> {
-  const sink = await connectSink(kafka);
+  const producer = await connectProducer(kafka);
   try {
-    const report = await publishNdjson(events.map((e) => JSON.stringify(e)), sink, topic);
+    const report = await publishNdjson(events.map((e) => JSON.stringify(e)), producer, topic);
     expect(report.refused).toEqual([]);
   } finally {
-    await sink.close();
+    await producer.close();
   }
 }
 

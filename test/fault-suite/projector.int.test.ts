@@ -14,7 +14,7 @@ import { deadLetterTopic, eventKey } from '../../contracts/transport.js';
 import { defaultStateCacheSize, type ProjectorConfig } from '../../services/plumbing/config/config.js';
 import { createKafka } from '../../services/adapters/kafka/client.js';
 import { groupLag, topicSize, waitUntilCaughtUp } from '../../services/adapters/kafka/progress.js';
-import { connectSink } from '../../services/adapters/kafka/producer.js';
+import { connectProducer } from '../../services/adapters/kafka/producer.js';
 import { ensureTopics } from '../../services/adapters/kafka/topics.js';
 import { createLogger } from '../../services/plumbing/logging/logger.js';
 import type { Fold } from '../../services/projector/fold-step.js';
@@ -56,12 +56,12 @@ function projectorConfig(label: string, kafkaBrokers: string[], topicPartitions:
 }
 
 async function publish(kafka: Kafka, topic: string, events: ErpEvent[]): Promise<void> {
-  const sink = await connectSink(kafka);
+  const producer = await connectProducer(kafka);
   try {
-    const report = await publishNdjson(events.map((e) => JSON.stringify(e)), sink, topic);
+    const report = await publishNdjson(events.map((e) => JSON.stringify(e)), producer, topic);
     expect(report.refused).toEqual([]);
   } finally {
-    await sink.close();
+    await producer.close();
   }
 }
 
@@ -173,17 +173,17 @@ describe('fault suite: projector', () => {
     // 4. Not JSON.
     const notJson = '{not json';
 
-    const sink = await connectSink(kafka);
+    const producer = await connectProducer(kafka);
     try {
-      const send = (key: string, value: string) => sink.send(config.topic, [{ key, value }]);
-      await publishNdjson(busy.slice(0, half).map((e) => JSON.stringify(e)), sink, config.topic);
+      const send = (key: string, value: string) => producer.send(config.topic, [{ key, value }]);
+      await publishNdjson(busy.slice(0, half).map((e) => JSON.stringify(e)), producer, config.topic);
       await send(eventKey(foldThrowsOn.clientId, foldThrowsOn.salesOrderNumber), JSON.stringify(foldThrowsOn));
       for (const event of hugeOrder) await send(eventKey(event.clientId, event.salesOrderNumber), JSON.stringify(event)); // 1 MB each: one at a time
       await send('C1:SO-TOO-LARGE', tooLargeForDeadLetter);
       await send('C1:SO-NOT-JSON', notJson);
-      await publishNdjson(busy.slice(half).map((e) => JSON.stringify(e)), sink, config.topic);
+      await publishNdjson(busy.slice(half).map((e) => JSON.stringify(e)), producer, config.topic);
     } finally {
-      await sink.close();
+      await producer.close();
     }
 
     const projector = await startProjector(config, logger, { fold });

@@ -163,7 +163,7 @@ describe('a replay under traffic, killed in each step', () => {
     const db = connections.mongo.db(names.database);
     const published: ErpEvent[] = [];
     const publish = async (events: ErpEvent[]) => {
-      await publishNdjson(events.map((e) => JSON.stringify(e)), connections.sink, config.topic);
+      await publishNdjson(events.map((e) => JSON.stringify(e)), connections.producer, config.topic);
       published.push(...events);
     };
 

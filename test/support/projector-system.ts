@@ -3,7 +3,7 @@ import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll } from 'vitest';
 import { defaultStateCacheSize, type ProjectorConfig } from '../../services/plumbing/config/config.js';
 import { createKafka } from '../../services/adapters/kafka/client.js';
-import { connectSink, type MessageSink } from '../../services/adapters/kafka/producer.js';
+import { connectProducer, type MessageProducer } from '../../services/adapters/kafka/producer.js';
 import { waitUntilCaughtUp } from '../../services/adapters/kafka/progress.js';
 import { ensureTopics } from '../../services/adapters/kafka/topics.js';
 import { startProjector } from '../../services/projector/run.js';
@@ -14,7 +14,7 @@ import { testEnvironment, uniqueNames, type UniqueNames } from './servers.js';
 export interface Connections {
   logger: Logger;
   kafka: Kafka;
-  sink: MessageSink;
+  producer: MessageProducer;
   mongo: MongoClient;
   /** Stopped (in reverse order) after the file's tests, before the connections close; a stop that fails fails the file. */
   running: { stop(): Promise<void> }[];
@@ -26,7 +26,7 @@ export function useConnections(label: string): Connections {
   const logger = createLogger(label, 'silent');
   const connections = { logger, kafka: createKafka(env.kafkaBrokers, label, logger), running: [] } as unknown as Connections;
   beforeAll(async () => {
-    connections.sink = await connectSink(connections.kafka);
+    connections.producer = await connectProducer(connections.kafka);
     connections.mongo = await connectMongo(env.mongodbUri, label);
   });
   afterAll(async () => {
@@ -34,7 +34,7 @@ export function useConnections(label: string): Connections {
     const failures: unknown[] = [];
     const attempt = (step: () => Promise<unknown> | undefined) => Promise.resolve().then(step).catch((error: unknown) => void failures.push(error));
     for (const r of connections.running.splice(0).reverse()) await attempt(() => r.stop());
-    await attempt(() => connections.sink?.close());
+    await attempt(() => connections.producer?.close());
     await attempt(() => connections.mongo?.close());
     if (failures.length === 1) throw failures[0];
     if (failures.length > 1) throw new AggregateError(failures, `${failures.length} failures stopping what ${label}'s tests left running`);

@@ -6,24 +6,24 @@ import { createLogger } from '../../plumbing/logging/logger.js';
 import { createKafka } from './client.js';
 import { consumeBatches } from './consumer.js';
 import { groupLag } from './progress.js';
-import { connectSink, type MessageSink } from './producer.js';
+import { connectProducer, type MessageProducer } from './producer.js';
 import { ensureTopics } from './topics.js';
 
 const logger = createLogger('consumer-test', 'silent');
 const kafka = createKafka(testEnvironment().kafkaBrokers, 'consumer-test', logger);
-let sink: MessageSink;
+let producer: MessageProducer;
 
 beforeAll(async () => {
-  sink = await connectSink(kafka);
+  producer = await connectProducer(kafka);
 });
 afterAll(async () => {
-  await sink?.close();
+  await producer?.close();
 });
 
 it('keeps a batch slower than the session timeout in the group: committed once, never delivered again', { timeout: 150_000 }, async () => {
   const { topic, group } = uniqueNames('slow-batch');
   await ensureTopics(kafka, topic, 1);
-  await sink.send(topic, ['a', 'b', 'c'].map((value) => ({ key: 'k', value })));
+  await producer.send(topic, ['a', 'b', 'c'].map((value) => ({ key: 'k', value })));
 
   const sessionTimeoutMs = 6_000; // the broker's smallest allowed session
   const delivered: string[] = [];

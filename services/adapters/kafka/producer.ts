@@ -1,13 +1,13 @@
 import { Partitioners, type Kafka, type Producer } from 'kafkajs';
 import type { OutgoingMessage } from './messages.js';
 
-export interface MessageSink {
+export interface MessageProducer {
   send(topic: string, messages: OutgoingMessage[]): Promise<void>;
   close(): Promise<void>;
 }
 
 /** A producer that waits for all in-sync replicas, so a sent message is not lost. */
-export async function connectSink(kafka: Kafka): Promise<MessageSink> {
+export async function connectProducer(kafka: Kafka): Promise<MessageProducer> {
   const producer: Producer = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
   await producer.connect();
   return {

@@ -1,6 +1,6 @@
 import { eventKey, parseErpEvent } from '../../../contracts/erp-events.js';
 import type { OutgoingMessage } from './messages.js';
-import type { MessageSink } from './producer.js';
+import type { MessageProducer } from './producer.js';
 
 export interface PublishReport {
   sent: number;
@@ -16,14 +16,14 @@ const chunkSize = 500;
  */
 export async function publishNdjson(
   lines: AsyncIterable<string> | Iterable<string>,
-  sink: MessageSink,
+  producer: MessageProducer,
   topic: string,
   onProgress?: (report: PublishReport) => void,
 ): Promise<PublishReport> {
   const report: PublishReport = { sent: 0, refused: [] };
   let pending: OutgoingMessage[] = [];
   const flush = async () => {
-    await sink.send(topic, pending);
+    await producer.send(topic, pending);
     report.sent += pending.length;
     pending = [];
     onProgress?.(report);

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { deadLetterTopic } from '../../../contracts/transport.js';
 import { readPublishConfig, readStoreConfig, type StoreConfig } from '../../plumbing/config/config.js';
 import { createKafka } from '../../adapters/kafka/client.js';
-import { connectSink } from '../../adapters/kafka/producer.js';
+import { connectProducer } from '../../adapters/kafka/producer.js';
 import { readTopic } from '../../adapters/kafka/read-topic.js';
 import { createLogger } from '../../plumbing/logging/logger.js';
 import { matches, redriveMessage, toDeadLetterRecord, type DeadLetterFilter, type DeadLetterRecord } from '../../domain/dead-letters/dead-letter-records.js';
@@ -86,11 +86,11 @@ export async function dlqCommand(argv: string[]): Promise<void> {
   const verdicts = await judgeAgainstActiveVersion(store, chosen);
   const toSend = verdicts.flatMap((v) => (v.send ? [v.record] : []));
   if (toSend.length > 0) {
-    const sink = await connectSink(kafka);
+    const producer = await connectProducer(kafka);
     try {
-      await sink.send(config.topic, toSend.map(redriveMessage));
+      await producer.send(config.topic, toSend.map(redriveMessage));
     } finally {
-      await sink.close();
+      await producer.close();
     }
   }
   for (const verdict of verdicts) process.stdout.write(`${verdictLine(verdict)}\n`);

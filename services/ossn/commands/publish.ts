@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { readPublishConfig } from '../../plumbing/config/config.js';
 import { createKafka } from '../../adapters/kafka/client.js';
-import { connectSink } from '../../adapters/kafka/producer.js';
+import { connectProducer } from '../../adapters/kafka/producer.js';
 import { ensureTopics, missingTopics } from '../../adapters/kafka/topics.js';
 import { createLogger } from '../../plumbing/logging/logger.js';
 import { publishNdjson } from '../../adapters/kafka/publish-events.js';
@@ -40,9 +40,9 @@ export async function publishCommand(argv: string[]): Promise<void> {
   // A file's size says how far along we are; stdin only how much was sent.
   const totalBytes = file === '-' ? undefined : statSync(file).size;
   const progress = new ProgressDisplay({ unit: 'events' });
-  const sink = await connectSink(kafka);
+  const producer = await connectProducer(kafka);
   try {
-    const report = await publishNdjson(createInterface({ input, crlfDelay: Infinity }), sink, config.topic, ({ sent }) => {
+    const report = await publishNdjson(createInterface({ input, crlfDelay: Infinity }), producer, config.topic, ({ sent }) => {
       const read = 'bytesRead' in input ? input.bytesRead : 0;
       // Events expected in all, from the bytes read so far per event sent.
       const total = totalBytes && read > 0 ? Math.max(sent, Math.round((sent * totalBytes) / read)) : undefined;
@@ -55,6 +55,6 @@ export async function publishCommand(argv: string[]): Promise<void> {
     process.stdout.write(`sent ${report.sent} events to ${config.topic}; refused ${report.refused.length} lines\n`);
     if (report.refused.length > 0) process.exitCode = 1;
   } finally {
-    await sink.close();
+    await producer.close();
   }
 }

@@ -7,7 +7,7 @@ import { CredentialStore, credentialsCollection } from '../../domain/credentials
 import { demoCredentialId, ensureDemoCredential } from '../../domain/credentials/demo-credential.js';
 import { generatePassword } from '../../domain/credentials/password-hash.js';
 import { createKafka } from '../../adapters/kafka/client.js';
-import { connectSink } from '../../adapters/kafka/producer.js';
+import { connectProducer } from '../../adapters/kafka/producer.js';
 import { topicSize, waitUntilCaughtUp } from '../../adapters/kafka/progress.js';
 import { ensureTopics } from '../../adapters/kafka/topics.js';
 import { createLogger } from '../../plumbing/logging/logger.js';
@@ -70,8 +70,8 @@ export async function startCommand(): Promise<void> {
   // Leaders of topics created moments ago may not be known to every request yet.
   if ((await untilAnswered('Kafka', () => topicSize(kafka, projectorConfig.topic), logger, { initialDelayMs: 500 })) === 0n) {
     const events = generateDemoEvents({ clients: 3, orders: 40, seed: 1 });
-    const sink = await connectSink(kafka);
-    await publishNdjson(events.map((e) => JSON.stringify(e)), sink, projectorConfig.topic).finally(() => sink.close());
+    const producer = await connectProducer(kafka);
+    await publishNdjson(events.map((e) => JSON.stringify(e)), producer, projectorConfig.topic).finally(() => producer.close());
     process.stdout.write(`published ${events.length} demo events to ${projectorConfig.topic}\n`);
   }
 

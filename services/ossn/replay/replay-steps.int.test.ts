@@ -31,7 +31,7 @@ async function freshSystem(label: string, partitions = 3) {
   return { config, db, ctx };
 }
 
-const publish = (events: ErpEvent[], topic: string) => publishNdjson(events.map((e) => JSON.stringify(e)), connections.sink, topic);
+const publish = (events: ErpEvent[], topic: string) => publishNdjson(events.map((e) => JSON.stringify(e)), connections.producer, topic);
 
 const buildLive = (config: ProjectorConfig) => projectUntilCaughtUp(connections, config);
 
@@ -131,7 +131,7 @@ describe('ossn replay, step by step', () => {
     const { config, ctx } = await freshSystem('replay-dead-letters', 2);
     const events = generateDemoEvents({ clients: 1, orders: 20, seed: 23 });
     await publish(events, config.topic);
-    await connections.sink.send(config.topic, [
+    await connections.producer.send(config.topic, [
       { key: `${events[0]!.clientId}:${events[0]!.salesOrderNumber}`, value: '{"not": "an event"}' },
       { key: 'C:SO', value: 'not json' },
     ]);
@@ -144,7 +144,7 @@ describe('ossn replay, step by step', () => {
     // A new bad event after the switch still goes there, once.
     const projector = await startProjector(configForVersion(config, 2), logger);
     running.push(projector);
-    await connections.sink.send(config.topic, [{ key: 'C:SO2', value: 'still not json' }]);
+    await connections.producer.send(config.topic, [{ key: 'C:SO2', value: 'still not json' }]);
     await expect.poll(async () => (await readTopic(kafka, dlq)).length, { timeout: 20_000, interval: 500 }).toBe(3);
   });
 

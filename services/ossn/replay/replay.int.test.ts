@@ -25,7 +25,7 @@ const connections = useConnections('replay-test');
 const { kafka, logger, running } = connections;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const publish = (events: ErpEvent[], topic: string) => publishNdjson(events.map((e) => JSON.stringify(e)), connections.sink, topic);
+const publish = (events: ErpEvent[], topic: string) => publishNdjson(events.map((e) => JSON.stringify(e)), connections.producer, topic);
 
 async function freshSystem(label: string, partitions = 3) {
   const { config, names } = await freshProjectorConfig(kafka, label, partitions);

@@ -1,5 +1,5 @@
 import { eventKey, type ErpEvent } from '../contracts/erp-events.js';
-import { EventRejectedError } from './errors.js';
+import { EventRejectedError } from './event-rejected.js';
 import { evolveOrderStatus } from './order-status.js';
 import { evolveShipments } from './shipments.js';
 import type { OrderStatusState, ShipmentsState } from './state.js';

@@ -1,7 +1,7 @@
 import type { ErpEvent, ErpEventOf } from '../contracts/erp-events.js';
 import { isOpen } from '../contracts/status-types.js';
 import { compact } from './compact.js';
-import { unhandledEvent } from './errors.js';
+import { unhandledEvent } from './event-rejected.js';
 import { alreadyApplied } from './sequence-guard.js';
 import type { OrderStatusState } from './state.js';
 

@@ -10,7 +10,7 @@ import {
   statusChanged,
 } from '../contracts/sample-events.js';
 import { deepFreeze } from './deep-freeze.js';
-import { EventRejectedError } from './errors.js';
+import { EventRejectedError } from './event-rejected.js';
 import { evolveShipments } from './shipments.js';
 import type { ShipmentsState } from './state.js';
 

@@ -1,7 +1,7 @@
 import { eventKey, type ErpEvent, type ErpEventOf } from '../contracts/erp-events.js';
 import { compact } from './compact.js';
 import { salesOrderComplete } from './completion.js';
-import { EventRejectedError, unhandledEvent } from './errors.js';
+import { EventRejectedError, unhandledEvent } from './event-rejected.js';
 import { alreadyApplied } from './sequence-guard.js';
 import { toAddress, toPackage } from './shipment-records.js';
 import { removeById, upsertById } from './sorted.js';

@@ -1,5 +1,5 @@
 import { readStackConfig, shown } from './config.js';
-import { StackError } from './errors.js';
+import { StackError } from './stack-error.js';
 import { ensureStack, stackStatus, stopStack } from './stack.js';
 
 const usage = `usage: tsx scripts/stack/cli.ts up|down|status

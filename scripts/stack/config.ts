@@ -1,6 +1,6 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { StackError } from './errors.js';
+import { StackError } from './stack-error.js';
 
 /** Where the stack keeps its files and which loopback ports it uses. */
 export interface StackConfig {

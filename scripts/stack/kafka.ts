@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { resolve } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { shown, type StackConfig } from './config.js';
-import { StackError } from './errors.js';
+import { StackError } from './stack-error.js';
 import type { Server, ServerContext } from './server.js';
 import { grepLog, run, which } from './tools.js';
 

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { MongoClient, MongoServerError } from 'mongodb';
 import { shown, type StackConfig } from './config.js';
-import { StackError } from './errors.js';
+import { StackError } from './stack-error.js';
 import type { Server, ServerContext } from './server.js';
 import { aptInstall, grepLog, run, which } from './tools.js';
 

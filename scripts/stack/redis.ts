@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { resolve } from 'node:path';
 import type { StackConfig } from './config.js';
-import { StackError } from './errors.js';
+import { StackError } from './stack-error.js';
 import type { Server, ServerContext } from './server.js';
 import { aptInstall, which } from './tools.js';
 

@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readStackConfig, shown, type StackConfig } from './config.js';
-import { isAbort, StackError } from './errors.js';
+import { isAbort, StackError } from './stack-error.js';
 import { kafkaServer } from './kafka.js';
 import { mongodbServer } from './mongodb.js';
 import { withLock } from './lock.js';
-import { isPortFree, portHolder } from './ports.js';
+import { isPortFree, portHolder } from './tcp-ports.js';
 import { groupMembers, isRunning, spawnDetached, stopGroup } from './process.js';
 import { redisServer } from './redis.js';
 import type { Server, ServerContext, ServerName } from './server.js';

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, createWriteStream, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { shown } from './config.js';
-import { StackError } from './errors.js';
+import { StackError } from './stack-error.js';
 
 /** The full path of an executable on the PATH, if any. */
 export function which(command: string): string | undefined {

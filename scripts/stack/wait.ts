@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { StackError } from './errors.js';
+import { StackError } from './stack-error.js';
 
 export interface WaitOptions {
   timeoutMs: number;

@@ -7,7 +7,7 @@ import type { SourceMessage } from '../adapters/kafka/messages.js';
 import type { MessageProducer } from '../adapters/kafka/producer.js';
 import type { Logger } from '../plumbing/logging/logger.js';
 import { documentId, type ReadModelCollections } from '../adapters/mongodb/documents.js';
-import { isRefusedDocument } from '../adapters/mongodb/refusals.js';
+import { isRefusedDocument } from '../adapters/mongodb/store-refusals.js';
 import { loadStates, writeEffects, type LoadedStates } from '../adapters/mongodb/writes.js';
 import { foldSettingAsideFailures, type BatchItem, type Fold } from './fold-step.js';
 import { batchOutcome, type BatchOutcome } from './batch-outcome.js';

@@ -1,8 +1,8 @@
 import type { SourceMessage } from '../adapters/kafka/messages.js';
 import type { MessageProducer } from '../adapters/kafka/producer.js';
-import { isRefusedMessage } from '../adapters/kafka/refusals.js';
+import { isRefusedMessage } from '../adapters/kafka/broker-refusals.js';
 import type { Logger } from '../plumbing/logging/logger.js';
-import { deadLetter, summaryDeadLetter } from './dead-letters.js';
+import { deadLetter, summaryDeadLetter } from './dead-letter-messages.js';
 
 export interface DeadLetter {
   source: SourceMessage;

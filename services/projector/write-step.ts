@@ -1,5 +1,5 @@
 import type { ReadModelCollections } from '../adapters/mongodb/documents.js';
-import { isRefusedDocument } from '../adapters/mongodb/refusals.js';
+import { isRefusedDocument } from '../adapters/mongodb/store-refusals.js';
 import { writeEffects, type LoadedStates } from '../adapters/mongodb/writes.js';
 import { foldSettingAsideFailures, messageOf, type BatchItem, type Fold } from './fold-step.js';
 import type { ProjectedBatch } from './project-batch.js';

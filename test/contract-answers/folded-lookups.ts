@@ -7,7 +7,7 @@ import type { OrderStatusState, ShipmentsState } from '../../projections/state.j
 import type { OrderLookups } from '../../contracts/lookups.js';
 import type { OrderStatusView, ShipmentNotificationView } from '../../contracts/lookup-answers.js';
 import { groupByPurchaseOrder } from '../../services/adapters/mongodb/purchase-order-groups.js';
-import { toOrderStatusDetail, toSalesOrderShipment } from '../../services/adapters/mongodb/views.js';
+import { toOrderStatusDetail, toSalesOrderShipment } from '../../services/adapters/mongodb/documents-to-answers.js';
 
 type ReadModels = Pick<FoldResult, 'orderStatus' | 'shipments'>;
 

@@ -5,7 +5,7 @@ import type { ShipmentsState } from '../../../projections/state.js';
 import { shipmentsStateProjection, type OrderStatusDocument, type ReadModelCollections, type ShipmentsDocument } from './documents.js';
 import { groupByPurchaseOrder, groupKey, maxPurchaseOrdersPerAnswer, type PurchaseOrderGroup } from './purchase-order-groups.js';
 import { newsKey, newsOf, purchaseOrderCompleteChanged, type PurchaseOrderMember, type ShipmentNewsSince } from './shipment-news.js';
-import { toOrderStatusDetail, toSalesOrderShipment } from './views.js';
+import { toOrderStatusDetail, toSalesOrderShipment } from './documents-to-answers.js';
 
 /**
  * Change and visible times are stamped by the database server; a poll's timestamp comes from the

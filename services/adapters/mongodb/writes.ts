@@ -7,7 +7,7 @@ import {
   type ReadModelCollections,
   type ShipmentsDocument,
 } from './documents.js';
-import { writeErrorsOf } from './refusals.js';
+import { writeErrorsOf } from './store-refusals.js';
 import { insertPipeline, plainInsert, plainUpdate, updatePipeline } from './shipments-update.js';
 import { carriedOver, visibleTimes } from './visible-times.js';
 

@@ -2,6 +2,12 @@ import { eventKey, parseErpEvent } from '../../../contracts/erp-events.js';
 import type { OutgoingMessage } from '../../adapters/kafka/messages.js';
 import type { StoredMessage } from '../../adapters/kafka/read-topic.js';
 
+/**
+ * The kind of a dead letter (its `x-error-kind` header; its reason is the text in `x-error`): the
+ * parse failure's kind, a wrong key, or the projection's refusal.
+ */
+export type DeadLetterKind = 'not-json' | 'schema' | 'unknown-type' | 'unknown-schema-version' | 'wrong-key' | 'rejected';
+
 /** A dead letter as an operator reads it: where it is, why it is there, where it came from. */
 export interface DeadLetterRecord {
   /** `<partition>:<offset>` in the dead-letter topic: what `ossn dlq redrive` is given. */

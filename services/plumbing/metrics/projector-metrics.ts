@@ -1,8 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-/** Why an event went to the dead-letter topic: the parse failure's kind, a wrong key, or the projection's refusal. */
-export type DeadLetterReason = 'not-json' | 'schema' | 'unknown-type' | 'unknown-schema-version' | 'wrong-key' | 'rejected';
-
 /** The projector's metrics, in a registry of their own, served on the projector's metrics port. */
 export function createProjectorMetrics() {
   const registry = new Registry();

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import type { Interface, Outcome, QueryMetrics } from '../../plumbing/metrics/query-metrics.js';
-import { JsonHttpError } from '../json/errors.js';
+import { JsonHttpError } from '../json/json-errors.js';
 import { ORDER_STATUS_JSON_PATH, SHIPMENTS_JSON_PATH } from '../json/index.js';
 import { RateLimitedError } from '../rate-limit/index.js';
 import { ORDER_STATUS_PATH, SHIPMENT_NOTIFICATION_PATH, SoapClientFault } from '../soap/index.js';

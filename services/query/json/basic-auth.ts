@@ -1,6 +1,6 @@
 // HTTP Basic credentials (RFC 7617): id as user name, password as password.
 import type { Authenticator, Credential, ReserveLogin, Scope } from '../../domain/credentials/credential.js';
-import { BadRequestError, InvalidCredentialsError, MAX_FIELD_LENGTH, MissingCredentialsError, ScopeForbiddenError, tooLong } from './errors.js';
+import { BadRequestError, InvalidCredentialsError, MAX_FIELD_LENGTH, MissingCredentialsError, ScopeForbiddenError, tooLong } from './json-errors.js';
 
 export interface BasicLogin {
   id: string;

@@ -6,7 +6,7 @@ import type { OrderLookups } from '../../../contracts/lookups.js';
 import type { RequestWork } from '../http/request-work.js';
 import type { Credential, Authenticator, ReserveLogin } from '../../domain/credentials/credential.js';
 import { authorize } from './basic-auth.js';
-import { BadRequestError, handleJsonError } from './errors.js';
+import { BadRequestError, handleJsonError } from './json-errors.js';
 import { shipmentQuery, statusQuery } from './queries.js';
 import { sendList } from './answer-body.js';
 import {

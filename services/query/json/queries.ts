@@ -2,7 +2,7 @@
 // "Missing or bad arguments"). undefined means the queryType has nothing to return.
 import type { ShipmentQuery, StatusQuery } from '../../../contracts/lookups.js';
 import { parseXsdDateTime } from '../soap/xsd-datetime.js';
-import { BadRequestError } from './errors.js';
+import { BadRequestError } from './json-errors.js';
 import type { ShipmentsQuerystring, StatusQuerystring } from './schemas.js';
 
 // The forms the schema's date-time format admits (RFC 3339: t or space, zone +hh, +hhmm, +hh:mm).

@@ -7,7 +7,7 @@ import { afterAll, afterEach, expect, it } from 'vitest';
 import { servers, uniqueNames } from '../../../test/support/servers.js';
 import { basic } from '../json/testing.js';
 import { faultOf, shipmentRequest, SHIPMENT_URL } from '../soap/testing.js';
-import { RateLimitedError } from './errors.js';
+import { RateLimitedError } from './rate-limited-error.js';
 import { createRequestLimits, type RequestLimitOptions, type RequestLimits } from './request-limits.js';
 import { redisClientOptions } from '../../adapters/redis/redis-connection.js';
 import { appWithLimits } from './testing.js';

@@ -3,7 +3,7 @@
 // - failed logins per source address and per credential id, so that passwords cannot be guessed
 //   quickly, neither from one address nor from many against one id.
 import type { Credential } from '../../domain/credentials/credential.js';
-import { RateLimitedError, retryAfterSeconds } from './errors.js';
+import { RateLimitedError, retryAfterSeconds } from './rate-limited-error.js';
 import { FixedWindows, localStore, redisStore, type WindowOptions } from './fixed-windows.js';
 import { withDeadline } from '../../plumbing/lifecycle/deadline.js';
 import { connectRedis } from '../../adapters/redis/redis-connection.js';

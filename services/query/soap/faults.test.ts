@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { validateSoapAnswer } from '../../../test/xsd/validate.js';
-import { RateLimitedError } from './errors.js';
+import { RateLimitedError } from './soap-faults.js';
 import type { OperationName } from './operations.js';
 import { promoStandardsSoap } from './plugin.js';
 import {

@@ -5,7 +5,7 @@ import type { RequestWork } from '../http/request-work.js';
 import type { Authenticator, Credential, ReserveLogin, Scope } from '../../domain/credentials/credential.js';
 import { orderStatusDetailsPayload, orderStatusTypesPayload } from './build-order-status.js';
 import { shipmentNotificationPayload } from './build-shipment-notification.js';
-import { SoapClientFault } from './errors.js';
+import { SoapClientFault } from './soap-faults.js';
 import type { Payload } from './envelope.js';
 import type { XmlElement } from './parse-envelope.js';
 import { readLogin, readShipmentRequest, readStatusDetailsRequest, type Login } from './read-request.js';

@@ -3,7 +3,7 @@
 // matched by local name whatever prefix or namespace a client uses. Well-formedness is checked
 // (fast-xml-parser's validator) before anything is read.
 import { XMLParser, type EntityDecoderOptions } from 'fast-xml-parser';
-import { MALFORMED_REQUEST, SoapClientFault } from './errors.js';
+import { MALFORMED_REQUEST, SoapClientFault } from './soap-faults.js';
 
 export interface XmlElement {
   /** Local name, prefix removed. */

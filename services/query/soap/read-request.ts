@@ -1,7 +1,7 @@
 // Turns an operation element into validated arguments (queries.md, "Missing or bad arguments").
 // Every message names the field, so a partner can fix its request without asking.
 import type { ShipmentQuery, StatusQuery } from '../../../contracts/lookups.js';
-import { SoapClientFault } from './errors.js';
+import { SoapClientFault } from './soap-faults.js';
 import { childText, type XmlElement } from './parse-envelope.js';
 import { parseXsdDateTime } from './xsd-datetime.js';
 

@@ -2,7 +2,7 @@
 // every failure of the JSON routes, Fastify's own validation errors included, becomes {"error": …}.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { PasswordChecksBusyError } from '../../domain/credentials/check-slots.js';
-import { RateLimitedError } from '../rate-limit/errors.js';
+import { RateLimitedError } from '../rate-limit/rate-limited-error.js';
 
 export const BASIC_REALM = 'Basic realm="ossn"';
 export const MISSING_CREDENTIALS = 'Missing credentials — use HTTP Basic auth (id:password)';

@@ -8,4 +8,4 @@ export class SoapClientFault extends Error {
 export const MALFORMED_REQUEST = 'Malformed SOAP request';
 
 // Moved beside the rate limit, which the JSON endpoints share; re-exported for the SOAP code.
-export { RateLimitedError } from '../rate-limit/errors.js';
+export { RateLimitedError } from '../rate-limit/rate-limited-error.js';

@@ -1,14 +1,14 @@
 import { parseErpEvent } from '../../contracts/erp-events.js';
 import { keyProblem } from '../../contracts/transport.js';
 import type { OutgoingMessage, SourceMessage } from '../adapters/kafka/messages.js';
-import type { DeadLetterReason } from '../plumbing/metrics/projector-metrics.js';
+import type { DeadLetterKind } from '../domain/dead-letters/dead-letter-records.js';
 
 /**
- * The kind of a dead letter's reason, for metrics and `ossn dlq list --reason`: a parse failure's
+ * The kind of a dead letter, for metrics and `ossn dlq list --reason`: a parse failure's
  * kind, a wrong key, or else the projection's refusal (e.g. a location never recorded). Worked
  * out again from the message (rare, cheap) so the projector's path stays as it is.
  */
-function deadLetterReason(message: Pick<SourceMessage, 'key' | 'value'>): DeadLetterReason {
+function deadLetterKind(message: Pick<SourceMessage, 'key' | 'value'>): DeadLetterKind {
   const parsed = parseErpEvent(message.value ?? Buffer.alloc(0));
   if (!parsed.ok) return parsed.kind;
   return keyProblem(message.key?.toString(), parsed.event) ? 'wrong-key' : 'rejected';
@@ -21,7 +21,7 @@ export function deadLetter(message: SourceMessage, reason: string, failedAt: Dat
     value: message.value,
     headers: {
       'x-error': reason,
-      'x-error-kind': deadLetterReason(message),
+      'x-error-kind': deadLetterKind(message),
       'x-source-topic': message.topic,
       'x-source-partition': String(message.partition),
       'x-source-offset': message.offset,
@@ -50,7 +50,7 @@ export function summaryDeadLetter(message: SourceMessage, reason: string, failed
   letter.headers = {
     ...letter.headers,
     // Of the whole message: the cut value would no longer parse.
-    'x-error-kind': deadLetterReason(message),
+    'x-error-kind': deadLetterKind(message),
     'x-truncated': `the broker refused the whole dead letter (${refusal}): key of ${message.key?.length ?? 0} bytes and value of ${message.value?.length ?? 0} bytes cut to their first ${summaryLimits.keyBytes} and ${summaryLimits.valueBytes} bytes`,
   };
   return letter;

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { RateLimitedError } from '../rate-limit/errors.js';
+import { RateLimitedError } from '../rate-limit/rate-limited-error.js';
 import { partnerJsonApi } from './plugin.js';
 import { ACCOUNTS, basic, buildJsonTestApp, FakeAuthenticator, FakeLookups, get, SHIPMENTS_URL, STATUS_URL, type JsonTestApp } from './testing.js';
 

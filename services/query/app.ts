@@ -1,16 +1,17 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { ErrorCodes, hasCode } from '../errors/ossn-error.js';
 import type { Logger } from '../logging/logger.js';
 import type { QueryMetrics } from '../metrics/query-metrics.js';
 import { drainOversizedBodies } from './http/oversized-bodies.js';
 import { trackRequestWork } from './http/request-work.js';
 import { DEFAULT_SERVER_LIMITS, serverLimitOptions, type ServerLimits } from './http/server-limits.js';
-import { InvalidCredentialsError, LoggableUrlLogController, partnerJsonApi, withLoggableRequests } from './json/index.js';
+import { LoggableUrlLogController, partnerJsonApi, withLoggableRequests } from './json/index.js';
 import { MeasuredLookups } from './metrics/measured-lookups.js';
 import { queryMetrics } from './metrics/metrics-plugin.js';
 import type { Authenticator, OrderLookups } from './ports.js';
 import { guardLogins, type RequestLimits } from './rate-limit/index.js';
 import { DEFAULT_LOOKUP_WAIT_MS, DEFAULT_LOOKUPS_IN_FLIGHT, LookupsInFlight } from './rate-limit/lookups-in-flight.js';
-import { promoStandardsSoap, SoapClientFault, type BeforeOperation } from './soap/index.js';
+import { promoStandardsSoap, type BeforeOperation } from './soap/index.js';
 
 export interface AppDependencies {
   logger: Logger;
@@ -36,11 +37,9 @@ export interface AppDependencies {
   lookupWaitMs?: number;
 }
 
-// The SOAP operations' fault text for an unknown id/password pair (operations.ts).
-const SOAP_INVALID_LOGIN = 'Invalid id or password';
-
-function isLoginFailure(error: Error): boolean {
-  return error instanceof InvalidCredentialsError || (error instanceof SoapClientFault && error.message === SOAP_INVALID_LOGIN);
+/** A failed login of either protocol (JSON's InvalidCredentialsError, SOAP's fault for an unknown id/password pair), by its code. */
+export function isLoginFailure(error: Error): boolean {
+  return hasCode(error, ErrorCodes.LOGIN_INVALID);
 }
 
 /** The query service's partner port as a Fastify instance; routes arrive as encapsulated plugins. */

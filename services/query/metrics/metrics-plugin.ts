@@ -2,6 +2,7 @@
 // (fastify-plugin), so its hooks see the requests of the SOAP and JSON plugins beside it.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
+import { ErrorCodes } from '../../errors/ossn-error.js';
 import type { Interface, Outcome, QueryMetrics } from '../../metrics/query-metrics.js';
 import { JsonHttpError } from '../json/errors.js';
 import { ORDER_STATUS_JSON_PATH, SHIPMENTS_JSON_PATH } from '../json/index.js';
@@ -33,7 +34,7 @@ function outcomeOf(error: Error, isLoginFailure: (error: Error) => boolean): Out
   if (error instanceof RateLimitedError) return 'rate_limited';
   if (isLoginFailure(error)) return 'denied';
   if (error instanceof JsonHttpError) return error.statusCode === 401 || error.statusCode === 403 ? 'denied' : 'bad_request';
-  if (error instanceof SoapClientFault) return error.message.startsWith('Credential not permitted') ? 'denied' : 'bad_request';
+  if (error instanceof SoapClientFault) return error.code === ErrorCodes.SCOPE_FORBIDDEN ? 'denied' : 'bad_request';
   const status = (error as { statusCode?: number }).statusCode;
   return status !== undefined && status >= 400 && status < 500 ? 'bad_request' : 'error';
 }

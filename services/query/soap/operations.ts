@@ -3,6 +3,7 @@
 import type { Authenticator, Credential, OrderLookups, RequestWork, ReserveLogin, Scope } from '../ports.js';
 import { orderStatusDetailsPayload, orderStatusTypesPayload } from './build-order-status.js';
 import { shipmentNotificationPayload } from './build-shipment-notification.js';
+import { ErrorCodes } from '../../errors/ossn-error.js';
 import { SoapClientFault } from './errors.js';
 import type { Payload } from './envelope.js';
 import type { XmlElement } from './parse-envelope.js';
@@ -31,9 +32,9 @@ interface Operation {
 
 async function authorize(login: Login, scope: Scope, operation: OperationName, context: OperationContext): Promise<Credential> {
   const credential = login.id === undefined ? undefined : await context.authenticator.verify(login.id, login.password ?? '', context.beforePasswordCheck);
-  if (!credential) throw new SoapClientFault('Invalid id or password');
+  if (!credential) throw new SoapClientFault('Invalid id or password', ErrorCodes.LOGIN_INVALID);
   await context.beforeOperation?.(credential, operation);
-  if (!credential.scopes.includes(scope)) throw new SoapClientFault(`Credential not permitted for scope: ${scope}`);
+  if (!credential.scopes.includes(scope)) throw new SoapClientFault(`Credential not permitted for scope: ${scope}`, ErrorCodes.SCOPE_FORBIDDEN);
   return credential;
 }
 

@@ -1,5 +1,6 @@
 import { parseErpEvent } from '../../contracts/erp-events.js';
 import { keyProblem } from '../../contracts/transport.js';
+import { DeadLetterHeaders } from '../dead-letters/headers.js';
 import type { OutgoingMessage, SourceMessage } from '../kafka/messages.js';
 import type { DeadLetterReason } from '../metrics/projector-metrics.js';
 
@@ -20,12 +21,12 @@ export function deadLetter(message: SourceMessage, reason: string, failedAt: Dat
     key: message.key,
     value: message.value,
     headers: {
-      'x-error': reason,
-      'x-error-kind': deadLetterReason(message),
-      'x-source-topic': message.topic,
-      'x-source-partition': String(message.partition),
-      'x-source-offset': message.offset,
-      'x-failed-at': failedAt.toISOString(),
+      [DeadLetterHeaders.reason]: reason,
+      [DeadLetterHeaders.kind]: deadLetterReason(message),
+      [DeadLetterHeaders.sourceTopic]: message.topic,
+      [DeadLetterHeaders.sourcePartition]: String(message.partition),
+      [DeadLetterHeaders.sourceOffset]: message.offset,
+      [DeadLetterHeaders.failedAt]: failedAt.toISOString(),
     },
   };
 }
@@ -50,8 +51,8 @@ export function summaryDeadLetter(message: SourceMessage, reason: string, failed
   letter.headers = {
     ...letter.headers,
     // Of the whole message: the cut value would no longer parse.
-    'x-error-kind': deadLetterReason(message),
-    'x-truncated': `the broker refused the whole dead letter (${refusal}): key of ${message.key?.length ?? 0} bytes and value of ${message.value?.length ?? 0} bytes cut to their first ${summaryLimits.keyBytes} and ${summaryLimits.valueBytes} bytes`,
+    [DeadLetterHeaders.kind]: deadLetterReason(message),
+    [DeadLetterHeaders.truncated]: `the broker refused the whole dead letter (${refusal}): key of ${message.key?.length ?? 0} bytes and value of ${message.value?.length ?? 0} bytes cut to their first ${summaryLimits.keyBytes} and ${summaryLimits.valueBytes} bytes`,
   };
   return letter;
 }

@@ -8,6 +8,7 @@ import { partitionLags } from '../kafka/progress.js';
 import type { Logger } from '../logging/logger.js';
 import type { ProjectorMetrics } from '../metrics/projector-metrics.js';
 import { withDeadline } from '../lifecycle/deadline.js';
+import { DeadLetterHeaders } from '../dead-letters/headers.js';
 import type { BatchOutcome } from './batch-outcome.js';
 
 export function measuredBatches(handler: BatchHandler, metrics: ProjectorMetrics): BatchHandler {
@@ -38,7 +39,7 @@ export function countingDeadLetters(sink: MessageSink, deadLetterTopic: string, 
     async send(topic, messages) {
       await sink.send(topic, messages);
       if (topic !== deadLetterTopic) return;
-      for (const message of messages) metrics.deadLetters.inc({ reason: message.headers?.['x-error-kind'] ?? 'unknown' });
+      for (const message of messages) metrics.deadLetters.inc({ reason: message.headers?.[DeadLetterHeaders.kind] ?? 'unknown' });
     },
     close: () => sink.close(),
   };

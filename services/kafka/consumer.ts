@@ -20,7 +20,7 @@ export type BatchHandler = (messages: SourceMessage[], context: BatchContext) =>
 
 /** Thrown by a handler that gave up a batch because the consumer is stopping; its offsets stay uncommitted. */
 export class BatchAbandoned extends OssnError {
-  /** `cause`: the failure of the try that was under way when the stop came, if any. */
+  /** `cause`: the failure of the last try, when the stop came while it was being retried. */
   constructor(options?: ErrorOptions) {
     super(ErrorCodes.BATCH_ABANDONED, 'batch abandoned: consumer stopping', options);
     this.name = 'BatchAbandoned';

@@ -32,9 +32,9 @@ export async function retryUntilDone<T>(work: () => Promise<T>, options: RetryOp
       options.logger.warn({ err: error, attempt, retryInMs: delay }, `${options.what} failed; retrying`);
       await sleep(delay, undefined, { signal }).catch(() => undefined);
       delay = Math.min(delay * 2, maxDelay);
-      if (options.context.isStopping()) throw new BatchAbandoned();
+      if (options.context.isStopping()) throw new BatchAbandoned({ cause: error });
       await options.context.heartbeat().catch(() => undefined);
-      if (options.context.isStopping()) throw new BatchAbandoned();
+      if (options.context.isStopping()) throw new BatchAbandoned({ cause: error });
     }
   }
 }

@@ -11,6 +11,12 @@ export class StackError extends OssnError {
   }
 }
 
+/**
+ * An abort, by the marks its kinds document: Node's AbortError (timers, child processes given a
+ * signal) has code ABORT_ERR; the DOMException of an AbortController aborted without a reason is
+ * told by its name, the DOMException standard's discriminator.
+ */
 export function isAbort(error: unknown): boolean {
-  return error instanceof Error && error.name === 'AbortError';
+  if (error instanceof DOMException) return error.name === 'AbortError';
+  return error instanceof Error && (error as NodeJS.ErrnoException).code === 'ABORT_ERR';
 }

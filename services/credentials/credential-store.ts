@@ -1,4 +1,4 @@
-import type { Collection, Db } from 'mongodb';
+import { MongoServerError, type Collection, type Db } from 'mongodb';
 import type { Scope } from '../query/ports.js';
 import { ErrorCodes, OssnError } from '../errors/ossn-error.js';
 
@@ -54,7 +54,7 @@ export class CredentialStore {
     try {
       await this.collection.insertOne({ _id: input.id, passwordHash: input.passwordHash, scopes: input.scopes, clientIds: input.clientIds, active: true, createdAt: new Date() });
     } catch (error) {
-      if ((error as { code?: number }).code === 11000) throw new CredentialExistsError(input.id, { cause: error });
+      if (error instanceof MongoServerError && error.code === 11000) throw new CredentialExistsError(input.id, { cause: error });
       throw error;
     }
   }

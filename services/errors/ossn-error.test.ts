@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +9,11 @@ describe('error codes', () => {
     const codes = Object.values(ErrorCodes);
     expect(new Set(codes).size).toBe(codes.length);
     for (const code of codes) expect(code).toMatch(/^OSSN_[A-Z_]+$/);
+  });
+
+  it("are each in the README's table for operators", () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    expect(Object.values(ErrorCodes).filter((code) => !readme.includes(`| \`${code}\` |`))).toEqual([]);
   });
 });
 

@@ -1,12 +1,14 @@
+import { ErrorCodes, OssnError } from '../contracts/errors/ossn-error.js';
+
 /**
  * The event is valid by the contract but cannot apply to the read model (e.g. it names a location
  * that was never recorded). The projector sends it to the dead-letter topic with `reason`.
  */
-export class EventRejectedError extends Error {
+export class EventRejectedError extends OssnError {
   override readonly name = 'EventRejectedError';
 
   constructor(readonly reason: string) {
-    super(reason);
+    super(ErrorCodes.EVENT_REJECTED, reason);
   }
 }
 

@@ -2,6 +2,7 @@ import { parseErpEvent } from '../../contracts/erp-events.js';
 import { keyProblem } from '../../contracts/transport.js';
 import type { OutgoingMessage, SourceMessage } from '../adapters/kafka/messages.js';
 import type { DeadLetterKind } from '../domain/dead-letters/dead-letter-records.js';
+import { DeadLetterHeaders } from '../domain/dead-letters/headers.js';
 
 /**
  * The kind of a dead letter, for metrics and `ossn dlq list --reason`: a parse failure's
@@ -20,12 +21,12 @@ export function deadLetter(message: SourceMessage, reason: string, failedAt: Dat
     key: message.key,
     value: message.value,
     headers: {
-      'x-error': reason,
-      'x-error-kind': deadLetterKind(message),
-      'x-source-topic': message.topic,
-      'x-source-partition': String(message.partition),
-      'x-source-offset': message.offset,
-      'x-failed-at': failedAt.toISOString(),
+      [DeadLetterHeaders.reason]: reason,
+      [DeadLetterHeaders.kind]: deadLetterKind(message),
+      [DeadLetterHeaders.sourceTopic]: message.topic,
+      [DeadLetterHeaders.sourcePartition]: String(message.partition),
+      [DeadLetterHeaders.sourceOffset]: message.offset,
+      [DeadLetterHeaders.failedAt]: failedAt.toISOString(),
     },
   };
 }
@@ -50,8 +51,8 @@ export function summaryDeadLetter(message: SourceMessage, reason: string, failed
   letter.headers = {
     ...letter.headers,
     // Of the whole message: the cut value would no longer parse.
-    'x-error-kind': deadLetterKind(message),
-    'x-truncated': `the broker refused the whole dead letter (${refusal}): key of ${message.key?.length ?? 0} bytes and value of ${message.value?.length ?? 0} bytes cut to their first ${summaryLimits.keyBytes} and ${summaryLimits.valueBytes} bytes`,
+    [DeadLetterHeaders.kind]: deadLetterKind(message),
+    [DeadLetterHeaders.truncated]: `the broker refused the whole dead letter (${refusal}): key of ${message.key?.length ?? 0} bytes and value of ${message.value?.length ?? 0} bytes cut to their first ${summaryLimits.keyBytes} and ${summaryLimits.valueBytes} bytes`,
   };
   return letter;
 }

@@ -8,6 +8,7 @@ import { partitionLags } from '../adapters/kafka/progress.js';
 import type { Logger } from '../plumbing/logging/logger.js';
 import type { ProjectorMetrics } from '../plumbing/metrics/projector-metrics.js';
 import { withDeadline } from '../plumbing/lifecycle/deadline.js';
+import { DeadLetterHeaders } from '../domain/dead-letters/headers.js';
 import type { BatchOutcome } from './batch-outcome.js';
 
 export function measuredBatches(handler: BatchHandler, metrics: ProjectorMetrics): BatchHandler {
@@ -38,7 +39,7 @@ export function countingDeadLetters(producer: MessageProducer, deadLetterTopic: 
     async send(topic, messages) {
       await producer.send(topic, messages);
       if (topic !== deadLetterTopic) return;
-      for (const message of messages) metrics.deadLetters.inc({ reason: message.headers?.['x-error-kind'] ?? 'unknown' });
+      for (const message of messages) metrics.deadLetters.inc({ reason: message.headers?.[DeadLetterHeaders.kind] ?? 'unknown' });
     },
     close: () => producer.close(),
   };

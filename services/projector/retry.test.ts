@@ -29,6 +29,7 @@ describe('retryUntilDone', () => {
     );
     setTimeout(() => abandon.abort(), 50);
     await expect(failing).rejects.toThrow(BatchAbandoned);
+    await expect(failing).rejects.toMatchObject({ code: 'OSSN_BATCH_ABANDONED', cause: { message: 'store away' } });
     expect(tries).toBe(1);
   });
 

@@ -27,13 +27,14 @@ export async function retryUntilDone<T>(work: () => Promise<T>, options: RetryOp
     try {
       return await untilAbandoned(work(), signal);
     } catch (error) {
-      if (error instanceof BatchAbandoned || options.context.isStopping()) throw new BatchAbandoned();
+      if (error instanceof BatchAbandoned) throw error;
+      if (options.context.isStopping()) throw new BatchAbandoned({ cause: error });
       options.logger.warn({ err: error, attempt, retryInMs: delay }, `${options.what} failed; retrying`);
       await sleep(delay, undefined, { signal }).catch(() => undefined);
       delay = Math.min(delay * 2, maxDelay);
-      if (options.context.isStopping()) throw new BatchAbandoned();
+      if (options.context.isStopping()) throw new BatchAbandoned({ cause: error });
       await options.context.heartbeat().catch(() => undefined);
-      if (options.context.isStopping()) throw new BatchAbandoned();
+      if (options.context.isStopping()) throw new BatchAbandoned({ cause: error });
     }
   }
 }

@@ -4,14 +4,15 @@ import type { QueryMetrics } from '../plumbing/metrics/query-metrics.js';
 import { drainOversizedBodies } from './http/oversized-bodies.js';
 import { trackRequestWork } from './http/request-work.js';
 import { DEFAULT_SERVER_LIMITS, serverLimitOptions, type ServerLimits } from './http/server-limits.js';
-import { InvalidCredentialsError, LoggableUrlLogController, partnerJsonApi, withLoggableRequests } from './json/index.js';
+import { LoggableUrlLogController, partnerJsonApi, withLoggableRequests } from './json/index.js';
 import { MeasuredLookups } from './measured-lookups.js';
 import { queryMetrics } from './http/request-metrics.js';
 import type { OrderLookups } from '../../contracts/lookups.js';
 import type { Authenticator } from '../domain/credentials/credential.js';
+import { ErrorCodes, hasCode } from '../../contracts/errors/ossn-error.js';
 import { guardLogins, type RequestLimits } from './rate-limit/index.js';
 import { DEFAULT_LOOKUP_WAIT_MS, DEFAULT_LOOKUPS_IN_FLIGHT, LookupsInFlight } from './rate-limit/lookups-in-flight.js';
-import { promoStandardsSoap, SoapClientFault, type BeforeOperation } from './soap/index.js';
+import { promoStandardsSoap, type BeforeOperation } from './soap/index.js';
 
 export interface AppDependencies {
   logger: Logger;
@@ -37,11 +38,9 @@ export interface AppDependencies {
   lookupWaitMs?: number;
 }
 
-// The SOAP operations' fault text for an unknown id/password pair (operations.ts).
-const SOAP_INVALID_LOGIN = 'Invalid id or password';
-
-function isLoginFailure(error: Error): boolean {
-  return error instanceof InvalidCredentialsError || (error instanceof SoapClientFault && error.message === SOAP_INVALID_LOGIN);
+/** A failed login of either protocol (JSON's InvalidCredentialsError, SOAP's fault for an unknown id/password pair), by its code. */
+export function isLoginFailure(error: Error): boolean {
+  return hasCode(error, ErrorCodes.LOGIN_INVALID);
 }
 
 /** The query service's partner port as a Fastify instance; routes arrive as encapsulated plugins. */

@@ -2,6 +2,7 @@ import type { Consumer, Kafka } from 'kafkajs';
 import { stopStepWithin } from '../../plumbing/lifecycle/bounded-stop.js';
 import type { Logger } from '../../plumbing/logging/logger.js';
 import type { SourceMessage } from './messages.js';
+import { ErrorCodes, OssnError } from '../../../contracts/errors/ossn-error.js';
 
 export interface BatchContext {
   /** Keeps group membership alive while a batch waits on an outage. */
@@ -18,9 +19,10 @@ export interface BatchContext {
 export type BatchHandler = (messages: SourceMessage[], context: BatchContext) => Promise<void>;
 
 /** Thrown by a handler that gave up a batch because the consumer is stopping; its offsets stay uncommitted. */
-export class BatchAbandoned extends Error {
-  constructor() {
-    super('batch abandoned: consumer stopping');
+export class BatchAbandoned extends OssnError {
+  /** `cause`: the failure of the last try, when the stop came while it was being retried. */
+  constructor(options?: ErrorOptions) {
+    super(ErrorCodes.BATCH_ABANDONED, 'batch abandoned: consumer stopping', options);
     this.name = 'BatchAbandoned';
   }
 }

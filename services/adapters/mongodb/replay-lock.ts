@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { withDeadline } from '../../plumbing/lifecycle/deadline.js';
+import { ErrorCodes, OssnError } from '../../../contracts/errors/ossn-error.js';
 
 interface ReplayLockRecord {
   _id: 'replay';
@@ -11,14 +12,13 @@ interface ReplayLockRecord {
 }
 
 /** Another replay holds the lock. */
-export class ReplayLockedError extends Error {
+export class ReplayLockedError extends OssnError {
   override readonly name = 'ReplayLockedError';
-  readonly code = 'REPLAY_LOCKED';
   constructor(
     readonly holder: string,
     readonly expiresAt: Date,
   ) {
-    super(`another replay is running (${holder}); if it is gone, its lock lapses at ${expiresAt.toISOString()}`);
+    super(ErrorCodes.REPLAY_LOCKED, `another replay is running (${holder}); if it is gone, its lock lapses at ${expiresAt.toISOString()}`);
   }
 }
 

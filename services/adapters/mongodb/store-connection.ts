@@ -1,13 +1,16 @@
 import type { MongoClient } from 'mongodb';
 import type { Logger } from '../../plumbing/logging/logger.js';
 import { untilAnswered } from '../../plumbing/lifecycle/until-answered.js';
-import { withDeadline } from '../../plumbing/lifecycle/deadline.js';
+import { DeadlineExceededError, withDeadline } from '../../plumbing/lifecycle/deadline.js';
 import { createMongoClient, type MongoClientOptions } from './connect.js';
+import { ErrorCodes, OssnError } from '../../../contracts/errors/ossn-error.js';
 
-export class StoreNotConnectedError extends Error {
+const storeOperation = 'a store operation';
+
+export class StoreNotConnectedError extends OssnError {
   override readonly name = 'StoreNotConnectedError';
   constructor() {
-    super('the store has not answered yet');
+    super(ErrorCodes.STORE_NOT_CONNECTED, 'the store has not answered yet');
   }
 }
 
@@ -54,11 +57,11 @@ export class StoreConnection {
     // A controller and a plain timer, held until the operation ends: an AbortSignal.timeout only
     // AbortSignal.any refers to can be collected before it fires (nodejs/node#57736).
     const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new Error(`a store operation took longer than ${deadlineMs} ms`)), deadlineMs);
+    const timer = setTimeout(() => deadline.abort(new DeadlineExceededError(storeOperation, deadlineMs, ErrorCodes.STORE_TIMEOUT)), deadlineMs);
     const onCaller = () => deadline.abort(signal?.reason);
     signal?.addEventListener('abort', onCaller, { once: true });
     if (signal?.aborted) onCaller();
-    return withDeadline(operation(deadline.signal), deadlineMs, 'a store operation').finally(() => {
+    return withDeadline(operation(deadline.signal), deadlineMs, storeOperation, ErrorCodes.STORE_TIMEOUT).finally(() => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onCaller);
     });

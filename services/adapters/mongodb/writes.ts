@@ -10,6 +10,7 @@ import {
 import { writeErrorsOf } from './store-refusals.js';
 import { insertPipeline, plainInsert, plainUpdate, updatePipeline } from './shipments-update.js';
 import { carriedOver, visibleTimes } from './visible-times.js';
+import { ErrorCodes, OssnError } from '../../../contracts/errors/ossn-error.js';
 
 /** A read model's state for one sales order before and after a batch; before is absent for a new one. */
 export interface StateChange<S> {
@@ -28,8 +29,11 @@ export interface LoadedStates {
 }
 
 /** Another writer changed a document between our read and our write; reload and fold again. */
-export class WriteConflictError extends Error {
+export class WriteConflictError extends OssnError {
   override readonly name = 'WriteConflictError';
+  constructor(message: string, options?: ErrorOptions) {
+    super(ErrorCodes.WRITE_CONFLICT, message, options);
+  }
 }
 
 const statusOptionalFields = ['purchaseOrderNumber', 'expectedShipDate', 'expectedDeliveryDate', 'responseRequired'] as const;

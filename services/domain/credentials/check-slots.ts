@@ -1,12 +1,13 @@
 // A bound on password checks in flight in this process. Each check is scrypt (32 MiB) on libuv's
 // thread pool (4 threads): a flood of guesses from many addresses would otherwise queue there
 // without limit, and a partner's login would wait behind all of them.
+import { ErrorCodes, OssnError } from '../../../contracts/errors/ossn-error.js';
 
 /** Thrown instead of checking a password while the checks in flight and waiting are at their bound. */
-export class PasswordChecksBusyError extends Error {
+export class PasswordChecksBusyError extends OssnError {
   override readonly name = 'PasswordChecksBusyError';
   constructor() {
-    super('too many password checks in flight');
+    super(ErrorCodes.PASSWORD_CHECKS_BUSY, 'too many password checks in flight');
   }
 }
 

@@ -1,5 +1,6 @@
-import type { Collection, Db } from 'mongodb';
+import { MongoServerError, type Collection, type Db } from 'mongodb';
 import type { Scope } from './credential.js';
+import { ErrorCodes, OssnError } from '../../../contracts/errors/ossn-error.js';
 
 export const scopes: readonly Scope[] = ['order_status', 'osn'];
 
@@ -16,23 +17,23 @@ export function credentialsCollection(db: Db): Collection<CredentialDocument> {
   return db.collection<CredentialDocument>('credentials');
 }
 
-export class CredentialExistsError extends Error {
-  constructor(id: string) {
-    super(`credential ${id} already exists`);
+export class CredentialExistsError extends OssnError {
+  constructor(id: string, options?: ErrorOptions) {
+    super(ErrorCodes.CREDENTIAL_EXISTS, `credential ${id} already exists`, options);
     this.name = 'CredentialExistsError';
   }
 }
 
-export class UnknownCredentialError extends Error {
+export class UnknownCredentialError extends OssnError {
   constructor(id: string) {
-    super(`no credential with id ${id}`);
+    super(ErrorCodes.CREDENTIAL_UNKNOWN, `no credential with id ${id}`);
     this.name = 'UnknownCredentialError';
   }
 }
 
-export class ClientNotLinkedError extends Error {
+export class ClientNotLinkedError extends OssnError {
   constructor(id: string, clientIds: string[]) {
-    super(`credential ${id} is not linked to ${clientIds.join(', ')}`);
+    super(ErrorCodes.CREDENTIAL_CLIENT_NOT_LINKED, `credential ${id} is not linked to ${clientIds.join(', ')}`);
     this.name = 'ClientNotLinkedError';
   }
 }
@@ -53,7 +54,7 @@ export class CredentialStore {
     try {
       await this.collection.insertOne({ _id: input.id, passwordHash: input.passwordHash, scopes: input.scopes, clientIds: input.clientIds, active: true, createdAt: new Date() });
     } catch (error) {
-      if ((error as { code?: number }).code === 11000) throw new CredentialExistsError(input.id);
+      if (error instanceof MongoServerError && error.code === 11000) throw new CredentialExistsError(input.id, { cause: error });
       throw error;
     }
   }

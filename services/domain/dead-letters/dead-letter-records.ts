@@ -1,6 +1,7 @@
 import { eventKey, parseErpEvent } from '../../../contracts/erp-events.js';
 import type { OutgoingMessage } from '../../adapters/kafka/messages.js';
 import type { StoredMessage } from '../../adapters/kafka/read-topic.js';
+import { DeadLetterHeaders, REDRIVEN_FROM_HEADER } from './headers.js';
 
 /**
  * The kind of a dead letter (its `x-error-kind` header; its reason is the text in `x-error`): the
@@ -24,10 +25,10 @@ export function toDeadLetterRecord(message: StoredMessage): DeadLetterRecord {
   const h = message.headers;
   return {
     id: `${message.partition}:${message.offset}`,
-    failedAt: new Date(h['x-failed-at'] ?? Number(message.timestamp)),
-    kind: h['x-error-kind'] ?? 'unknown',
-    reason: h['x-error'] ?? '',
-    source: `${h['x-source-partition'] ?? '?'}:${h['x-source-offset'] ?? '?'}`,
+    failedAt: new Date(h[DeadLetterHeaders.failedAt] ?? Number(message.timestamp)),
+    kind: h[DeadLetterHeaders.kind] ?? 'unknown',
+    reason: h[DeadLetterHeaders.reason] ?? '',
+    source: `${h[DeadLetterHeaders.sourcePartition] ?? '?'}:${h[DeadLetterHeaders.sourceOffset] ?? '?'}`,
     key: message.key?.toString(),
     message,
   };
@@ -60,6 +61,6 @@ export function redriveMessage(record: DeadLetterRecord): OutgoingMessage {
   return {
     key: parsed.ok ? eventKey(parsed.event.clientId, parsed.event.salesOrderNumber) : message.key,
     value: message.value,
-    headers: { 'x-redriven-from': record.id },
+    headers: { [REDRIVEN_FROM_HEADER]: record.id },
   };
 }

@@ -1,6 +1,7 @@
 import type { Kafka } from 'kafkajs';
 import { scanTopic } from '../../adapters/kafka/read-topic.js';
 import type { SourceMessage } from '../../adapters/kafka/messages.js';
+import { DeadLetterHeaders } from './headers.js';
 
 /** Whether an event of the source topic already has a dead letter. */
 export type DeadLetteredCheck = (source: Pick<SourceMessage, 'partition' | 'offset'>) => boolean;
@@ -17,7 +18,7 @@ export async function deadLetteredSources(kafka: Kafka, deadLetterTopic: string,
   const exists = await admin.listTopics().finally(() => admin.disconnect());
   if (exists.includes(deadLetterTopic)) {
     await scanTopic(kafka, deadLetterTopic, ({ headers }) => {
-      if (headers['x-source-topic'] === sourceTopic) sources.add(`${headers['x-source-partition']}:${headers['x-source-offset']}`);
+      if (headers[DeadLetterHeaders.sourceTopic] === sourceTopic) sources.add(`${headers[DeadLetterHeaders.sourcePartition]}:${headers[DeadLetterHeaders.sourceOffset]}`);
     });
   }
   return ({ partition, offset }) => sources.has(`${partition}:${offset}`);

@@ -4,6 +4,7 @@ import { committedOffsets } from '../../adapters/kafka/progress.js';
 import type { Db } from 'mongodb';
 import { holdPreviousVersion, releasePreviousVersion, type BuildRecord } from '../../adapters/mongodb/active-version.js';
 import { changeTimeOverlapMs } from '../../adapters/mongodb/lookups.js';
+import { ErrorCodes, OssnError } from '../../../contracts/errors/ossn-error.js';
 
 export interface HandoverOptions {
   /** The whole hand-over, given up (and the hold released) past it. */
@@ -21,9 +22,11 @@ export interface HandoverOptions {
 /** A hold lasts this long past its last renewal (see holdPreviousVersion). */
 export const holdMs = 30_000;
 
-export class HandoverTimeoutError extends Error {
+export class HandoverTimeoutError extends OssnError {
   override readonly name = 'HandoverTimeoutError';
-  readonly code = 'HANDOVER_TIMEOUT';
+  constructor(message: string) {
+    super(ErrorCodes.HANDOVER_TIMEOUT, message);
+  }
 }
 
 async function endOffsets(admin: Admin, topic: string): Promise<Map<number, bigint>> {

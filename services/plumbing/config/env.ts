@@ -1,9 +1,10 @@
 // Configuration is read from the environment once, at start. Every bad value is reported,
 // each with one clear line, before anything connects.
+import { ErrorCodes, OssnError } from '../../../contracts/errors/ossn-error.js';
 
-export class ConfigError extends Error {
+export class ConfigError extends OssnError {
   constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super(ErrorCodes.CONFIG_INVALID, `Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
   }
 }

@@ -65,6 +65,18 @@ describe('GET /metrics', () => {
     expect(scrape).not.toMatch(/both|PO-1|SO-1|C1/);
   });
 
+  it('counts a SOAP refusal for scope as denied and a bad SOAP request as bad_request, neither as a failed login', async () => {
+    const { app, ops } = await appWithMetrics();
+    await app.inject(soap(statusDetailsRequest({ id: 'osnOnly' }))); // a login without the order_status scope
+    await app.inject(soap(statusDetailsRequest({ queryType: '3', statusTimeStamp: undefined }))); // a field missing
+
+    const scrape = (await ops.inject({ method: 'GET', url: '/metrics' })).body;
+    const requests = (queryType: string, outcome: string) =>
+      sample(scrape, `ossn_query_requests_total{interface="soap",operation="getOrderStatusDetails",query_type="${queryType}",outcome="${outcome}"}`);
+    expect({ denied: requests('4', 'denied'), badRequest: requests('3', 'bad_request') }).toEqual({ denied: 1, badRequest: 1 });
+    expect(sample(scrape, 'ossn_query_failed_logins_total{interface="soap"}')).toBe(0);
+  });
+
   it('counts rate-limit refusals and answers cut at 5,000 purchase orders', async () => {
     const { app, ops, lookups } = await appWithMetrics(2);
     lookups.statuses = Array.from({ length: maxPurchaseOrdersPerAnswer }, (_, i) => ({ purchaseOrderNumber: `PO-${i}`, details: [] }));

@@ -4,6 +4,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import type { Interface, Outcome, QueryMetrics } from '../../plumbing/metrics/query-metrics.js';
 import { JsonHttpError } from '../json/json-errors.js';
+import { ErrorCodes } from '../../../contracts/errors/ossn-error.js';
 import { ORDER_STATUS_JSON_PATH, SHIPMENTS_JSON_PATH } from '../json/index.js';
 import { RateLimitedError } from '../rate-limit/index.js';
 import { ORDER_STATUS_PATH, SHIPMENT_NOTIFICATION_PATH, SoapClientFault } from '../soap/index.js';
@@ -33,7 +34,7 @@ function outcomeOf(error: Error, isLoginFailure: (error: Error) => boolean): Out
   if (error instanceof RateLimitedError) return 'rate_limited';
   if (isLoginFailure(error)) return 'denied';
   if (error instanceof JsonHttpError) return error.statusCode === 401 || error.statusCode === 403 ? 'denied' : 'bad_request';
-  if (error instanceof SoapClientFault) return error.message.startsWith('Credential not permitted') ? 'denied' : 'bad_request';
+  if (error instanceof SoapClientFault) return error.code === ErrorCodes.SCOPE_FORBIDDEN ? 'denied' : 'bad_request';
   const status = (error as { statusCode?: number }).statusCode;
   return status !== undefined && status >= 400 && status < 500 ? 'bad_request' : 'error';
 }

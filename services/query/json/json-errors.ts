@@ -3,6 +3,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { PasswordChecksBusyError } from '../../domain/credentials/check-slots.js';
 import { RateLimitedError } from '../rate-limit/rate-limited-error.js';
+import { ErrorCodes, OssnError, type ErrorCode } from '../../../contracts/errors/ossn-error.js';
 
 export const BASIC_REALM = 'Basic realm="ossn"';
 export const MISSING_CREDENTIALS = 'Missing credentials — use HTTP Basic auth (id:password)';
@@ -10,26 +11,27 @@ export const INVALID_CREDENTIALS = 'Invalid id or password';
 export const MAX_FIELD_LENGTH = 64;
 
 /** An answer other than 200 with this status and error text. */
-export class JsonHttpError extends Error {
+export class JsonHttpError extends OssnError {
   override readonly name: string = 'JsonHttpError';
   constructor(
+    code: ErrorCode,
     readonly statusCode: number,
     message: string,
     readonly headers: Record<string, string> = {},
   ) {
-    super(message);
+    super(code, message);
   }
 }
 
 export class BadRequestError extends JsonHttpError {
   constructor(message: string) {
-    super(400, message);
+    super(ErrorCodes.BAD_REQUEST, 400, message);
   }
 }
 
 export class MissingCredentialsError extends JsonHttpError {
   constructor() {
-    super(401, MISSING_CREDENTIALS, { 'www-authenticate': BASIC_REALM });
+    super(ErrorCodes.CREDENTIALS_MISSING, 401, MISSING_CREDENTIALS, { 'www-authenticate': BASIC_REALM });
   }
 }
 
@@ -37,13 +39,13 @@ export class MissingCredentialsError extends JsonHttpError {
 export class InvalidCredentialsError extends JsonHttpError {
   override readonly name = 'InvalidCredentialsError';
   constructor() {
-    super(401, INVALID_CREDENTIALS, { 'www-authenticate': BASIC_REALM });
+    super(ErrorCodes.LOGIN_INVALID, 401, INVALID_CREDENTIALS, { 'www-authenticate': BASIC_REALM });
   }
 }
 
 export class ScopeForbiddenError extends JsonHttpError {
   constructor(scope: string) {
-    super(403, `Credential not permitted for scope: ${scope}`);
+    super(ErrorCodes.SCOPE_FORBIDDEN, 403, `Credential not permitted for scope: ${scope}`);
   }
 }
 

@@ -2,13 +2,17 @@
 // once (each a 5,000-purchase-order answer) would otherwise hold as many store reads at a time.
 // Beyond the bound its lookups wait their turn (the rate limit bounds how many can wait), each for
 // at most its deadline; one whose request goes away meanwhile leaves the queue.
+import { ErrorCodes, OssnError } from '../../../contracts/errors/ossn-error.js';
 
 export const DEFAULT_LOOKUPS_IN_FLIGHT = 4;
 export const DEFAULT_LOOKUP_WAIT_MS = 5_000;
 
 /** A lookup whose turn did not come within the wait: its request is answered as a store that does not answer in time is (500). */
-export class LookupWaitTimeoutError extends Error {
+export class LookupWaitTimeoutError extends OssnError {
   override readonly name = 'LookupWaitTimeoutError';
+  constructor(message: string) {
+    super(ErrorCodes.LOOKUP_WAIT_TIMEOUT, message);
+  }
 }
 
 interface Lane {

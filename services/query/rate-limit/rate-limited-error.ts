@@ -1,11 +1,12 @@
 // Shared by both protocol layers: the SOAP plugin answers it with a soap:Server fault, the JSON
 // plugin with {"error":"Rate limit exceeded"}; both send HTTP 429 and Retry-After.
+import { ErrorCodes, OssnError } from '../../../contracts/errors/ossn-error.js';
 
 /** A request refused by a limit; Retry-After is this many whole seconds. */
-export class RateLimitedError extends Error {
+export class RateLimitedError extends OssnError {
   override readonly name = 'RateLimitedError';
   constructor(readonly retryAfterSeconds: number) {
-    super('Rate limit exceeded');
+    super(ErrorCodes.RATE_LIMITED, 'Rate limit exceeded');
   }
 }
 

@@ -6,6 +6,7 @@ import type { Authenticator, Credential, ReserveLogin, Scope } from '../../domai
 import { orderStatusDetailsPayload, orderStatusTypesPayload } from './build-order-status.js';
 import { shipmentNotificationPayload } from './build-shipment-notification.js';
 import { SoapClientFault } from './soap-faults.js';
+import { ErrorCodes } from '../../../contracts/errors/ossn-error.js';
 import type { Payload } from './envelope.js';
 import type { XmlElement } from './parse-envelope.js';
 import { readLogin, readShipmentRequest, readStatusDetailsRequest, type Login } from './read-request.js';
@@ -33,9 +34,9 @@ interface Operation {
 
 async function authorize(login: Login, scope: Scope, operation: OperationName, context: OperationContext): Promise<Credential> {
   const credential = login.id === undefined ? undefined : await context.authenticator.verify(login.id, login.password ?? '', context.beforePasswordCheck);
-  if (!credential) throw new SoapClientFault('Invalid id or password');
+  if (!credential) throw new SoapClientFault('Invalid id or password', ErrorCodes.LOGIN_INVALID);
   await context.beforeOperation?.(credential, operation);
-  if (!credential.scopes.includes(scope)) throw new SoapClientFault(`Credential not permitted for scope: ${scope}`);
+  if (!credential.scopes.includes(scope)) throw new SoapClientFault(`Credential not permitted for scope: ${scope}`, ErrorCodes.SCOPE_FORBIDDEN);
   return credential;
 }
 

@@ -95,7 +95,9 @@ export class PartnerClient {
         res.on('end', () => {
           if (status === 200) return done('ok');
           const code = keep ? /<faultcode>([^<]*)<\/faultcode>/.exec(Buffer.concat(chunks).toString('utf8'))?.[1] : undefined;
-          done(code ? `SOAP fault ${code} (HTTP ${status})` : `HTTP ${status}`);
+          // A busy refusal says when to ask again; other failures do not.
+          const retryAfter = res.headers['retry-after'] === undefined ? '' : ', Retry-After';
+          done(code ? `SOAP fault ${code} (HTTP ${status}${retryAfter})` : `HTTP ${status}${retryAfter}`);
         });
         res.on('error', (error: NodeJS.ErrnoException) => done(`network ${error.code ?? error.name}`));
       });

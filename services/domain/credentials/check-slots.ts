@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 // A bound on password checks in flight in this process. Each check is scrypt (32 MiB) on libuv's
 // thread pool (4 threads): a flood of guesses from many addresses would otherwise queue there
 // without limit, and a partner's login would wait behind all of them.
@@ -20,7 +21,15 @@ export interface CheckSlotOptions {
   maxWaitMs: number;
 }
 
-export const DEFAULT_CHECK_SLOTS: CheckSlotOptions = { concurrent: 4, queued: 8, maxWaitMs: 500 };
+/**
+ * A check is about 70 ms of one core. Checks take all cores but one (one on two cores), never
+ * more than libuv's 4 threads: when every partner logs in at once (a restart at a supplier with a
+ * thousand partners), the lookups and the store keep a core, and logins beyond the rate the checks
+ * can run are refused as busy (503, Retry-After 1) instead of every request starving. The queue
+ * holds what the checks clear within the wait.
+ */
+const concurrentChecks = Math.max(1, Math.min(4, availableParallelism() - 1));
+export const DEFAULT_CHECK_SLOTS: CheckSlotOptions = { concurrent: concurrentChecks, queued: 6 * concurrentChecks, maxWaitMs: 500 };
 
 export class CheckSlots {
   private running = 0;

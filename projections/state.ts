@@ -2,6 +2,7 @@
 // (pure functions, see order-status.ts and shipments.ts); the MongoDB store persists them as
 // documents with a few bookkeeping fields of its own (change time, rebuild version).
 
+import type { Address, DimUOM, PackageItem, ShipmentDestinationType, WeightUOM } from '../contracts/erp-event-schema.js';
 import type { StatusId } from '../contracts/status-types.js';
 
 // StatusId comes from the contract's statusID table, so the two cannot disagree.
@@ -23,25 +24,7 @@ export interface OrderStatusState {
   validTimestamp: Date;
 }
 
-export interface AddressState {
-  address1: string;
-  address2?: string;
-  address3?: string;
-  address4?: string;
-  city: string;
-  region: string;
-  postalCode: string;
-  country?: string;
-}
-
-export interface PackageItemState {
-  supplierProductId?: string;
-  supplierPartId?: string;
-  distributorProductId?: string;
-  distributorPartId?: string;
-  purchaseOrderLineNumber?: string;
-  quantity?: number;
-}
+// Addresses and package items are kept as the contract carries them (Address, PackageItem).
 
 export interface PackageState {
   packageId: number;
@@ -51,21 +34,21 @@ export interface PackageState {
   shipmentMethod?: string;
   shippingAccount?: string;
   shipmentTerms?: string;
-  dimUOM?: 'Inches' | 'Feet' | 'mm' | 'cm' | 'Meters';
+  dimUOM?: DimUOM;
   length?: number;
   width?: number;
   height?: number;
-  weightUOM?: 'Ounces' | 'Pounds' | 'Grams' | 'KG';
+  weightUOM?: WeightUOM;
   weight?: number;
-  items?: PackageItemState[];
+  items?: PackageItem[];
 }
 
 export interface LocationState {
   locationId: number;
   complete: boolean;
-  shipFrom: AddressState;
-  shipTo: AddressState;
-  shipmentDestinationType?: 'Commercial' | 'Residential' | 'None';
+  shipFrom: Address;
+  shipTo: Address;
+  shipmentDestinationType?: ShipmentDestinationType;
   /** Ascending by packageId. */
   packages: PackageState[];
 }

@@ -160,8 +160,11 @@ export const erpEventJsonSchema: Readonly<Record<string, unknown>> = JSON.parse(
 export type Address = Static<typeof AddressSchema>;
 /** A package's item as the contract carries it, and as the read models keep and the lookups answer it. */
 export type PackageItem = Static<typeof PackageItemSchema>;
-export type DimUOM = (typeof dimUOMs)[number];
-export type WeightUOM = (typeof weightUOMs)[number];
+/**
+ * A package as PackageShipped describes it, without its location and number, its shipmentDate a
+ * Date: as the read models keep it (under its packageId) and the lookups answer it (as its id).
+ */
+export type PackageDetails = Omit<PackageShipped['data'], 'locationId' | 'packageId' | 'shipmentDate'> & { shipmentDate: Date };
 export type ShipmentDestinationType = (typeof shipmentDestinationTypes)[number];
 export type SalesOrderStatusChanged = Static<typeof SalesOrderStatusChangedSchema>;
 export type ShipmentLocationRecorded = Static<typeof ShipmentLocationRecordedSchema>;

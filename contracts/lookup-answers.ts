@@ -1,7 +1,7 @@
 // What the four lookups answer, independent of SOAP or JSON. The SOAP builders and the JSON
 // route schemas both render these; the MongoDB lookups produce them. Addresses and package items
 // are answered as the ERP event contract carries them.
-import type { Address, DimUOM, PackageItem, ShipmentDestinationType, WeightUOM } from './erp-event-schema.js';
+import type { Address, PackageDetails, PackageItem, ShipmentDestinationType } from './erp-event-schema.js';
 
 export type { Address, PackageItem };
 
@@ -20,21 +20,8 @@ export interface OrderStatusView {
   details: OrderStatusDetailView[];
 }
 
-export interface PackageView {
+export interface PackageView extends PackageDetails {
   id?: number;
-  trackingNumber: string;
-  shipmentDate: Date;
-  dimUOM?: DimUOM;
-  length?: number;
-  width?: number;
-  height?: number;
-  weightUOM?: WeightUOM;
-  weight?: number;
-  carrier?: string;
-  shipmentMethod?: string;
-  shippingAccount?: string;
-  shipmentTerms?: string;
-  items?: PackageItem[];
 }
 
 export interface ShipmentLocationView {

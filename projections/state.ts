@@ -2,7 +2,7 @@
 // (pure functions, see order-status.ts and shipments.ts); the MongoDB store persists them as
 // documents with a few bookkeeping fields of its own (change time, rebuild version).
 
-import type { Address, DimUOM, PackageItem, ShipmentDestinationType, WeightUOM } from '../contracts/erp-event-schema.js';
+import type { Address, PackageDetails, ShipmentDestinationType } from '../contracts/erp-event-schema.js';
 import type { StatusId } from '../contracts/status-types.js';
 
 // StatusId comes from the contract's statusID table, so the two cannot disagree.
@@ -24,23 +24,10 @@ export interface OrderStatusState {
   validTimestamp: Date;
 }
 
-// Addresses and package items are kept as the contract carries them (Address, PackageItem).
+// Addresses, packages and their items are kept as the contract carries them (Address, PackageDetails).
 
-export interface PackageState {
+export interface PackageState extends PackageDetails {
   packageId: number;
-  trackingNumber: string;
-  shipmentDate: Date;
-  carrier?: string;
-  shipmentMethod?: string;
-  shippingAccount?: string;
-  shipmentTerms?: string;
-  dimUOM?: DimUOM;
-  length?: number;
-  width?: number;
-  height?: number;
-  weightUOM?: WeightUOM;
-  weight?: number;
-  items?: PackageItem[];
 }
 
 export interface LocationState {

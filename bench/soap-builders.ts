@@ -12,7 +12,7 @@ import { shipmentNotificationPayload } from '../services/query/soap/build-shipme
 import { renderEnvelope, type Payload } from '../services/query/soap/envelope.js';
 import { OSN_NS, OSN_SHARED_NS, OSS_NS, SOAP_ENVELOPE_NS } from '../services/query/soap/namespaces.js';
 import { escapeText, formatBoolean, formatDateTime, formatDecimal } from '../services/query/soap/xml-text.js';
-import type { Address, OrderStatusDetailView, OrderStatusView, PackageItemView, PackageView, ShipmentLocationView, ShipmentNotificationView } from '../contracts/lookup-answers.js';
+import type { Address, OrderStatusDetailView, OrderStatusView, PackageItem, PackageView, ShipmentLocationView, ShipmentNotificationView } from '../contracts/lookup-answers.js';
 
 const ORDERS = 5_000;
 const RUNS = 7;
@@ -135,7 +135,7 @@ function addressNode(address: Address): XmlNode {
   return node;
 }
 
-function itemNode(item: PackageItemView): XmlNode {
+function itemNode(item: PackageItem): XmlNode {
   const node: XmlNode = {};
   put(node, 'supplierProductId', item.supplierProductId);
   put(node, 'supplierPartId', item.supplierPartId);

@@ -156,8 +156,16 @@ export const ErpEventSchema = Type.Union(Object.values(eventSchemas), {
 /** The contract as plain JSON Schema (draft 2020-12), e.g. for `JSON.stringify` into a file. */
 export const erpEventJsonSchema: Readonly<Record<string, unknown>> = JSON.parse(JSON.stringify(ErpEventSchema));
 
+/** An address as the contract carries it, and as the read models keep and the lookups answer it. */
 export type Address = Static<typeof AddressSchema>;
+/** A package's item as the contract carries it, and as the read models keep and the lookups answer it. */
 export type PackageItem = Static<typeof PackageItemSchema>;
+/**
+ * A package as PackageShipped describes it, without its location and number, its shipmentDate a
+ * Date: as the read models keep it (under its packageId) and the lookups answer it (as its id).
+ */
+export type PackageDetails = Omit<PackageShipped['data'], 'locationId' | 'packageId' | 'shipmentDate'> & { shipmentDate: Date };
+export type ShipmentDestinationType = (typeof shipmentDestinationTypes)[number];
 export type SalesOrderStatusChanged = Static<typeof SalesOrderStatusChangedSchema>;
 export type ShipmentLocationRecorded = Static<typeof ShipmentLocationRecordedSchema>;
 export type PackageShipped = Static<typeof PackageShippedSchema>;

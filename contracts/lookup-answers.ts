@@ -1,16 +1,9 @@
 // What the four lookups answer, independent of SOAP or JSON. The SOAP builders and the JSON
-// route schemas both render these; the MongoDB lookups produce them.
+// route schemas both render these; the MongoDB lookups produce them. Addresses and package items
+// are answered as the ERP event contract carries them.
+import type { Address, PackageDetails, PackageItem, ShipmentDestinationType } from './erp-event-schema.js';
 
-export interface Address {
-  address1: string;
-  address2?: string;
-  address3?: string;
-  address4?: string;
-  city: string;
-  region: string;
-  postalCode: string;
-  country?: string;
-}
+export type { Address, PackageItem };
 
 export interface OrderStatusDetailView {
   factoryOrderNumber: string;
@@ -27,30 +20,8 @@ export interface OrderStatusView {
   details: OrderStatusDetailView[];
 }
 
-export interface PackageItemView {
-  supplierProductId?: string;
-  supplierPartId?: string;
-  distributorProductId?: string;
-  distributorPartId?: string;
-  purchaseOrderLineNumber?: string;
-  quantity?: number;
-}
-
-export interface PackageView {
+export interface PackageView extends PackageDetails {
   id?: number;
-  trackingNumber: string;
-  shipmentDate: Date;
-  dimUOM?: 'Inches' | 'Feet' | 'mm' | 'cm' | 'Meters';
-  length?: number;
-  width?: number;
-  height?: number;
-  weightUOM?: 'Ounces' | 'Pounds' | 'Grams' | 'KG';
-  weight?: number;
-  carrier?: string;
-  shipmentMethod?: string;
-  shippingAccount?: string;
-  shipmentTerms?: string;
-  items?: PackageItemView[];
 }
 
 export interface ShipmentLocationView {
@@ -58,7 +29,7 @@ export interface ShipmentLocationView {
   complete: boolean;
   shipFromAddress: Address;
   shipToAddress: Address;
-  shipmentDestinationType?: 'Commercial' | 'Residential' | 'None';
+  shipmentDestinationType?: ShipmentDestinationType;
   packages: PackageView[];
 }
 

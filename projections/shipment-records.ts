@@ -1,11 +1,11 @@
 import type { Address, ErpEventOf, PackageItem } from '../contracts/erp-events.js';
 import { compact } from './compact.js';
-import type { AddressState, PackageItemState, PackageState } from './state.js';
+import type { PackageState } from './state.js';
 
 // Event payloads copied into state records field by field: the state never shares objects with
 // the event, and carries no property beyond those of its type.
 
-export function toAddress(a: Address): AddressState {
+export function toAddress(a: Address): Address {
   return compact({
     address1: a.address1,
     address2: a.address2,
@@ -18,7 +18,7 @@ export function toAddress(a: Address): AddressState {
   });
 }
 
-function toItem(i: PackageItem): PackageItemState {
+function toItem(i: PackageItem): PackageItem {
   return compact({
     supplierProductId: i.supplierProductId,
     supplierPartId: i.supplierPartId,

@@ -2,6 +2,7 @@
 // (pure functions, see order-status.ts and shipments.ts); the MongoDB store persists them as
 // documents with a few bookkeeping fields of its own (change time, rebuild version).
 
+import type { Address, PackageDetails, ShipmentDestinationType } from '../contracts/erp-event-schema.js';
 import type { StatusId } from '../contracts/status-types.js';
 
 // StatusId comes from the contract's statusID table, so the two cannot disagree.
@@ -23,49 +24,18 @@ export interface OrderStatusState {
   validTimestamp: Date;
 }
 
-export interface AddressState {
-  address1: string;
-  address2?: string;
-  address3?: string;
-  address4?: string;
-  city: string;
-  region: string;
-  postalCode: string;
-  country?: string;
-}
+// Addresses, packages and their items are kept as the contract carries them (Address, PackageDetails).
 
-export interface PackageItemState {
-  supplierProductId?: string;
-  supplierPartId?: string;
-  distributorProductId?: string;
-  distributorPartId?: string;
-  purchaseOrderLineNumber?: string;
-  quantity?: number;
-}
-
-export interface PackageState {
+export interface PackageState extends PackageDetails {
   packageId: number;
-  trackingNumber: string;
-  shipmentDate: Date;
-  carrier?: string;
-  shipmentMethod?: string;
-  shippingAccount?: string;
-  shipmentTerms?: string;
-  dimUOM?: 'Inches' | 'Feet' | 'mm' | 'cm' | 'Meters';
-  length?: number;
-  width?: number;
-  height?: number;
-  weightUOM?: 'Ounces' | 'Pounds' | 'Grams' | 'KG';
-  weight?: number;
-  items?: PackageItemState[];
 }
 
 export interface LocationState {
   locationId: number;
   complete: boolean;
-  shipFrom: AddressState;
-  shipTo: AddressState;
-  shipmentDestinationType?: 'Commercial' | 'Residential' | 'None';
+  shipFrom: Address;
+  shipTo: Address;
+  shipmentDestinationType?: ShipmentDestinationType;
   /** Ascending by packageId. */
   packages: PackageState[];
 }

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { arch, cpus, freemem, loadavg, platform, release, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MongoClient } from 'mongodb';
+import { createMongoClient } from '../../services/adapters/mongodb/connect.js';
 
 export const resultsDir = resolve(fileURLToPath(new URL('.', import.meta.url)), '../results');
 
@@ -39,7 +39,7 @@ export function writeResults(name: string, figures: unknown): string {
 
 /** The store the figures were measured on, as its server describes itself (version, replica set). */
 export async function storeDescription(uri: string): Promise<string> {
-  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000 });
+  const client = createMongoClient(uri, 'bench-results');
   try {
     const admin = client.db('admin');
     const [build, hello] = await Promise.all([admin.command({ buildInfo: 1 }), admin.command({ hello: 1 })]);

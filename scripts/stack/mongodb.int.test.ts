@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MongoClient } from 'mongodb';
+import { createMongoClient } from '../../services/adapters/mongodb/connect.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readStackConfig } from './config.js';
 import { mongodbServer, replicaSetName } from './mongodb.js';
@@ -46,7 +46,7 @@ describe("the local stack's MongoDB", () => {
   it('is a one-member replica set on loopback, without message compression, that runs transactions', async () => {
     const { uri, lines } = await startStackMongod(freshStackDir(), await freePort());
     expect(lines.some((line) => line.includes(`initiating the one-member replica set ${replicaSetName}`))).toBe(true);
-    const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000 });
+    const client = createMongoClient(uri, 'stack-mongodb-test');
     try {
       const admin = client.db('admin');
       const hello = await admin.command({ hello: 1 });
@@ -75,7 +75,7 @@ describe("the local stack's MongoDB", () => {
   it('comes back as primary on a new port, its member renamed, with its data', async () => {
     const stackDir = freshStackDir();
     const { uri } = await startStackMongod(stackDir, await freePort());
-    const before = new MongoClient(uri);
+    const before = createMongoClient(uri, 'stack-mongodb-test');
     await before.db('stack_check').collection('kept').insertOne({ note: 'written before the move' });
     await before.close();
     const previous = started.pop() as Started;
@@ -83,7 +83,7 @@ describe("the local stack's MongoDB", () => {
 
     const moved = await startStackMongod(stackDir, await freePort());
     expect(moved.lines.some((line) => line.includes('renaming its member'))).toBe(true);
-    const after = new MongoClient(moved.uri, { serverSelectionTimeoutMS: 10_000 });
+    const after = createMongoClient(moved.uri, 'stack-mongodb-test');
     try {
       expect((await after.db('admin').command({ hello: 1 })).isWritablePrimary).toBe(true);
       expect(await after.db('stack_check').collection('kept').countDocuments()).toBe(1);

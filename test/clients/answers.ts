@@ -7,7 +7,7 @@ import type {
   Address,
   OrderStatusDetailView,
   OrderStatusView,
-  PackageItemView,
+  PackageItem,
   PackageView,
   SalesOrderShipmentView,
   ShipmentLocationView,
@@ -146,12 +146,12 @@ function address(value: unknown, where: string): Address {
 
 const ITEM_TEXT_FIELDS = ['supplierProductId', 'supplierPartId', 'distributorProductId', 'distributorPartId', 'purchaseOrderLineNumber'] as const;
 
-function item(value: unknown, where: string): PackageItemView {
+function item(value: unknown, where: string): PackageItem {
   const wire = fields(value, where, [...ITEM_TEXT_FIELDS, 'quantity']);
   const result: Json = {};
   for (const name of ITEM_TEXT_FIELDS) optional(result, name, wire[name], text, where);
   optional(result, 'quantity', wire['quantity'], number, where);
-  return result as PackageItemView;
+  return result as PackageItem;
 }
 
 const PACKAGE_TEXT_FIELDS = ['dimUOM', 'weightUOM', 'carrier', 'shipmentMethod', 'shippingAccount', 'shipmentTerms'] as const;

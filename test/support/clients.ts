@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { Kafka, logLevel } from 'kafkajs';
-import { MongoClient } from 'mongodb';
+import type { MongoClient } from 'mongodb';
+import { connectMongo } from '../../services/adapters/mongodb/connect.js';
 import { servers } from './servers.js';
 
 /** A kafkajs client for this run's brokers; quiet unless something fails. */
@@ -15,10 +16,7 @@ export function testKafka(clientId: string): Kafka {
 
 /** A connected MongoClient for this run's server. Close it in afterAll. */
 export async function testMongo(): Promise<MongoClient> {
-  // The same options as the read-model store (services/adapters/mongodb/connect.ts).
-  const client = new MongoClient(servers().mongodbUri, { ignoreUndefined: true, serverSelectionTimeoutMS: 10_000 });
-  await client.connect();
-  return client;
+  return connectMongo(servers().mongodbUri, 'ossn-tests');
 }
 
 /** A connected Redis client for this run's server. Close it (`quit()`) in afterAll. */

@@ -1,3 +1,7 @@
+// The one way a MongoClient is made, by the services, the `ossn` command, the tests and the benches
+// alike: every client names itself (appName, in the server's logs and currentOp) and leaves absent
+// fields absent. (The local stack's own administration, scripts/stack/mongodb.ts, talks to its
+// member before there is a replica set and imports nothing of the product.)
 import { MongoClient } from 'mongodb';
 
 export interface MongoClientOptions {
@@ -7,19 +11,28 @@ export interface MongoClientOptions {
    * operation within it instead of holding it. (The driver's own `timeoutMS` has no effect in 7.x.)
    */
   deadlineMs?: number;
+  /**
+   * How long choosing a server may take, alone (10 s, or the deadline): for a client that connects
+   * on its first operation and must give up soon, as a report that shows the rest when the store is away.
+   */
+  serverSelectionTimeoutMs?: number;
+  /** Emit the driver's command events (commandStarted, commandSucceeded…): for a test that watches what is sent. */
+  monitorCommands?: boolean;
 }
 
 /**
- * A MongoDB client for the read models, not yet connected. `ignoreUndefined` keeps absent optional
- * fields absent (the driver would otherwise store them as null, which no answer may carry).
+ * A MongoDB client, not yet connected (it connects on its first operation, or `connect()`).
+ * `ignoreUndefined` keeps absent optional fields absent (the driver would otherwise store them as
+ * null, which no answer may carry).
  */
 export function createMongoClient(uri: string, appName: string, options: MongoClientOptions = {}): MongoClient {
-  const { deadlineMs } = options;
+  const { deadlineMs, serverSelectionTimeoutMs, monitorCommands } = options;
   return new MongoClient(uri, {
     ignoreUndefined: true,
     appName,
-    serverSelectionTimeoutMS: deadlineMs ?? 10_000,
+    serverSelectionTimeoutMS: serverSelectionTimeoutMs ?? deadlineMs ?? 10_000,
     ...(deadlineMs ? { socketTimeoutMS: deadlineMs, connectTimeoutMS: deadlineMs, waitQueueTimeoutMS: deadlineMs } : {}),
+    ...(monitorCommands ? { monitorCommands } : {}),
   });
 }
 
@@ -28,9 +41,4 @@ export async function connectMongo(uri: string, appName: string, options: MongoC
   const client = createMongoClient(uri, appName, options);
   await client.connect();
   return client;
-}
-
-/** A client that connects on its first operation and gives up selecting a server after `timeoutMs`: for a report that must show the rest when the store is away. */
-export function lazyMongo(uri: string, appName: string, timeoutMs: number): MongoClient {
-  return new MongoClient(uri, { ignoreUndefined: true, appName, serverSelectionTimeoutMS: timeoutMs });
 }

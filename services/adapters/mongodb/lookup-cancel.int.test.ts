@@ -1,6 +1,6 @@
 // A lookup whose request has gone (client away, or answered at its deadline) is cancelled on the
 // real server, not only abandoned: its cursor is gone there and nothing more is read for it.
-import { MongoClient, type CommandStartedEvent } from 'mongodb';
+import type { CommandStartedEvent, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { generateDemoEvents } from '../../ossn/demo-events/demo-events.js';
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
@@ -27,8 +27,7 @@ beforeAll(async () => {
     const batch = projectBatch(await loadStates(store, keys), slice.map((event) => ({ event, source: event })));
     await writeEffects(store, batch.effects);
   }
-  monitored = new MongoClient(env.mongodbUri, { monitorCommands: true, appName: 'lookup-cancel-monitored' });
-  await monitored.connect();
+  monitored = await connectMongo(env.mongodbUri, 'lookup-cancel-monitored', { monitorCommands: true });
 }, 120_000);
 
 afterAll(async () => {

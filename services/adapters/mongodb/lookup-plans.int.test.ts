@@ -1,11 +1,11 @@
-import { MongoClient, type CommandStartedEvent, type Document } from 'mongodb';
+import type { CommandStartedEvent, Document, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoEvents } from '../../ossn/demo-events/demo-events.js';
 import type { ErpEvent } from '../../../contracts/erp-events.js';
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
 import { projectBatch } from '../../projector/project-batch.js';
 import type { ShipmentQuery, StatusQuery } from '../../../contracts/lookups.js';
-import { connectMongo } from './connect.js';
+import { connectMongo, createMongoClient } from './connect.js';
 import { documentId, ensureIndexes, readModelCollections, type ReadModelCollections } from './documents.js';
 import { MongoOrderLookups } from './lookups.js';
 import { loadStates, writeEffects } from './writes.js';
@@ -69,7 +69,7 @@ beforeAll(async () => {
   someShipmentDate = new Date(Math.max(...shipmentDates));
 
   // The lookups run on a client of their own that reports every command it sends.
-  monitored = new MongoClient(env.mongodbUri, { monitorCommands: true, ignoreUndefined: true, appName: 'lookup-plans-monitored' });
+  monitored = createMongoClient(env.mongodbUri, 'lookup-plans-monitored', { monitorCommands: true });
   monitored.on('commandStarted', (event: CommandStartedEvent) => {
     if (['find', 'aggregate'].includes(event.commandName) && event.databaseName === names.database) commands.push(event.command);
   });

@@ -1,4 +1,4 @@
-import { MongoClient, type Document } from 'mongodb';
+import type { Document, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErpEvent, ErpEventOf } from '../../../contracts/erp-events.js';
 import { sampleEvent, sampleShipFrom, sampleShipTo } from '../../../contracts/sample-events.js';
@@ -7,7 +7,7 @@ import type { OrderStatusState, ShipmentsState } from '../../../projections/stat
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
 import { projectBatch } from '../../projector/project-batch.js';
 import type { OrderStatusView, ShipmentNotificationView } from '../../../contracts/lookup-answers.js';
-import { connectMongo } from './connect.js';
+import { connectMongo, createMongoClient } from './connect.js';
 import { documentId, ensureIndexes, readModelCollections, type OrderStatusDocument, type ReadModelCollections, type ShipmentsDocument } from './documents.js';
 import { changeTimeOverlapMs, MongoOrderLookups } from './lookups.js';
 import { maxPurchaseOrdersPerAnswer } from './purchase-order-groups.js';
@@ -816,7 +816,7 @@ describe('shipment queryType 3 from an old timestamp reads as far as it answers'
 
     // The same database through a client that counts the whole sales orders (documents carrying
     // their locations) the server sends for the shipments collection, whatever the command.
-    watched = new MongoClient(env.mongodbUri, { monitorCommands: true, ignoreUndefined: true, appName: `lookups-stream-${names.suffix}` });
+    watched = createMongoClient(env.mongodbUri, `lookups-stream-${names.suffix}`, { monitorCommands: true });
     watched.on('commandSucceeded', (event) => {
       const cursor = (event.reply as { cursor?: { ns?: string; firstBatch?: Document[]; nextBatch?: Document[] } }).cursor;
       if (!cursor?.ns?.endsWith(`.${store.shipments.collectionName}`)) return;

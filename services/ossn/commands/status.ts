@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { readProjectorConfig, readQueryConfig } from '../../plumbing/config/config.js';
 import { createKafka } from '../../adapters/kafka/client.js';
 import { createLogger } from '../../plumbing/logging/logger.js';
-import { lazyMongo } from '../../adapters/mongodb/connect.js';
+import { createMongoClient } from '../../adapters/mongodb/connect.js';
 import { gatherStatus } from '../status/gather-status.js';
 import { renderStatus } from '../status/render-status.js';
 import { UsageError } from '../usage.js';
@@ -17,7 +17,8 @@ export async function statusCommand(argv: string[]): Promise<void> {
   const config = readProjectorConfig();
   const { redisUrl } = readQueryConfig();
   const logger = createLogger('ossn-status', 'fatal');
-  const mongo = lazyMongo(config.store.mongodbUri, 'ossn-status', 3_000);
+  // Connects on its first read, and gives up on the store after 3 s: the report shows the rest then.
+  const mongo = createMongoClient(config.store.mongodbUri, 'ossn-status', { serverSelectionTimeoutMs: 3_000 });
   const kafka = createKafka(config.kafkaBrokers, 'ossn-status', logger);
   try {
     const report = await gatherStatus({ config, db: mongo.db(config.store.database), kafka, redisUrl, probeUrls: values.probe ?? [] });

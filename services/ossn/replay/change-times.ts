@@ -1,8 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { OrderStatusDocument, ReadModelCollections } from '../../adapters/mongodb/documents.js';
-import { settleGuarded, settleInPages, type PageSettlement, type SettleOptions } from './settling.js';
-
-const idsPerRead = 1_000;
+import { settleAgainstLive, type SettleOptions } from './settling.js';
 
 export interface ChangeTimeReport {
   /** Documents whose change time is now the one the live version shows. */
@@ -26,34 +24,14 @@ const withoutTime = ({ changedAt: _, ...state }: OrderStatusDocument) => state;
  * between is settled again (see settleGuarded).
  */
 export async function settleChangeTimes(rebuilt: ReadModelCollections, live: ReadModelCollections, options: SettleOptions): Promise<ChangeTimeReport> {
-  const report: ChangeTimeReport = { carried: 0, stamped: 0 };
-  const ids =
-    options.liveChangedSince === undefined
-      ? rebuilt.orderStatus.find({}, { projection: { _id: 1 }, sort: { _id: 1 } })
-      : live.orderStatus.find({ purchaseOrderNumber: { $exists: true }, changedAt: { $gte: options.liveChangedSince } }, { projection: { _id: 1 }, hint: 'by_change_time' });
-  const settle = (page: Pick<OrderStatusDocument, '_id'>[]) =>
-    settleGuarded(
-      rebuilt.orderStatus,
-      async () => {
-        const filter = { _id: { $in: page.map((d) => d._id) } };
-        const [docs, shown] = await Promise.all([rebuilt.orderStatus.find(filter).toArray(), live.orderStatus.find(filter).toArray()]);
-        const shownById = new Map(shown.map((d) => [d._id, d]));
-        const settlement: PageSettlement<OrderStatusDocument> = { ops: [], carried: 0, stamped: 0 };
-        for (const doc of docs) {
-          const live = shownById.get(doc._id);
-          const filter = { _id: doc._id, sequence: doc.sequence };
-          if (live && (live.sequence > doc.sequence || (live.sequence === doc.sequence && isDeepStrictEqual(withoutTime(live), withoutTime(doc))))) {
-            settlement.carried++;
-            if (live.changedAt.getTime() !== doc.changedAt.getTime()) settlement.ops.push({ updateOne: { filter, update: { $set: { changedAt: live.changedAt } } } });
-          } else {
-            settlement.stamped++;
-            if (options.stamp) settlement.ops.push({ updateOne: { filter, update: { $currentDate: { changedAt: true } } } });
-          }
-        }
-        return settlement;
-      },
-      report,
-    );
-  await settleInPages(ids, idsPerRead, settle);
-  return report;
+  return settleAgainstLive(rebuilt.orderStatus, live.orderStatus, { field: 'changedAt', index: 'by_change_time' }, options, (doc, live, settlement) => {
+    const filter = { _id: doc._id, sequence: doc.sequence };
+    if (live && (live.sequence > doc.sequence || (live.sequence === doc.sequence && isDeepStrictEqual(withoutTime(live), withoutTime(doc))))) {
+      settlement.carried++;
+      if (live.changedAt.getTime() !== doc.changedAt.getTime()) settlement.ops.push({ updateOne: { filter, update: { $set: { changedAt: live.changedAt } } } });
+    } else {
+      settlement.stamped++;
+      if (options.stamp) settlement.ops.push({ updateOne: { filter, update: { $currentDate: { changedAt: true } } } });
+    }
+  });
 }

@@ -1,4 +1,4 @@
-import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
+import type { AnyBulkWriteOperation, Collection, Document, Filter } from 'mongodb';
 
 /** Settles the documents a cursor yields a page at a time (the last page partly full): bounded memory on any collection. */
 export async function settleInPages<T>(documents: AsyncIterable<T>, size: number, settle: (page: T[]) => Promise<void>): Promise<void> {
@@ -33,6 +33,55 @@ export interface PageSettlement<T extends Document> {
   carried: number;
   stamped: number;
 }
+
+/** A read model's document as settling reads it: its id, and the sequence its writes are guarded on. */
+interface Sequenced extends Document {
+  _id: string;
+  sequence: number;
+}
+
+/** Where the live version keeps the time a document last changed for a poller, and the index that reads it. */
+export interface LiveChangeTime {
+  field: string;
+  index: string;
+}
+
+/**
+ * Settles the rebuilt documents against the live version, a page of ids at a time: every rebuilt
+ * document, or those the live version changed since `options.liveChangedSince`. `settleDocument`
+ * adds to the page's settlement what one rebuilt document needs, given the live version's
+ * (undefined where it has none); each page is written guarded (settleGuarded).
+ */
+export async function settleAgainstLive<T extends Sequenced>(
+  rebuilt: Collection<T>,
+  live: Collection<T>,
+  changeTime: LiveChangeTime,
+  options: SettleOptions,
+  settleDocument: (doc: T, shown: T | undefined, settlement: PageSettlement<T>) => void,
+): Promise<{ carried: number; stamped: number }> {
+  const report = { carried: 0, stamped: 0 };
+  const ids =
+    options.liveChangedSince === undefined
+      ? rebuilt.find({}, { projection: { _id: 1 }, sort: { _id: 1 } })
+      : live.find({ purchaseOrderNumber: { $exists: true }, [changeTime.field]: { $gte: options.liveChangedSince } } as Filter<T>, { projection: { _id: 1 }, hint: changeTime.index });
+  const settle = (page: Document[]) =>
+    settleGuarded(
+      rebuilt,
+      async () => {
+        const filter = { _id: { $in: page.map((d) => d._id as string) } } as Filter<T>;
+        const [docs, shown] = await Promise.all([rebuilt.find(filter).toArray(), live.find(filter).toArray()]);
+        const shownById = new Map(shown.map((d) => [d._id, d as T]));
+        const settlement: PageSettlement<T> = { ops: [], carried: 0, stamped: 0 };
+        for (const doc of docs) settleDocument(doc as T, shownById.get(doc._id), settlement);
+        return settlement;
+      },
+      report,
+    );
+  await settleInPages(ids, idsPerRead, settle);
+  return report;
+}
+
+const idsPerRead = 1_000;
 
 /**
  * Writes a page's settlement, guarded on the sequences read. Where a write moved a document on in

@@ -2,9 +2,7 @@ import type { ShipmentsState } from '../../../projections/state.js';
 import type { ReadModelCollections, ShipmentsDocument } from '../../adapters/mongodb/documents.js';
 import { updatePipeline } from '../../adapters/mongodb/shipments-update.js';
 import { carriedOver, visibleTimes, type TimeSource, type VisibleTimes } from '../../adapters/mongodb/visible-times.js';
-import { settleGuarded, settleInPages, type PageSettlement, type SettleOptions } from './settling.js';
-
-const idsPerRead = 1_000;
+import { settleAgainstLive, type SettleOptions } from './settling.js';
 
 export interface ShipmentTimeReport {
   /** Sales orders whose every visible time is now the one the live version shows. */
@@ -43,35 +41,16 @@ const stampsAny = (times: VisibleTimes) =>
  * settled again (see settleGuarded): that write kept the times it did not change.
  */
 export async function settleShipmentTimes(rebuilt: ReadModelCollections, live: ReadModelCollections, options: SettleOptions): Promise<ShipmentTimeReport> {
-  const report: ShipmentTimeReport = { carried: 0, stamped: 0 };
-  const ids =
-    options.liveChangedSince === undefined
-      ? rebuilt.shipments.find({}, { projection: { _id: 1 }, sort: { _id: 1 } })
-      : live.shipments.find({ purchaseOrderNumber: { $exists: true }, lastNewsAt: { $gte: options.liveChangedSince } }, { projection: { _id: 1 }, hint: 'by_news_time' });
-  const settle = (page: Pick<ShipmentsDocument, '_id'>[]) =>
-    settleGuarded(
-      rebuilt.shipments,
-      async () => {
-        const filter = { _id: { $in: page.map((d) => d._id) } };
-        const [docs, shown] = await Promise.all([rebuilt.shipments.find(filter).toArray(), live.shipments.find(filter).toArray()]);
-        const shownById = new Map(shown.map((d) => [d._id, d]));
-        const settlement: PageSettlement<ShipmentsDocument> = { ops: [], carried: 0, stamped: 0 };
-        for (const doc of docs) {
-          const state = stateOf(doc);
-          // What a partner of the live version has seen, as if the document were written anew.
-          const carried = carriedOver(visibleTimes(undefined, state), state, shownById.get(doc._id));
-          if (stampsAny(carried)) settlement.stamped++;
-          else settlement.carried++;
-          const times = options.stamp ? carried : keepingUnshown(carried);
-          if (holdsAll(doc, times)) continue;
-          settlement.ops.push({ updateOne: { filter: { _id: doc._id, sequence: doc.sequence }, update: updatePipeline({}, [], state, times) } });
-        }
-        return settlement;
-      },
-      report,
-    );
-  await settleInPages(ids, idsPerRead, settle);
-  return report;
+  return settleAgainstLive(rebuilt.shipments, live.shipments, { field: 'lastNewsAt', index: 'by_news_time' }, options, (doc, shown, settlement) => {
+    const state = stateOf(doc);
+    // What a partner of the live version has seen, as if the document were written anew.
+    const carried = carriedOver(visibleTimes(undefined, state), state, shown);
+    if (stampsAny(carried)) settlement.stamped++;
+    else settlement.carried++;
+    const times = options.stamp ? carried : keepingUnshown(carried);
+    if (holdsAll(doc, times)) return;
+    settlement.ops.push({ updateOne: { filter: { _id: doc._id, sequence: doc.sequence }, update: updatePipeline({}, [], state, times) } });
+  });
 }
 
 /** Before the switch: every time the live version does not give stays as the rebuilt document holds it. */

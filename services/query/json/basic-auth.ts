@@ -1,6 +1,7 @@
 // HTTP Basic credentials (RFC 7617): id as user name, password as password.
 import type { Authenticator, Credential, ReserveLogin, Scope } from '../../domain/credentials/credential.js';
-import { BadRequestError, InvalidCredentialsError, MAX_FIELD_LENGTH, MissingCredentialsError, ScopeForbiddenError, tooLong } from './json-errors.js';
+import { BadRequestError, InvalidCredentialsError, MissingCredentialsError, ScopeForbiddenError, tooLong } from './json-errors.js';
+import { MAX_FIELD_LENGTH } from '../order-queries.js';
 
 export interface BasicLogin {
   id: string;

@@ -4,11 +4,13 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { PasswordChecksBusyError } from '../../domain/credentials/check-slots.js';
 import { RateLimitedError } from '../rate-limit/rate-limited-error.js';
 import { ErrorCodes, OssnError, type ErrorCode } from '../../../contracts/errors/ossn-error.js';
+import { MAX_FIELD_LENGTH } from '../order-queries.js';
 
 export const BASIC_REALM = 'Basic realm="ossn"';
 export const MISSING_CREDENTIALS = 'Missing credentials — use HTTP Basic auth (id:password)';
 export const INVALID_CREDENTIALS = 'Invalid id or password';
-export const MAX_FIELD_LENGTH = 64;
+/** The date-times the JSON routes read (RFC 3339), as an error names them. */
+export const JSON_DATE_TIME_FORM = 'an ISO 8601 date-time with time zone';
 
 /** An answer other than 200 with this status and error text. */
 export class JsonHttpError extends OssnError {
@@ -68,7 +70,7 @@ export function describeValidation(errors: readonly AjvError[]): string {
     case 'maxLength':
       return tooLong(field, 'Query parameter');
     case 'format':
-      return `Invalid query parameter: ${field} (not an ISO 8601 date-time with time zone)`;
+      return `Invalid query parameter: ${field} (not ${JSON_DATE_TIME_FORM})`;
     case 'type':
       return first.params['type'] === 'integer'
         ? `Invalid query parameter: ${field} (not an integer)`

@@ -7,7 +7,7 @@ import type { RequestWork } from '../http/request-work.js';
 import type { Credential, Authenticator, ReserveLogin } from '../../domain/credentials/credential.js';
 import { authorize } from './basic-auth.js';
 import { BadRequestError, handleJsonError } from './json-errors.js';
-import { shipmentQuery, statusQuery } from './queries.js';
+import { shipmentsRequest, statusRequest } from './queries.js';
 import { sendList } from './answer-body.js';
 import {
   errorResponses,
@@ -62,12 +62,9 @@ const routes: FastifyPluginAsync<PartnerJsonOptions> = async (app, options) => {
       },
     },
     async (request, reply) => {
-      const query = statusQuery(request.query);
+      const query = statusRequest(request.query);
       const credential = await authorize(request.headers.authorization, 'order_status', authorizing(options, request));
-      if (!query) return sendList(reply, 'orders', [], orderStatusItem);
-      const work = options.requestWork?.(request);
-      await work?.admitLookup(credential);
-      return sendList(reply, 'orders', await options.lookups.orderStatus(credential.clientIds, query, work?.signal), orderStatusItem);
+      return sendList(reply, 'orders', await query.answer(options.lookups, credential, options.requestWork?.(request)), orderStatusItem);
     },
   );
 
@@ -84,12 +81,9 @@ const routes: FastifyPluginAsync<PartnerJsonOptions> = async (app, options) => {
       },
     },
     async (request, reply) => {
-      const query = shipmentQuery(request.query);
+      const query = shipmentsRequest(request.query);
       const credential = await authorize(request.headers.authorization, 'osn', authorizing(options, request));
-      if (!query) return sendList(reply, 'shipments', [], shipmentsItem);
-      const work = options.requestWork?.(request);
-      await work?.admitLookup(credential);
-      return sendList(reply, 'shipments', await options.lookups.shipmentNotifications(credential.clientIds, query, work?.signal), shipmentsItem);
+      return sendList(reply, 'shipments', await query.answer(options.lookups, credential, options.requestWork?.(request)), shipmentsItem);
     },
   );
 

@@ -1,7 +1,7 @@
 // JSON Schemas of the two routes: they validate the query string, serialize the answers (only the
 // properties listed here are written, so views carrying more lose it) and make the OpenAPI
 // description. Bodies exactly as service.md lists them; dates are Date objects written as ISO 8601.
-import { MAX_FIELD_LENGTH } from './json-errors.js';
+import { MAX_FIELD_LENGTH } from '../order-queries.js';
 
 const text = { type: 'string' } as const;
 const dateTime = { type: 'string', format: 'date-time' } as const;

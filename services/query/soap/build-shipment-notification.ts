@@ -2,7 +2,7 @@
 // text straight from the views (bench/soap-builders.ts compares this with the XML libraries). All
 // elements are in the OSN namespace except the address lines (address1..country), which the
 // response XSD takes by ref from SharedOSNObjects.xsd and so live in the SharedObjects namespace.
-import type { Address, PackageItemView, PackageView, ShipmentLocationView, ShipmentNotificationView } from '../../../contracts/lookup-answers.js';
+import type { Address, PackageItem, PackageView, ShipmentLocationView, ShipmentNotificationView } from '../../../contracts/lookup-answers.js';
 import { OSN_NS, OSN_SHARED_NS } from './namespaces.js';
 import { element, formatBoolean, formatDateTime, formatDecimal, textElement } from './xml-text.js';
 import type { AnswerChunks } from '../http/answer-chunks.js';
@@ -27,7 +27,7 @@ function addressXml(name: string, address: Address): string {
   );
 }
 
-function itemXml(item: PackageItemView): string {
+function itemXml(item: PackageItem): string {
   return element(
     'Item',
     optional('supplierProductId', item.supplierProductId) +

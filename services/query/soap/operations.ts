@@ -45,9 +45,7 @@ const getOrderStatusDetails: Operation = {
   async run(request, context) {
     const { login, query } = readStatusDetailsRequest(request);
     const credential = await authorize(login, 'order_status', this.name, context);
-    if (!query) return (out) => orderStatusDetailsPayload([], out);
-    await context.work?.admitLookup(credential);
-    const orders = await context.lookups.orderStatus(credential.clientIds, query, context.work?.signal);
+    const orders = await query.answer(context.lookups, credential, context.work);
     return (out) => orderStatusDetailsPayload(orders, out);
   },
 };
@@ -65,9 +63,7 @@ const getOrderShipmentNotification: Operation = {
   async run(request, context) {
     const { login, query } = readShipmentRequest(request);
     const credential = await authorize(login, 'osn', this.name, context);
-    if (!query) return (out) => shipmentNotificationPayload([], out);
-    await context.work?.admitLookup(credential);
-    const notifications = await context.lookups.shipmentNotifications(credential.clientIds, query, context.work?.signal);
+    const notifications = await query.answer(context.lookups, credential, context.work);
     return (out) => shipmentNotificationPayload(notifications, out);
   },
 };

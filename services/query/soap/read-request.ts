@@ -1,22 +1,30 @@
-// Turns an operation element into validated arguments (queries.md, "Missing or bad arguments").
+// Turns an operation element into validated arguments: the SOAP reading of a request (its fields,
+// their lengths, queryType as xsd:int); which queryType needs what is decided in ../order-queries.ts.
 // Every message names the field, so a partner can fix its request without asking.
+import type { OrderStatusView, ShipmentNotificationView } from '../../../contracts/lookup-answers.js';
 import type { ShipmentQuery, StatusQuery } from '../../../contracts/lookups.js';
+import { MAX_FIELD_LENGTH, orderStatusQuery, shipmentQuery, type ArgumentDialect, type OrderQuery } from '../order-queries.js';
 import { SoapClientFault } from './soap-faults.js';
 import { childText, type XmlElement } from './parse-envelope.js';
 import { parseXsdDateTime } from './xsd-datetime.js';
-
-export const MAX_FIELD_LENGTH = 64;
 
 export interface Login {
   id: string | undefined;
   password: string | undefined;
 }
 
-/** Arguments for a lookup, or undefined when the queryType has nothing to return. */
-export interface ReadRequest<Q> {
+/** A request's login and what it asks. */
+export interface ReadRequest<Q, V> {
   login: Login;
-  query: Q | undefined;
+  query: OrderQuery<Q, V>;
 }
+
+const SOAP_ARGUMENTS: ArgumentDialect = {
+  argument: 'field',
+  dateTimeForm: 'an xsd:dateTime',
+  parseDateTime: parseXsdDateTime,
+  refuse: (message) => new SoapClientFault(message),
+};
 
 function limited(op: XmlElement, field: string): string | undefined {
   const value = childText(op, field);
@@ -40,51 +48,19 @@ function readQueryType(op: XmlElement): number {
   return Number(text);
 }
 
-function readReferenceNumber(op: XmlElement, queryType: number): string | undefined {
-  const value = limited(op, 'referenceNumber');
-  if (value === undefined && (queryType === 1 || queryType === 2)) {
-    throw new SoapClientFault('Missing field: referenceNumber (required for queryType 1 and 2)');
-  }
-  return value;
-}
-
-function readTimestamp(op: XmlElement, field: string): Date {
-  const text = childText(op, field);
-  if (text === undefined) throw new SoapClientFault(`Missing field: ${field} (required for queryType 3)`);
-  const date = parseXsdDateTime(text);
-  if (!date) throw new SoapClientFault(`Invalid field: ${field} (not an xsd:dateTime)`);
-  return date;
-}
-
-export function readStatusDetailsRequest(op: XmlElement): ReadRequest<StatusQuery> {
+/** The fields every lookup operation reads, in the order they are checked. */
+function readCommon(op: XmlElement) {
   const login = readLogin(op);
   const queryType = readQueryType(op);
-  const referenceNumber = readReferenceNumber(op, queryType);
-  switch (queryType) {
-    case 1:
-    case 2:
-      return { login, query: { queryType, referenceNumber } };
-    case 3:
-      return { login, query: { queryType, statusTimeStamp: readTimestamp(op, 'statusTimeStamp') } };
-    case 4:
-      return { login, query: { queryType } };
-    default:
-      return { login, query: undefined };
-  }
+  return { login, queryType, referenceNumber: limited(op, 'referenceNumber') };
 }
 
-export function readShipmentRequest(op: XmlElement): ReadRequest<ShipmentQuery> {
-  const login = readLogin(op);
-  const queryType = readQueryType(op);
-  const referenceNumber = readReferenceNumber(op, queryType);
-  switch (queryType) {
-    case 1:
-    case 2:
-      return { login, query: { queryType, referenceNumber } };
-    case 3:
-      return { login, query: { queryType, shipmentDateTimeStamp: readTimestamp(op, 'shipmentDateTimeStamp') } };
-    default:
-      // 4 was dropped from OSN 1.0.0 (docx change log) though the XSD still lists it.
-      return { login, query: undefined };
-  }
+export function readStatusDetailsRequest(op: XmlElement): ReadRequest<StatusQuery, OrderStatusView> {
+  const { login, ...args } = readCommon(op);
+  return { login, query: orderStatusQuery({ ...args, statusTimeStamp: childText(op, 'statusTimeStamp') }, SOAP_ARGUMENTS) };
+}
+
+export function readShipmentRequest(op: XmlElement): ReadRequest<ShipmentQuery, ShipmentNotificationView> {
+  const { login, ...args } = readCommon(op);
+  return { login, query: shipmentQuery({ ...args, shipmentDateTimeStamp: childText(op, 'shipmentDateTimeStamp') }, SOAP_ARGUMENTS) };
 }

@@ -29,6 +29,12 @@ async function acme(delayMs = 0): Promise<CachingAuthenticator> {
   return new CachingAuthenticator({ find: async (id) => (await sleep(delayMs), id === doc._id ? doc : null) }, { checkSlots: { concurrent: 4, queued: 1_000, maxWaitMs: 60_000 } });
 }
 
+/** The authenticator, counting the checks that have ended. */
+function counted(inner: Authenticator): Authenticator & { settled: number } {
+  const checks = { settled: 0, verify: (...args: Parameters<Authenticator['verify']>) => inner.verify(...args).finally(() => void checks.settled++) };
+  return checks;
+}
+
 async function appWith(authenticator: Authenticator, options: Partial<RequestLimitOptions> = {}): Promise<FastifyInstance> {
   const app = await appWithLimits(createRequestLimits({ requestsPerMinute: 300, ...options }), 0, authenticator);
   apps.push(app);
@@ -52,11 +58,13 @@ function abortedGuess(port: number, password: string): Promise<void> {
 
 describe('failed logins stay counted', () => {
   it('when the guessing requests are aborted while their passwords are checked', async () => {
-    const app = await appWith(await acme(), { loginFailuresPerMinute: 5 });
+    const checks = counted(await acme());
+    const app = await appWith(checks, { loginFailuresPerMinute: 5 });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = app.server.address() as { port: number };
     for (let n = 0; n < 10; n++) await abortedGuess(port, `guess-${n}`);
-    await sleep(1_000); // the checks finish after their requests are gone
+    // The checks finish after their requests are gone: wait for all ten, however loaded the machine.
+    await expect.poll(() => checks.settled, { timeout: 20_000, interval: 50 }).toBe(10);
     const right = await fetch(`http://127.0.0.1:${port}${STATUS}`, { headers: { authorization: basic('acme', 'right') } });
     expect(right.status).toBe(429);
     expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(50);

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sample } from '../../test/support/metrics-scrape.js';
-import { locationRecorded, packageShipped, statusChanged } from '../../contracts/sample-events.js';
+import { locationRecorded, packageShipped, statusChanged } from '../../test/fixtures/sample-events.js';
 import { eventKey } from '../../contracts/transport.js';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
 import { createKafka } from '../adapters/kafka/client.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { statusChanged } from '../../contracts/sample-events.js';
+import { statusChanged } from '../../test/fixtures/sample-events.js';
 import { eventKey } from '../../contracts/transport.js';
 import { runOssn } from '../../test/support/ossn-cli.js';
 import { sample } from '../../test/support/metrics-scrape.js';

@@ -23,7 +23,7 @@ import type { OutgoingMessage, SourceMessage } from '../adapters/kafka/messages.
 import { documentId, ensureIndexes, readModelCollections } from '../adapters/mongodb/documents.js';
 import { loadStates } from '../adapters/mongodb/writes.js';
 import { holdPreviousVersion, mayWrite, recordBuild, releasePreviousVersion } from '../adapters/mongodb/active-version.js';
-import { locationRecorded, packageShipped, statusChanged } from '../../contracts/sample-events.js';
+import { locationRecorded, packageShipped, statusChanged } from '../../test/fixtures/sample-events.js';
 import { freshProjectorConfig } from '../../test/support/projector-system.js';
 import { startTcpProxy } from '../../test/support/tcp-proxy.js';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoEvents } from '../../services/ossn/demo-events/demo-events.js';
 import { Random } from '../../services/ossn/demo-events/random.js';
 import type { ErpEvent } from '../../contracts/erp-events.js';
-import { locationRecorded, packageShipped, statusChanged } from '../../contracts/sample-events.js';
+import { locationRecorded, packageShipped, statusChanged } from '../fixtures/sample-events.js';
 import { deadLetterTopic, eventKey } from '../../contracts/transport.js';
 import { defaultStateCacheSize, type ProjectorConfig } from '../../services/plumbing/config/config.js';
 import { createKafka } from '../../services/adapters/kafka/client.js';

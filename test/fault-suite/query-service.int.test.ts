@@ -11,7 +11,7 @@ import { createLogger } from '../../services/plumbing/logging/logger.js';
 import { connectMongo } from '../../services/adapters/mongodb/connect.js';
 import { ensureIndexes, readModelCollections } from '../../services/adapters/mongodb/documents.js';
 import { startQueryService, type RunningQueryService } from '../../services/query/server.js';
-import { faultOf, ORDER_STATUS_URL, statusDetailsRequest } from '../../services/query/soap/testing.js';
+import { faultOf, ORDER_STATUS_URL, statusDetailsRequest } from '../support/soap-requests.js';
 import { logLines, type LogLine } from '../support/log-lines.js';
 import { servers, uniqueNames } from '../support/servers.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';

@@ -13,7 +13,8 @@ import { startFollowingProjector } from '../../services/projector/follow-active-
 import { consumerGroupFor } from '../../services/projector/versions.js';
 import { publishNdjson } from '../../services/adapters/kafka/publish-events.js';
 import { buildApp } from '../../services/query/app.js';
-import { answerBody, ORDER_STATUS_URL, SHIPMENT_URL, shipmentRequest, statusDetailsRequest, FakeAuthenticator, type XmlNode } from '../../services/query/soap/testing.js';
+import { answerBody, ORDER_STATUS_URL, SHIPMENT_URL, shipmentRequest, statusDetailsRequest, type XmlNode } from '../support/soap-requests.js';
+import { FakeAuthenticator } from '../support/fake-ports.js';
 import { readActiveVersion } from '../../services/adapters/mongodb/active-version.js';
 import { SwitchingLookups } from '../../services/adapters/mongodb/switching-lookups.js';
 import { ossnEnv, runOssn, type CliRun } from '../support/ossn-cli.js';

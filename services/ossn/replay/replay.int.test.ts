@@ -18,7 +18,7 @@ import type { OrderStatusView } from '../../../contracts/lookup-answers.js';
 import { readActiveVersion, readBuild } from '../../adapters/mongodb/active-version.js';
 import { readModelCollections, shipmentsStoreFields } from '../../adapters/mongodb/documents.js';
 import { SwitchingLookups } from '../../adapters/mongodb/switching-lookups.js';
-import { FakeAuthenticator } from '../../query/soap/testing.js';
+import { FakeAuthenticator } from '../../../test/support/fake-ports.js';
 import { replay, type ReplayContext } from './replay.js';
 
 const connections = useConnections('replay-test');

@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Kafka } from 'kafkajs';
 import type { MongoClient } from 'mongodb';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateDemoEvents } from '../../services/ossn/demo-events/demo-events.js';
 import { Random } from '../../services/ossn/demo-events/random.js';
 import type { ErpEvent } from '../../contracts/erp-events.js';
@@ -17,8 +17,7 @@ import { groupLag, topicSize, waitUntilCaughtUp } from '../../services/adapters/
 import { connectProducer } from '../../services/adapters/kafka/producer.js';
 import { ensureTopics } from '../../services/adapters/kafka/topics.js';
 import { createLogger } from '../../services/plumbing/logging/logger.js';
-import type { Fold } from '../../services/projector/fold-step.js';
-import { projectBatch } from '../../services/projector/project-batch.js';
+import type * as ProjectBatchModule from '../../services/projector/project-batch.js';
 import { startProjector } from '../../services/projector/run.js';
 import { publishNdjson } from '../../services/adapters/kafka/publish-events.js';
 import { connectMongo } from '../../services/adapters/mongodb/connect.js';
@@ -29,6 +28,19 @@ import { consumeAll } from '../support/kafka-progress.js';
 import { readModels, reference } from '../support/read-models.js';
 import { testSeed } from '../support/seed.js';
 import { testEnvironment, uniqueNames } from '../support/servers.js';
+
+// A projection defect, stood in for the poison-message case: the projector's fold (projectBatch)
+// throws on the batch that holds this event, as a defective projection would. No other event of
+// this file carries its id, so the rest of the file folds as the product does.
+const foldThrowsOnEventId = vi.hoisted(() => 'dead0000-0000-4000-8000-000000000001');
+vi.mock('../../services/projector/project-batch.js', async (importOriginal) => {
+  const original = await importOriginal<typeof ProjectBatchModule>();
+  const projectBatch: typeof original.projectBatch = (loaded, items) => {
+    if (items.some(({ event }) => event.eventId === foldThrowsOnEventId)) throw new TypeError('projection defect');
+    return original.projectBatch(loaded, items);
+  };
+  return { ...original, projectBatch };
+});
 
 const logger = createLogger('fault-suite', 'silent');
 const env = testEnvironment();
@@ -150,13 +162,9 @@ describe('fault suite: projector', () => {
     const busy = generateDemoEvents({ clients: 2, orders: 150, seed: 9 });
     const half = Math.floor(busy.length / 2);
 
-    // 1. The fold throws on this event (a projection defect, stood in below).
+    // 1. The fold throws on this event (a projection defect, stood in at the top of this file).
     const defective = statusChanged(1, { purchaseOrderNumber: 'PO-DEFECT', statusId: 10 });
-    const foldThrowsOn = { ...defective, eventId: 'dead0000-0000-4000-8000-000000000001', salesOrderNumber: 'SO-DEFECT' };
-    const fold: Fold = (loaded, items) => {
-      if (items.some(({ event }) => event.eventId === foldThrowsOn.eventId)) throw new TypeError('projection defect');
-      return projectBatch(loaded, items);
-    };
+    const foldThrowsOn = { ...defective, eventId: foldThrowsOnEventId, salesOrderNumber: 'SO-DEFECT' };
     // 2. The store refuses the read model this event would make: its shipments document would
     // pass MongoDB's 16 MiB document limit. Each package
     // brings a 1 MB carrier name (the contract bounds neither): the 17th is one too many.
@@ -186,7 +194,7 @@ describe('fault suite: projector', () => {
       await producer.close();
     }
 
-    const projector = await startProjector(config, logger, { fold });
+    const projector = await startProjector(config, logger);
     try {
       await waitUntilCaughtUp(kafka, config.consumerGroup, config.topic, 240_000);
     } finally {

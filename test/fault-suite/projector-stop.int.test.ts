@@ -9,7 +9,8 @@ import { generateDemoEvents } from '../../services/ossn/demo-events/demo-events.
 import type { ErpEvent } from '../../contracts/erp-events.js';
 import { deadLetterTopic } from '../../contracts/transport.js';
 import { createKafka } from '../../services/adapters/kafka/client.js';
-import { groupLag, topicSize, waitUntilCaughtUp } from '../../services/adapters/kafka/progress.js';
+import { topicSize, waitUntilCaughtUp } from '../../services/adapters/kafka/progress.js';
+import { groupLag } from '../support/kafka-progress.js';
 import { connectProducer } from '../../services/adapters/kafka/producer.js';
 import { ensureTopics } from '../../services/adapters/kafka/topics.js';
 import { createLogger } from '../../services/plumbing/logging/logger.js';

@@ -13,7 +13,7 @@ import { locationRecorded, packageShipped, statusChanged } from '../fixtures/sam
 import { deadLetterTopic, eventKey } from '../../contracts/transport.js';
 import { defaultStateCacheSize, type ProjectorConfig } from '../../services/plumbing/config/config.js';
 import { createKafka } from '../../services/adapters/kafka/client.js';
-import { groupLag, topicSize, waitUntilCaughtUp } from '../../services/adapters/kafka/progress.js';
+import { topicSize, waitUntilCaughtUp } from '../../services/adapters/kafka/progress.js';
 import { connectProducer } from '../../services/adapters/kafka/producer.js';
 import { ensureTopics } from '../../services/adapters/kafka/topics.js';
 import { createLogger } from '../../services/plumbing/logging/logger.js';
@@ -24,7 +24,7 @@ import { connectMongo } from '../../services/adapters/mongodb/connect.js';
 import { readModelCollections } from '../../services/adapters/mongodb/documents.js';
 import { loadStates } from '../../services/adapters/mongodb/writes.js';
 import { startDedicatedKafka } from '../support/dedicated-kafka.js';
-import { consumeAll } from '../support/kafka-progress.js';
+import { consumeAll, groupLag } from '../support/kafka-progress.js';
 import { readModels, reference } from '../support/read-models.js';
 import { testSeed } from '../support/seed.js';
 import { testEnvironment, uniqueNames } from '../support/servers.js';

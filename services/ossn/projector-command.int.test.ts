@@ -1,46 +1,17 @@
 // `ossn projector` as a container runs it: SIGTERM stops it cleanly, also while it is still starting.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { startDedicatedKafka } from '../../test/support/dedicated-kafka.js';
+import { startOssnProjector, type OssnProcess } from '../../test/support/ossn-cli.js';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
 import { startTcpProxy } from '../../test/support/tcp-proxy.js';
 
 const env = testEnvironment();
 
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  exit: Promise<number | null>;
-}
-
-/**
- * `ossn projector`; with `asInit`, as a container runs it: PID 1 of a PID namespace of its own,
- * where a signal without a handler is ignored (util-linux unshare; the tests run as root).
- */
-function projectorProcess(brokers = env.kafkaBrokers.join(','), { mongodbUri = env.mongodbUri, asInit = false } = {}): Started {
+/** `ossn projector` on names of its own; with `asInit`, as a container runs it (see startOssn). */
+function projectorProcess(brokers = env.kafkaBrokers.join(','), { mongodbUri = env.mongodbUri, asInit = false } = {}): OssnProcess {
   const names = uniqueNames('projector-command');
-  const command = asInit ? ['unshare', '--pid', '--fork', '--kill-child', process.execPath] : [process.execPath];
-  const child = spawn(command[0]!, [...command.slice(1), 'bin/ossn.mjs', 'projector'], {
-    cwd: new URL('../..', import.meta.url).pathname,
-    env: {
-      ...process.env,
-      KAFKA_BROKERS: brokers,
-      MONGODB_URI: mongodbUri,
-      MONGODB_DATABASE: names.database,
-      OSSN_TOPIC: names.topic,
-      OSSN_TOPIC_PARTITIONS: '1',
-      OSSN_CONSUMER_GROUP: names.group,
-      LOG_LEVEL: 'info',
-      OSSN_METRICS_PORT: '0',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let text = '';
-  child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => text, exit };
+  return startOssnProjector({ kafkaBrokers: brokers, mongodbUri, database: names.database, topic: names.topic, consumerGroup: names.group, topicPartitions: 1 }, { asInit });
 }
 
 it('stops on SIGTERM once consuming, with exit code 0', { timeout: 90_000 }, async () => {

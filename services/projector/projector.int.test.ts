@@ -14,7 +14,6 @@ import type { ProjectorConfig } from '../plumbing/config/config.js';
 import { createKafka } from '../adapters/kafka/client.js';
 import { connectProducer, type MessageProducer } from '../adapters/kafka/producer.js';
 import { createLogger } from '../plumbing/logging/logger.js';
-import { publishNdjson } from '../adapters/kafka/publish-events.js';
 import { connectMongo } from '../adapters/mongodb/connect.js';
 import { startProjector } from './run.js';
 import { createBatchProjector } from './projector.js';
@@ -24,7 +23,7 @@ import { documentId, ensureIndexes, readModelCollections } from '../adapters/mon
 import { loadStates } from '../adapters/mongodb/writes.js';
 import { holdPreviousVersion, mayWrite, recordBuild, releasePreviousVersion } from '../adapters/mongodb/active-version.js';
 import { locationRecorded, packageShipped, statusChanged } from '../../test/fixtures/sample-events.js';
-import { freshProjectorConfig } from '../../test/support/projector-system.js';
+import { freshProjectorConfig, projectUntilCaughtUp, publishEvents } from '../../test/support/projector-system.js';
 import { startTcpProxy } from '../../test/support/tcp-proxy.js';
 
 // kafkajs is CommonJS: Node's ESM loader finds its enums only on the default export.
@@ -53,17 +52,8 @@ async function freshSetup(label: string) {
   return { config, db, collections: readModelCollections(db, 1) };
 }
 
-const publish = (events: (ErpEvent | string)[], topic: string) =>
-  publishNdjson(events.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))), producer, topic);
-
-async function runUntilCaughtUp(config: ProjectorConfig) {
-  const projector = await startProjector(config, logger);
-  try {
-    await waitUntilCaughtUp(kafka, config.consumerGroup, config.topic);
-  } finally {
-    await projector.stop();
-  }
-}
+const publish = (events: ErpEvent[], topic: string) => publishEvents(producer, topic, events);
+const runUntilCaughtUp = (config: ProjectorConfig) => projectUntilCaughtUp({ kafka, logger }, config);
 
 describe('projector against real Kafka and MongoDB', () => {
   it('projects a published demo data set into exactly the reference fold, and a second publication changes nothing', { timeout: 180_000 }, async () => {

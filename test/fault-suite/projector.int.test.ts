@@ -1,8 +1,6 @@
 // The fault suite's projector cases (issue 9): the projector against real servers that fail under
 // it, and against messages that can never succeed. Each case checks what a user of the read
 // models would see: every event projected exactly as the reference fold says, none lost.
-import { spawn, type ChildProcess } from 'node:child_process';
-import type { Kafka } from 'kafkajs';
 import type { MongoClient } from 'mongodb';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -25,6 +23,8 @@ import { readModelCollections } from '../../services/adapters/mongodb/documents.
 import { loadStates } from '../../services/adapters/mongodb/writes.js';
 import { startDedicatedKafka } from '../support/dedicated-kafka.js';
 import { consumeAll, groupLag } from '../support/kafka-progress.js';
+import { startOssnProjector, type OssnProcess } from '../support/ossn-cli.js';
+import { publishEvents } from '../support/projector-system.js';
 import { readModels, reference } from '../support/read-models.js';
 import { testSeed } from '../support/seed.js';
 import { testEnvironment, uniqueNames } from '../support/servers.js';
@@ -67,16 +67,6 @@ function projectorConfig(label: string, kafkaBrokers: string[], topicPartitions:
   };
 }
 
-async function publish(kafka: Kafka, topic: string, events: ErpEvent[]): Promise<void> {
-  const producer = await connectProducer(kafka);
-  try {
-    const report = await publishNdjson(events.map((e) => JSON.stringify(e)), producer, topic);
-    expect(report.refused).toEqual([]);
-  } finally {
-    await producer.close();
-  }
-}
-
 const countStatuses = (config: ProjectorConfig) => readModelCollections(mongo.db(config.store.database), 1).orderStatus.countDocuments();
 
 describe('fault suite: projector', () => {
@@ -88,7 +78,7 @@ describe('fault suite: projector', () => {
       await ensureTopics(kafka, config.topic, config.topicPartitions);
       const events = generateDemoEvents({ clients: 4, orders: 600, seed: 21 });
       const before = events.slice(0, Math.floor(events.length * 0.7));
-      await publish(kafka, config.topic, before);
+      await publishEvents(kafka, config.topic, before);
 
       const lines: string[] = [];
       const projector = await startProjector(config, pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) }));
@@ -98,7 +88,7 @@ describe('fault suite: projector', () => {
         await broker.restart();
         atRestart = await countStatuses(config);
         // Events published after the restart are projected too: the projector is consuming again.
-        await publish(kafka, config.topic, events.slice(before.length));
+        await publishEvents(kafka, config.topic, events.slice(before.length));
         await waitUntilCaughtUp(kafka, config.consumerGroup, config.topic, 180_000);
       } finally {
         await projector.stop();
@@ -116,7 +106,7 @@ describe('fault suite: projector', () => {
     const config = projectorConfig('fault-sigkill', env.kafkaBrokers, 6);
     await ensureTopics(kafka, config.topic, config.topicPartitions);
     const events = generateDemoEvents({ clients: 5, orders: 1_100, seed: 5 }).slice(0, 50_000);
-    await publish(kafka, config.topic, events);
+    await publishEvents(kafka, config.topic, events);
 
     // The moments: after random numbers of committed events, spread over the whole run.
     const random = new Random(testSeed('FAULT_SIGKILL_SEED'));
@@ -228,24 +218,20 @@ describe('fault suite: projector', () => {
   });
 });
 
-/** `ossn projector` as its own process, as it runs in production, to be killed. */
-function projectorProcess(config: ProjectorConfig): { child: ChildProcess; exit: Promise<number | NodeJS.Signals | null> } {
-  const child = spawn(process.execPath, ['bin/ossn.mjs', 'projector'], {
-    cwd: new URL('../..', import.meta.url).pathname,
-    env: {
-      ...process.env,
-      KAFKA_BROKERS: config.kafkaBrokers.join(','),
-      MONGODB_URI: config.store.mongodbUri,
-      MONGODB_DATABASE: config.store.database,
-      OSSN_TOPIC: config.topic,
-      OSSN_TOPIC_PARTITIONS: String(config.topicPartitions),
-      OSSN_CONSUMER_GROUP: config.consumerGroup,
+/** `ossn projector` as its own process, as it runs in production, to be killed; its warnings show in the test's output. */
+function projectorProcess(config: ProjectorConfig): OssnProcess {
+  return startOssnProjector(
+    {
+      kafkaBrokers: config.kafkaBrokers,
+      mongodbUri: config.store.mongodbUri,
+      database: config.store.database,
+      topic: config.topic,
+      consumerGroup: config.consumerGroup,
+      topicPartitions: config.topicPartitions,
       // The group hands a killed projector's partitions on after this silence: the broker's least.
-      OSSN_CONSUMER_SESSION_TIMEOUT_MS: '6000',
-      LOG_LEVEL: 'warn',
+      consumerSessionTimeoutMs: 6000,
+      logLevel: 'warn',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const exit = new Promise<number | NodeJS.Signals | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
-  return { child, exit };
+    { echoStderr: true },
+  );
 }

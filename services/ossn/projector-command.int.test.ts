@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 import { startDedicatedKafka } from '../../test/support/dedicated-kafka.js';
 import { startOssnProjector, type OssnProcess } from '../../test/support/ossn-cli.js';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
-import { startTcpProxy } from '../../test/support/tcp-proxy.js';
+import { startProxyTo, startTcpProxy } from '../../test/support/tcp-proxy.js';
 
 const env = testEnvironment();
 
@@ -32,17 +32,13 @@ it('stops on SIGTERM while it cannot reach Kafka yet, with exit code 0', { timeo
 });
 
 it('started while MongoDB and Kafka are away: keeps trying, says so in the log, and starts consuming once they answer', { timeout: 180_000 }, async () => {
-  const mongoTarget = new URL(env.mongodbUri);
-  const mongoProxy = await startTcpProxy({ host: mongoTarget.hostname, port: Number(mongoTarget.port || 27017) });
+  const { proxy: mongoProxy, url: mongoViaProxy } = await startProxyTo(env.mongodbUri);
   const [kafkaHost, kafkaPort] = env.kafkaBrokers[0]!.split(':');
   const kafkaProxy = await startTcpProxy({ host: kafkaHost!, port: Number(kafkaPort) });
   mongoProxy.cut();
   kafkaProxy.cut();
-  const viaProxy = new URL(env.mongodbUri);
-  viaProxy.host = mongoProxy.address;
-  viaProxy.searchParams.set('directConnection', 'true');
   // Kafka is reached through the proxy only to start: the broker then names its own address.
-  const projector = projectorProcess(kafkaProxy.address, { mongodbUri: viaProxy.toString() });
+  const projector = projectorProcess(kafkaProxy.address, { mongodbUri: mongoViaProxy });
   let exited = false;
   void projector.exit.then(() => (exited = true));
   try {

@@ -24,7 +24,7 @@ import { loadStates } from '../adapters/mongodb/writes.js';
 import { holdPreviousVersion, mayWrite, recordBuild, releasePreviousVersion } from '../adapters/mongodb/active-version.js';
 import { locationRecorded, packageShipped, statusChanged } from '../../test/fixtures/sample-events.js';
 import { freshProjectorConfig, projectUntilCaughtUp, publishEvents } from '../../test/support/projector-system.js';
-import { startTcpProxy } from '../../test/support/tcp-proxy.js';
+import { startProxyTo } from '../../test/support/tcp-proxy.js';
 
 // kafkajs is CommonJS: Node's ESM loader finds its enums only on the default export.
 const { ConfigResourceTypes } = kafkajs;
@@ -250,14 +250,10 @@ describe('projector against real Kafka and MongoDB', () => {
     await publish(events.slice(0, half), config.topic);
 
     // The projector reaches MongoDB only through a proxy that the test cuts and restores.
-    const target = new URL(env.mongodbUri);
-    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 27017) });
-    const viaProxy = new URL(env.mongodbUri);
-    viaProxy.host = proxy.address;
-    viaProxy.searchParams.set('directConnection', 'true');
+    const { proxy, url: viaProxy } = await startProxyTo(env.mongodbUri);
     const lines: string[] = [];
     const projectorLogger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
-    const projector = await startProjector({ ...config, store: { ...config.store, mongodbUri: viaProxy.toString() } }, projectorLogger);
+    const projector = await startProjector({ ...config, store: { ...config.store, mongodbUri: viaProxy } }, projectorLogger);
     let atCut: Awaited<ReturnType<typeof readModels>> | undefined;
     try {
       await expect.poll(() => collections.orderStatus.countDocuments(), { timeout: 60_000, interval: 20 }).toBeGreaterThan(0);
@@ -283,13 +279,8 @@ describe('projector against real Kafka and MongoDB', () => {
     const build = await recordBuild(db, { version: 2, previous: 1, consumerGroup: `${config.consumerGroup}-v2`, startedAt: new Date() });
     expect(await holdPreviousVersion(db, build, 120_000, true)).toBe(true);
     // The check reaches MongoDB through a proxy that the test cuts, with the follower's deadline.
-    const target = new URL(env.mongodbUri);
-    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 27017) });
-    const viaProxy = new URL(env.mongodbUri);
-    viaProxy.host = proxy.address;
-    viaProxy.searchParams.delete('replicaSet');
-    viaProxy.searchParams.set('directConnection', 'true');
-    const checks = await connectMongo(viaProxy.toString(), 'projector-fence-test', { deadlineMs: 2_000 });
+    const { proxy, url: viaProxy } = await startProxyTo(env.mongodbUri);
+    const checks = await connectMongo(viaProxy, 'projector-fence-test', { deadlineMs: 2_000 });
     const warnings: string[] = [];
     const handle = createBatchProjector({
       collections,

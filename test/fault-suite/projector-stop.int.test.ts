@@ -19,7 +19,7 @@ import { startOssnProjector, type OssnProcess } from '../support/ossn-cli.js';
 import { publishEvents } from '../support/projector-system.js';
 import { readModels, reference } from '../support/read-models.js';
 import { testEnvironment, uniqueNames, type UniqueNames } from '../support/servers.js';
-import { startTcpProxy } from '../support/tcp-proxy.js';
+import { startProxyTo } from '../support/tcp-proxy.js';
 
 const logger = createLogger('fault-stop', 'silent');
 const env = testEnvironment();
@@ -95,14 +95,8 @@ describe('fault suite: ossn projector stops on the first SIGTERM', () => {
     const events = generateDemoEvents({ clients: 4, orders: 1_200, seed: 31 });
     await publishEvents(kafka, names.topic, events);
 
-    const target = new URL(env.mongodbUri);
-    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 27017) });
-    const viaProxy = new URL(env.mongodbUri);
-    viaProxy.host = proxy.address;
-    // Through the proxy, or the driver would discover the replica set's member and go around it.
-    viaProxy.searchParams.delete('replicaSet');
-    viaProxy.searchParams.set('directConnection', 'true');
-    const projector = projectorProcess(names, env.kafkaBrokers, viaProxy.toString());
+    const { proxy, url: viaProxy } = await startProxyTo(env.mongodbUri);
+    const projector = projectorProcess(names, env.kafkaBrokers, viaProxy);
     try {
       await expect.poll(() => countStatuses(names), { timeout: 120_000, interval: 20 }).toBeGreaterThan(0);
       proxy.freeze();

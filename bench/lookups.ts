@@ -23,7 +23,7 @@ import { hashPassword } from '../services/domain/credentials/password-hash.js';
 import { createLogger } from '../services/plumbing/logging/logger.js';
 import { buildApp } from '../services/query/app.js';
 import { ORDER_STATUS_PATH } from '../services/query/soap/index.js';
-import { statusTypesRequest } from '../services/query/soap/testing.js';
+import { statusTypesRequest } from '../test/support/soap-requests.js';
 import { connectMongo } from '../services/adapters/mongodb/connect.js';
 import { MongoOrderLookups } from '../services/adapters/mongodb/lookups.js';
 import { clientId, ensureSeeded } from './support/seed.js';

@@ -43,7 +43,7 @@ import { orderStatusDetailsPayload } from '../services/query/soap/build-order-st
 import { renderEnvelope } from '../services/query/soap/envelope.js';
 import { ORDER_STATUS_JSON_PATH, SHIPMENTS_JSON_PATH } from '../services/query/json/plugin.js';
 import { ORDER_STATUS_PATH, SHIPMENT_NOTIFICATION_PATH } from '../services/query/soap/index.js';
-import { shipmentRequest, statusDetailsRequest } from '../services/query/soap/testing.js';
+import { shipmentRequest, statusDetailsRequest } from '../test/support/soap-requests.js';
 import { connectMongo } from '../services/adapters/mongodb/connect.js';
 import type { ReadModelCollections } from '../services/adapters/mongodb/documents.js';
 import { MongoOrderLookups } from '../services/adapters/mongodb/lookups.js';

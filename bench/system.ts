@@ -32,7 +32,7 @@ import { CredentialStore, credentialsCollection } from '../services/domain/crede
 import { hashPassword } from '../services/domain/credentials/password-hash.js';
 import { createKafka } from '../services/adapters/kafka/client.js';
 import { connectProducer } from '../services/adapters/kafka/producer.js';
-import { groupLag } from '../services/adapters/kafka/progress.js';
+import { groupLag } from '../test/support/kafka-progress.js';
 import { ensureTopics } from '../services/adapters/kafka/topics.js';
 import { createLogger } from '../services/plumbing/logging/logger.js';
 import { publishNdjson } from '../services/adapters/kafka/publish-events.js';

@@ -75,12 +75,6 @@ function isAnswerable(parts: DateTimeParts): boolean {
   return instant.getTime() >= firstAnswerable && instant.getTime() <= lastAnswerable;
 }
 
-/** Whether an RFC 3339 date-time names an instant of the years 0001 to 9999 in UTC. */
-export function isInAnswerableYears(value: string): boolean {
-  const parts = partsOf(value);
-  return parts !== undefined && isAnswerable(parts);
-}
-
 /** The contract's date-time: RFC 3339 with offset, in the years the answers can write (the text read once: it is on the projector's hot path). */
 export function isContractDateTime(value: string): boolean {
   const parts = partsOf(value);

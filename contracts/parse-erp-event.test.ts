@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { erpEventJsonSchema, erpEventTypes } from './erp-event-schema.js';
 import { parseErpEvent } from './parse-erp-event.js';
-import { locationRecorded, packageShipped, packageVoided, sampleEvent, shipmentCompleted, statusChanged } from './sample-events.js';
+import { locationRecorded, packageShipped, packageVoided, sampleEvent, shipmentCompleted, statusChanged } from '../test/fixtures/sample-events.js';
 
 const valid = {
   SalesOrderStatusChanged: sampleEvent('SalesOrderStatusChanged', 1, {

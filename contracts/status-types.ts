@@ -34,10 +34,6 @@ export function statusName(statusId: number): StatusName | undefined {
   return names.get(statusId);
 }
 
-export function isStatusId(value: unknown): value is StatusId {
-  return typeof value === 'number' && names.has(value);
-}
-
 /** An order is open while it is neither complete (80) nor canceled (99). */
 export function isOpen(statusId: StatusId): boolean {
   return statusId !== completeStatusId && statusId !== canceledStatusId;

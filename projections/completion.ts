@@ -9,6 +9,6 @@ export function salesOrderComplete(state: Pick<ShipmentsState, 'completedAsWhole
  * A purchase order is complete when every sales order of the same client carrying its number is.
  * Pass all of them (not only those in an answer); none at all is not a complete purchase order.
  */
-export function purchaseOrderComplete(salesOrders: readonly ShipmentsState[]): boolean {
+export function purchaseOrderComplete(salesOrders: readonly Pick<ShipmentsState, 'complete'>[]): boolean {
   return salesOrders.length > 0 && salesOrders.every((so) => so.complete);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { locationRecorded, packageShipped, sampleEvent, shipmentCompleted, statusChanged } from '../contracts/sample-events.js';
+import { locationRecorded, packageShipped, sampleEvent, shipmentCompleted, statusChanged } from '../test/fixtures/sample-events.js';
 import { foldEvents } from './fold.js';
 
 describe('foldEvents', () => {

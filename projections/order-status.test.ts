@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { locationRecorded, packageShipped, sampleEvent, shipmentCompleted, statusChanged } from '../contracts/sample-events.js';
-import { deepFreeze } from './deep-freeze.js';
+import { locationRecorded, packageShipped, sampleEvent, shipmentCompleted, statusChanged } from '../test/fixtures/sample-events.js';
+import { deepFreeze } from '../test/support/deep-freeze.js';
 import { evolveOrderStatus } from './order-status.js';
 import type { OrderStatusState } from './state.js';
 

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ErpEvent } from '../contracts/erp-events.js';
-import {
-  locationRecorded,
-  packageShipped,
-  packageVoided,
-  sampleShipFrom,
-  sampleShipTo,
-  shipmentCompleted,
-  statusChanged,
-} from '../contracts/sample-events.js';
-import { deepFreeze } from './deep-freeze.js';
+import { locationRecorded, packageShipped, packageVoided, sampleShipFrom, sampleShipTo, shipmentCompleted, statusChanged } from '../test/fixtures/sample-events.js';
+import { deepFreeze } from '../test/support/deep-freeze.js';
 import { EventRejectedError } from './event-rejected.js';
 import { evolveShipments } from './shipments.js';
 import type { ShipmentsState } from './state.js';

@@ -5,8 +5,8 @@ import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { ORDER_STATUS_JSON_PATH, SHIPMENTS_JSON_PATH } from '../../services/query/json/index.js';
 import { ORDER_STATUS_PATH, SHIPMENT_NOTIFICATION_PATH } from '../../services/query/soap/index.js';
-import { shipmentRequest, statusDetailsRequest } from '../../services/query/soap/testing.js';
-import { basic } from '../../services/query/json/testing.js';
+import { shipmentRequest, statusDetailsRequest } from '../../test/support/soap-requests.js';
+import { basic } from '../../test/support/json-requests.js';
 
 export const pollKinds = ['status SOAP', 'status JSON', 'shipments SOAP', 'shipments JSON'] as const;
 export type PollKind = (typeof pollKinds)[number];

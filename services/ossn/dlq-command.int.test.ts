@@ -2,7 +2,7 @@
 // its location was never recorded is projected once the ERP sent the location and the operator
 // re-sent it, and a second redrive is refused: its sales order has moved past it.
 import { expect, it } from 'vitest';
-import { locationRecorded, packageShipped, statusChanged } from '../../contracts/sample-events.js';
+import { locationRecorded, packageShipped, statusChanged } from '../../test/fixtures/sample-events.js';
 import { deadLetterTopic, eventKey } from '../../contracts/transport.js';
 import { foldEvents } from '../../projections/fold.js';
 import { ossnEnv, runOssn } from '../../test/support/ossn-cli.js';

@@ -3,7 +3,7 @@
 // and nothing is sent; a letter that folds now is re-sent and the projector applies it.
 import { expect, it } from 'vitest';
 import type { ErpEvent } from '../../contracts/erp-events.js';
-import { locationRecorded, packageShipped, statusChanged } from '../../contracts/sample-events.js';
+import { locationRecorded, packageShipped, statusChanged } from '../../test/fixtures/sample-events.js';
 import { deadLetterTopic, eventKey } from '../../contracts/transport.js';
 import { ossnEnv, runOssn } from '../../test/support/ossn-cli.js';
 import { freshProjectorConfig, useConnections } from '../../test/support/projector-system.js';

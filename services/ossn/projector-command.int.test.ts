@@ -1,46 +1,17 @@
 // `ossn projector` as a container runs it: SIGTERM stops it cleanly, also while it is still starting.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { startDedicatedKafka } from '../../test/support/dedicated-kafka.js';
+import { startOssnProjector, type OssnProcess } from '../../test/support/ossn-cli.js';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
-import { startTcpProxy } from '../../test/support/tcp-proxy.js';
+import { startProxyTo, startTcpProxy } from '../../test/support/tcp-proxy.js';
 
 const env = testEnvironment();
 
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  exit: Promise<number | null>;
-}
-
-/**
- * `ossn projector`; with `asInit`, as a container runs it: PID 1 of a PID namespace of its own,
- * where a signal without a handler is ignored (util-linux unshare; the tests run as root).
- */
-function projectorProcess(brokers = env.kafkaBrokers.join(','), { mongodbUri = env.mongodbUri, asInit = false } = {}): Started {
+/** `ossn projector` on names of its own; with `asInit`, as a container runs it (see startOssn). */
+function projectorProcess(brokers = env.kafkaBrokers.join(','), { mongodbUri = env.mongodbUri, asInit = false } = {}): OssnProcess {
   const names = uniqueNames('projector-command');
-  const command = asInit ? ['unshare', '--pid', '--fork', '--kill-child', process.execPath] : [process.execPath];
-  const child = spawn(command[0]!, [...command.slice(1), 'bin/ossn.mjs', 'projector'], {
-    cwd: new URL('../..', import.meta.url).pathname,
-    env: {
-      ...process.env,
-      KAFKA_BROKERS: brokers,
-      MONGODB_URI: mongodbUri,
-      MONGODB_DATABASE: names.database,
-      OSSN_TOPIC: names.topic,
-      OSSN_TOPIC_PARTITIONS: '1',
-      OSSN_CONSUMER_GROUP: names.group,
-      LOG_LEVEL: 'info',
-      OSSN_METRICS_PORT: '0',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let text = '';
-  child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => text, exit };
+  return startOssnProjector({ kafkaBrokers: brokers, mongodbUri, database: names.database, topic: names.topic, consumerGroup: names.group, topicPartitions: 1 }, { asInit });
 }
 
 it('stops on SIGTERM once consuming, with exit code 0', { timeout: 90_000 }, async () => {
@@ -61,17 +32,13 @@ it('stops on SIGTERM while it cannot reach Kafka yet, with exit code 0', { timeo
 });
 
 it('started while MongoDB and Kafka are away: keeps trying, says so in the log, and starts consuming once they answer', { timeout: 180_000 }, async () => {
-  const mongoTarget = new URL(env.mongodbUri);
-  const mongoProxy = await startTcpProxy({ host: mongoTarget.hostname, port: Number(mongoTarget.port || 27017) });
+  const { proxy: mongoProxy, url: mongoViaProxy } = await startProxyTo(env.mongodbUri);
   const [kafkaHost, kafkaPort] = env.kafkaBrokers[0]!.split(':');
   const kafkaProxy = await startTcpProxy({ host: kafkaHost!, port: Number(kafkaPort) });
   mongoProxy.cut();
   kafkaProxy.cut();
-  const viaProxy = new URL(env.mongodbUri);
-  viaProxy.host = mongoProxy.address;
-  viaProxy.searchParams.set('directConnection', 'true');
   // Kafka is reached through the proxy only to start: the broker then names its own address.
-  const projector = projectorProcess(kafkaProxy.address, { mongodbUri: viaProxy.toString() });
+  const projector = projectorProcess(kafkaProxy.address, { mongodbUri: mongoViaProxy });
   let exited = false;
   void projector.exit.then(() => (exited = true));
   try {

@@ -1,9 +1,9 @@
 // `ossn projector`'s own port: /readyz once it has joined its group, /metrics counting what the
 // events it consumed did (applied, skipped by the sequence rule, dead-lettered by reason).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sample } from '../../test/support/metrics-scrape.js';
-import { locationRecorded, packageShipped, statusChanged } from '../../contracts/sample-events.js';
+import { startOssnProjector, type OssnProcess } from '../../test/support/ossn-cli.js';
+import { locationRecorded, packageShipped, statusChanged } from '../../test/fixtures/sample-events.js';
 import { eventKey } from '../../contracts/transport.js';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
 import { createKafka } from '../adapters/kafka/client.js';
@@ -14,13 +14,13 @@ import { createLogger } from '../plumbing/logging/logger.js';
 const env = testEnvironment();
 const kafka = createKafka(env.kafkaBrokers, 'projector-probes-test', createLogger('test', 'silent'));
 let producer: MessageProducer;
-let child: ChildProcess | undefined;
+let projector: OssnProcess | undefined;
 
 beforeAll(async () => {
   producer = await connectProducer(kafka);
 });
 afterAll(async () => {
-  child?.kill('SIGTERM');
+  projector?.child.kill('SIGTERM');
   await producer?.close();
 });
 
@@ -35,25 +35,10 @@ it('is ready once it joined its group, and /metrics shows what the events did', 
   await send([statusChanged(1), locationRecorded(2, 1), statusChanged(2), packageShipped(3, 1, 1), statusChanged(1), packageShipped(4, 9, 1)]);
   await producer.send(names.topic, [{ key, value: '{oops' }, { key: 'C1:SO-8', value: JSON.stringify(statusChanged(5)) }]);
 
-  child = spawn(process.execPath, ['bin/ossn.mjs', 'projector'], {
-    cwd: new URL('../..', import.meta.url).pathname,
-    env: {
-      ...process.env,
-      KAFKA_BROKERS: env.kafkaBrokers.join(','),
-      MONGODB_URI: env.mongodbUri,
-      MONGODB_DATABASE: names.database,
-      OSSN_TOPIC: names.topic,
-      OSSN_CONSUMER_GROUP: names.group,
-      OSSN_METRICS_PORT: '0',
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await expect.poll(() => /"url":"(http:[^"]+)".*probes listening/.exec(output)?.[1], { timeout: 60_000, interval: 100 }).toBeDefined();
-  const url = /"url":"(http:[^"]+)".*probes listening/.exec(output)![1];
+  projector = startOssnProjector({ kafkaBrokers: env.kafkaBrokers, mongodbUri: env.mongodbUri, database: names.database, topic: names.topic, consumerGroup: names.group });
+  const output = projector.output;
+  await expect.poll(() => /"url":"(http:[^"]+)".*probes listening/.exec(output())?.[1], { timeout: 60_000, interval: 100 }).toBeDefined();
+  const url = /"url":"(http:[^"]+)".*probes listening/.exec(output())![1];
 
   expect((await fetch(`${url}/healthz`)).status).toBe(200);
   await expect.poll(async () => (await fetch(`${url}/readyz`)).status, { timeout: 40_000, interval: 200 }).toBe(200);

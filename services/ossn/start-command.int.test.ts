@@ -2,15 +2,14 @@
 // as an operator would: its projector is `ossn projector`'s, serving its metrics and probes beside
 // the query service's, following `ossn replay`'s switch of the active read-model version; and one
 // Ctrl-C (SIGINT) stops it.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { statusChanged } from '../../contracts/sample-events.js';
+import { statusChanged } from '../../test/fixtures/sample-events.js';
 import { eventKey } from '../../contracts/transport.js';
-import { runOssn } from '../../test/support/ossn-cli.js';
+import { runOssn, startOssn, type OssnProcess } from '../../test/support/ossn-cli.js';
 import { sample } from '../../test/support/metrics-scrape.js';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
 import { createKafka } from '../adapters/kafka/client.js';
@@ -24,14 +23,14 @@ const names = uniqueNames('start-command');
 // `ossn start` keeps the demo password under .stack/ of its working directory.
 const cwd = mkdtempSync(join(tmpdir(), 'ossn-start-'));
 let mongo: MongoClient;
-let child: ChildProcess | undefined;
+let ossn: OssnProcess | undefined;
 
 beforeAll(async () => {
   mongo = await connectMongo(env.mongodbUri, 'start-command-test');
 });
 
 afterAll(async () => {
-  child?.kill('SIGKILL');
+  ossn?.child.kill('SIGKILL');
   await mongo?.db(names.database).dropDatabase();
   await mongo?.close();
   rmSync(cwd, { recursive: true, force: true });
@@ -51,20 +50,13 @@ const variables = {
 };
 
 it('serves the projector metrics and probes, follows ossn replay to the new version, and stops on one Ctrl-C', { timeout: 300_000 }, async () => {
-  child = spawn(process.execPath, [join(import.meta.dirname, '../../bin/ossn.mjs'), 'start'], {
-    cwd,
-    env: { ...process.env, ...variables },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exit = new Promise<number | NodeJS.Signals | null>((resolve) => child?.on('exit', (code, signal) => resolve(signal ?? code)));
+  ossn = startOssn(['start'], variables, { cwd });
+  const { child, output, exit } = ossn;
 
   // Ready once it prints its examples, which end with how to stop it.
-  await expect.poll(() => output, { timeout: 240_000, interval: 200 }).toContain('Ctrl-C stops everything.');
-  const operators = /projector +(http:\S+)\n +query service +(http:\S+)/.exec(output);
-  expect(operators, output).not.toBeNull();
+  await expect.poll(output, { timeout: 240_000, interval: 200 }).toContain('Ctrl-C stops everything.');
+  const operators = /projector +(http:\S+)\n +query service +(http:\S+)/.exec(output());
+  expect(operators, output()).not.toBeNull();
   const [, projectorUrl, queryOpsUrl] = operators!;
   expect(projectorUrl).not.toBe(queryOpsUrl);
   const scrape = async () => (await fetch(`${projectorUrl}/metrics`)).text();
@@ -102,7 +94,7 @@ it('serves the projector metrics and probes, follows ossn replay to the new vers
   child.kill('SIGINT');
   expect(await exit).toBe(0);
   expect(Date.now() - sentAt).toBeLessThan(15_000);
-  expect(output).toContain('stopping…');
+  expect(output()).toContain('stopping…');
 });
 
 it('refuses ports that clash before it starts anything', async () => {

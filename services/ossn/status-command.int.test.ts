@@ -1,7 +1,7 @@
 // `ossn status` against the real servers: one screen naming what answers and what does not, the
 // active version, the lag per partition, the dead letters and the credentials.
 import { expect, it } from 'vitest';
-import { statusChanged } from '../../contracts/sample-events.js';
+import { statusChanged } from '../../test/fixtures/sample-events.js';
 import { eventKey } from '../../contracts/transport.js';
 import { runOssn } from '../../test/support/ossn-cli.js';
 import { freshProjectorConfig, useConnections } from '../../test/support/projector-system.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sampleEvent } from '../../contracts/sample-events.js';
+import { sampleEvent } from '../../test/fixtures/sample-events.js';
 import { foldEvents } from '../../projections/fold.js';
 import { batchOutcome } from './batch-outcome.js';
 

@@ -8,13 +8,12 @@ import { deadLetterTopic, eventKey } from '../../contracts/transport.js';
 import { foldEvents } from '../../projections/fold.js';
 import { readModels, reference } from '../../test/support/read-models.js';
 import { testEnvironment } from '../../test/support/servers.js';
-import { consumeAll } from '../../test/support/kafka-progress.js';
-import { groupLag, topicSize, waitUntilCaughtUp } from '../adapters/kafka/progress.js';
+import { consumeAll, groupLag } from '../../test/support/kafka-progress.js';
+import { topicSize, waitUntilCaughtUp } from '../adapters/kafka/progress.js';
 import type { ProjectorConfig } from '../plumbing/config/config.js';
 import { createKafka } from '../adapters/kafka/client.js';
 import { connectProducer, type MessageProducer } from '../adapters/kafka/producer.js';
 import { createLogger } from '../plumbing/logging/logger.js';
-import { publishNdjson } from '../adapters/kafka/publish-events.js';
 import { connectMongo } from '../adapters/mongodb/connect.js';
 import { startProjector } from './run.js';
 import { createBatchProjector } from './projector.js';
@@ -23,9 +22,9 @@ import type { OutgoingMessage, SourceMessage } from '../adapters/kafka/messages.
 import { documentId, ensureIndexes, readModelCollections } from '../adapters/mongodb/documents.js';
 import { loadStates } from '../adapters/mongodb/writes.js';
 import { holdPreviousVersion, mayWrite, recordBuild, releasePreviousVersion } from '../adapters/mongodb/active-version.js';
-import { locationRecorded, packageShipped, statusChanged } from '../../contracts/sample-events.js';
-import { freshProjectorConfig } from '../../test/support/projector-system.js';
-import { startTcpProxy } from '../../test/support/tcp-proxy.js';
+import { locationRecorded, packageShipped, statusChanged } from '../../test/fixtures/sample-events.js';
+import { freshProjectorConfig, projectUntilCaughtUp, publishEvents } from '../../test/support/projector-system.js';
+import { startProxyTo } from '../../test/support/tcp-proxy.js';
 
 // kafkajs is CommonJS: Node's ESM loader finds its enums only on the default export.
 const { ConfigResourceTypes } = kafkajs;
@@ -53,17 +52,8 @@ async function freshSetup(label: string) {
   return { config, db, collections: readModelCollections(db, 1) };
 }
 
-const publish = (events: (ErpEvent | string)[], topic: string) =>
-  publishNdjson(events.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))), producer, topic);
-
-async function runUntilCaughtUp(config: ProjectorConfig) {
-  const projector = await startProjector(config, logger);
-  try {
-    await waitUntilCaughtUp(kafka, config.consumerGroup, config.topic);
-  } finally {
-    await projector.stop();
-  }
-}
+const publish = (events: ErpEvent[], topic: string) => publishEvents(producer, topic, events);
+const runUntilCaughtUp = (config: ProjectorConfig) => projectUntilCaughtUp({ kafka, logger }, config);
 
 describe('projector against real Kafka and MongoDB', () => {
   it('projects a published demo data set into exactly the reference fold, and a second publication changes nothing', { timeout: 180_000 }, async () => {
@@ -260,14 +250,10 @@ describe('projector against real Kafka and MongoDB', () => {
     await publish(events.slice(0, half), config.topic);
 
     // The projector reaches MongoDB only through a proxy that the test cuts and restores.
-    const target = new URL(env.mongodbUri);
-    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 27017) });
-    const viaProxy = new URL(env.mongodbUri);
-    viaProxy.host = proxy.address;
-    viaProxy.searchParams.set('directConnection', 'true');
+    const { proxy, url: viaProxy } = await startProxyTo(env.mongodbUri);
     const lines: string[] = [];
     const projectorLogger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
-    const projector = await startProjector({ ...config, store: { ...config.store, mongodbUri: viaProxy.toString() } }, projectorLogger);
+    const projector = await startProjector({ ...config, store: { ...config.store, mongodbUri: viaProxy } }, projectorLogger);
     let atCut: Awaited<ReturnType<typeof readModels>> | undefined;
     try {
       await expect.poll(() => collections.orderStatus.countDocuments(), { timeout: 60_000, interval: 20 }).toBeGreaterThan(0);
@@ -293,13 +279,8 @@ describe('projector against real Kafka and MongoDB', () => {
     const build = await recordBuild(db, { version: 2, previous: 1, consumerGroup: `${config.consumerGroup}-v2`, startedAt: new Date() });
     expect(await holdPreviousVersion(db, build, 120_000, true)).toBe(true);
     // The check reaches MongoDB through a proxy that the test cuts, with the follower's deadline.
-    const target = new URL(env.mongodbUri);
-    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 27017) });
-    const viaProxy = new URL(env.mongodbUri);
-    viaProxy.host = proxy.address;
-    viaProxy.searchParams.delete('replicaSet');
-    viaProxy.searchParams.set('directConnection', 'true');
-    const checks = await connectMongo(viaProxy.toString(), 'projector-fence-test', { deadlineMs: 2_000 });
+    const { proxy, url: viaProxy } = await startProxyTo(env.mongodbUri);
+    const checks = await connectMongo(viaProxy, 'projector-fence-test', { deadlineMs: 2_000 });
     const warnings: string[] = [];
     const handle = createBatchProjector({
       collections,

@@ -9,7 +9,7 @@ import type { Logger } from '../plumbing/logging/logger.js';
 import { documentId, type ReadModelCollections } from '../adapters/mongodb/documents.js';
 import { isRefusedDocument } from '../adapters/mongodb/store-refusals.js';
 import { loadStates, writeEffects, type LoadedStates } from '../adapters/mongodb/writes.js';
-import { foldSettingAsideFailures, type BatchItem, type Fold } from './fold-step.js';
+import { foldSettingAsideFailures, type BatchItem } from './fold-step.js';
 import { batchOutcome, type BatchOutcome } from './batch-outcome.js';
 import { projectBatch } from './project-batch.js';
 import { retryUntilDone } from './retry.js';
@@ -28,8 +28,6 @@ export interface ProjectorDependencies {
   logger: Logger;
   /** Sales orders whose states are kept between batches (see StateCache); 0 reads every batch's from the store. */
   stateCacheSize: number;
-  /** The batch fold; projectBatch unless a test stands in a defective one. */
-  fold?: Fold;
   /**
    * Asked before each batch: false while the version may not be written (a replay holds it, or
    * it is no longer the active one). The batch then waits, uncommitted, until it may or the
@@ -60,7 +58,6 @@ const writeRefusalsBeforeIsolating = 3;
  */
 export function createBatchProjector(deps: ProjectorDependencies): BatchHandler {
   const cache = new StateCache(deps.stateCacheSize);
-  const fold = deps.fold ?? projectBatch;
   return async (messages, context) => {
     const { valid, bad } = parseMessages(messages);
     const keys = [...new Set(valid.map(({ event }) => documentId(event.clientId, event.salesOrderNumber)))];
@@ -79,7 +76,7 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
         const foldBatch = async (useKept: boolean) => {
           if (!useKept) cache.forget(keys);
           const { states, keptStates } = await loadThroughCache(deps.collections, cache, keys);
-          return { states, projected: foldSettingAsideFailures(fold, states, valid), keptStates };
+          return { states, projected: foldSettingAsideFailures(projectBatch, states, valid), keptStates };
         };
         // A failed attempt may be a stale kept state's doing (a guard that no longer held).
         const folded = await foldBatch(attempts++ === 0);
@@ -91,7 +88,7 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
         await sendNew([...bad, ...projected.rejected]);
         if (writeRefusals >= writeRefusalsBeforeIsolating) {
           cache.forget(keys);
-          await writeSettingAsideRefusals({ ...deps, fold, sendDeadLetters: sendNew }, states, valid, projected);
+          await writeSettingAsideRefusals({ ...deps, sendDeadLetters: sendNew }, states, valid, projected);
           return;
         }
         try {

@@ -8,7 +8,6 @@ import { ensureTopics } from '../adapters/kafka/topics.js';
 import type { Logger } from '../plumbing/logging/logger.js';
 import { connectMongo } from '../adapters/mongodb/connect.js';
 import { ensureIndexes, readModelCollections } from '../adapters/mongodb/documents.js';
-import type { Fold } from './fold-step.js';
 import type { ProjectorMetrics } from '../plumbing/metrics/projector-metrics.js';
 import { batchObserver, countingDeadLetters, measuredBatches, watchConsumerLag } from './measure.js';
 import { createBatchProjector } from './projector.js';
@@ -30,8 +29,6 @@ export interface ProjectorExtras {
   /** Called when the consumer has joined its group (readiness). */
   onJoin?: () => void;
   onLeave?: () => void;
-  /** A defective fold, for the tests that prove one cannot hold a partition. */
-  fold?: Fold;
   /** Gives up waiting for a server that is away (the start then rejects with the signal's reason). */
   signal?: AbortSignal;
   /** See ProjectorDependencies.writeFence. */
@@ -78,7 +75,6 @@ export async function startProjector(config: ProjectorConfig, logger: Logger, ex
     logger,
     stateCacheSize: config.stateCacheSize,
     observer: metrics ? batchObserver(metrics) : undefined,
-    fold: extras.fold,
     alreadyDeadLettered: extras.alreadyDeadLettered,
     writeFence: extras.writeFence,
   });

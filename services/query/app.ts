@@ -12,7 +12,7 @@ import type { Authenticator } from '../domain/credentials/credential.js';
 import { ErrorCodes, hasCode } from '../../contracts/errors/ossn-error.js';
 import { guardLogins, type RequestLimits } from './rate-limit/index.js';
 import { DEFAULT_LOOKUP_WAIT_MS, DEFAULT_LOOKUPS_IN_FLIGHT, LookupsInFlight } from './rate-limit/lookups-in-flight.js';
-import { promoStandardsSoap, type BeforeOperation } from './soap/index.js';
+import { promoStandardsSoap } from './soap/index.js';
 
 export interface AppDependencies {
   logger: Logger;
@@ -26,8 +26,6 @@ export interface AppDependencies {
    * counts per source address, so a forged header must not choose whose address gets blocked.
    */
   trustedProxyHops?: number;
-  /** Runs before each authenticated SOAP operation, after the limits. */
-  beforeOperation?: BeforeOperation;
   /** Request, refusal and answer-size metrics (served on the operators' port, not here). */
   metrics?: QueryMetrics;
   /** Timeouts and the connection cap of the port; DEFAULT_SERVER_LIMITS when absent. */
@@ -72,10 +70,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       publicBaseUrl: deps.publicBaseUrl,
       lookups,
       authenticator: deps.authenticator,
-      beforeOperation: async (credential, operation) => {
-        await limits?.admit(credential);
-        await deps.beforeOperation?.(credential, operation);
-      },
+      beforeOperation: limits ? (credential) => limits.admit(credential) : undefined,
     });
     await partners.register(partnerJsonApi, {
       publicBaseUrl: deps.publicBaseUrl,

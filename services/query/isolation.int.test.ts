@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErpEvent } from '../../contracts/erp-events.js';
-import { sampleEvent, sampleShipFrom, sampleShipTo } from '../../contracts/sample-events.js';
+import { sampleEvent, sampleShipFrom, sampleShipTo } from '../../test/fixtures/sample-events.js';
 import type { StatusId } from '../../contracts/status-types.js';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
 import { CachingAuthenticator } from '../domain/credentials/authenticator.js';
@@ -16,7 +16,7 @@ import { MongoOrderLookups } from '../adapters/mongodb/lookups.js';
 import { loadStates, writeEffects } from '../adapters/mongodb/writes.js';
 import { buildApp } from './app.js';
 import type { Scope } from '../domain/credentials/credential.js';
-import { answerBody, faultOf, ORDER_STATUS_URL, post, SHIPMENT_URL, shipmentRequest, statusDetailsRequest, statusTypesRequest } from './soap/testing.js';
+import { answerBody, faultOf, ORDER_STATUS_URL, post, SHIPMENT_URL, shipmentRequest, statusDetailsRequest, statusTypesRequest } from '../../test/support/soap-requests.js';
 
 // Partner isolation through the real query app: real credentials (scrypt hashes in MongoDB, the
 // caching authenticator) and real lookups over read models projected from ERP events. Every

@@ -12,7 +12,7 @@ import { hashPassword } from '../domain/credentials/password-hash.js';
 import { createLogger } from '../plumbing/logging/logger.js';
 import { connectMongo } from '../adapters/mongodb/connect.js';
 import { ensureIndexes, readModelCollections } from '../adapters/mongodb/documents.js';
-import { basic } from './json/testing.js';
+import { basic } from '../../test/support/json-requests.js';
 import { startQueryService, type RunningQueryService } from './server.js';
 
 const env = servers();

@@ -1,7 +1,6 @@
 // Fault suite, issue 16: `ossn projector` (its own process, as a container runs it) ends on ONE
 // SIGTERM within its stop deadline while batches are in flight and a server does not answer, and
 // loses nothing: restarted with the servers healthy, the read models equal the fold of every event.
-import { spawn, type ChildProcess } from 'node:child_process';
 import type { Kafka } from 'kafkajs';
 import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,17 +8,18 @@ import { generateDemoEvents } from '../../services/ossn/demo-events/demo-events.
 import type { ErpEvent } from '../../contracts/erp-events.js';
 import { deadLetterTopic } from '../../contracts/transport.js';
 import { createKafka } from '../../services/adapters/kafka/client.js';
-import { groupLag, topicSize, waitUntilCaughtUp } from '../../services/adapters/kafka/progress.js';
-import { connectProducer } from '../../services/adapters/kafka/producer.js';
+import { topicSize, waitUntilCaughtUp } from '../../services/adapters/kafka/progress.js';
+import { groupLag } from '../support/kafka-progress.js';
 import { ensureTopics } from '../../services/adapters/kafka/topics.js';
 import { createLogger } from '../../services/plumbing/logging/logger.js';
-import { publishNdjson } from '../../services/adapters/kafka/publish-events.js';
 import { connectMongo } from '../../services/adapters/mongodb/connect.js';
 import { readModelCollections } from '../../services/adapters/mongodb/documents.js';
 import { startDedicatedKafka } from '../support/dedicated-kafka.js';
+import { startOssnProjector, type OssnProcess } from '../support/ossn-cli.js';
+import { publishEvents } from '../support/projector-system.js';
 import { readModels, reference } from '../support/read-models.js';
 import { testEnvironment, uniqueNames, type UniqueNames } from '../support/servers.js';
-import { startTcpProxy } from '../support/tcp-proxy.js';
+import { startProxyTo } from '../support/tcp-proxy.js';
 
 const logger = createLogger('fault-stop', 'silent');
 const env = testEnvironment();
@@ -37,46 +37,20 @@ afterAll(async () => {
   await mongo?.close();
 });
 
-interface Projector {
-  child: ChildProcess;
-  output: () => string;
-  exit: Promise<number | NodeJS.Signals | null>;
-}
+type Projector = OssnProcess;
 
 /** `ossn projector` on the given servers, logging at info into `output`. */
 function projectorProcess(names: UniqueNames, brokers: string[], mongodbUri: string): Projector {
-  const child = spawn(process.execPath, ['bin/ossn.mjs', 'projector'], {
-    cwd: new URL('../..', import.meta.url).pathname,
-    env: {
-      ...process.env,
-      KAFKA_BROKERS: brokers.join(','),
-      MONGODB_URI: mongodbUri,
-      MONGODB_DATABASE: names.database,
-      OSSN_TOPIC: names.topic,
-      OSSN_TOPIC_PARTITIONS: '3',
-      OSSN_CONSUMER_GROUP: names.group,
-      // Partitions of a projector that left without a word are handed on after this silence.
-      OSSN_CONSUMER_SESSION_TIMEOUT_MS: '6000',
-      OSSN_METRICS_PORT: '0',
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  return startOssnProjector({
+    kafkaBrokers: brokers,
+    mongodbUri,
+    database: names.database,
+    topic: names.topic,
+    consumerGroup: names.group,
+    topicPartitions: 3,
+    // Partitions of a projector that left without a word are handed on after this silence.
+    consumerSessionTimeoutMs: 6000,
   });
-  let text = '';
-  child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  const exit = new Promise<number | NodeJS.Signals | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
-  return { child, output: () => text, exit };
-}
-
-async function publish(kafka: Kafka, topic: string, events: ErpEvent[]): Promise<void> {
-  const producer = await connectProducer(kafka);
-  try {
-    const report = await publishNdjson(events.map((e) => JSON.stringify(e)), producer, topic);
-    expect(report.refused).toEqual([]);
-  } finally {
-    await producer.close();
-  }
 }
 
 /** Sends one SIGTERM and waits for the exit, at most `waitMs`: the exit (or 'still running') and how long it took. */
@@ -119,16 +93,10 @@ describe('fault suite: ossn projector stops on the first SIGTERM', () => {
     const names = uniqueNames('fault-stop-mongo');
     await ensureTopics(kafka, names.topic, 3);
     const events = generateDemoEvents({ clients: 4, orders: 1_200, seed: 31 });
-    await publish(kafka, names.topic, events);
+    await publishEvents(kafka, names.topic, events);
 
-    const target = new URL(env.mongodbUri);
-    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 27017) });
-    const viaProxy = new URL(env.mongodbUri);
-    viaProxy.host = proxy.address;
-    // Through the proxy, or the driver would discover the replica set's member and go around it.
-    viaProxy.searchParams.delete('replicaSet');
-    viaProxy.searchParams.set('directConnection', 'true');
-    const projector = projectorProcess(names, env.kafkaBrokers, viaProxy.toString());
+    const { proxy, url: viaProxy } = await startProxyTo(env.mongodbUri);
+    const projector = projectorProcess(names, env.kafkaBrokers, viaProxy);
     try {
       await expect.poll(() => countStatuses(names), { timeout: 120_000, interval: 20 }).toBeGreaterThan(0);
       proxy.freeze();
@@ -155,7 +123,7 @@ describe('fault suite: ossn projector stops on the first SIGTERM', () => {
       const names = uniqueNames('fault-stop-broker');
       await ensureTopics(kafka, names.topic, 3);
       const events = generateDemoEvents({ clients: 4, orders: 1_200, seed: 32 });
-      await publish(kafka, names.topic, events);
+      await publishEvents(kafka, names.topic, events);
 
       const projector = projectorProcess(names, broker.brokers, env.mongodbUri);
       let atFreeze = 0;

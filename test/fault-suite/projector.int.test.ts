@@ -1,34 +1,46 @@
 // The fault suite's projector cases (issue 9): the projector against real servers that fail under
 // it, and against messages that can never succeed. Each case checks what a user of the read
 // models would see: every event projected exactly as the reference fold says, none lost.
-import { spawn, type ChildProcess } from 'node:child_process';
-import type { Kafka } from 'kafkajs';
 import type { MongoClient } from 'mongodb';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateDemoEvents } from '../../services/ossn/demo-events/demo-events.js';
 import { Random } from '../../services/ossn/demo-events/random.js';
 import type { ErpEvent } from '../../contracts/erp-events.js';
-import { locationRecorded, packageShipped, statusChanged } from '../../contracts/sample-events.js';
+import { locationRecorded, packageShipped, statusChanged } from '../fixtures/sample-events.js';
 import { deadLetterTopic, eventKey } from '../../contracts/transport.js';
 import { defaultStateCacheSize, type ProjectorConfig } from '../../services/plumbing/config/config.js';
 import { createKafka } from '../../services/adapters/kafka/client.js';
-import { groupLag, topicSize, waitUntilCaughtUp } from '../../services/adapters/kafka/progress.js';
+import { topicSize, waitUntilCaughtUp } from '../../services/adapters/kafka/progress.js';
 import { connectProducer } from '../../services/adapters/kafka/producer.js';
 import { ensureTopics } from '../../services/adapters/kafka/topics.js';
 import { createLogger } from '../../services/plumbing/logging/logger.js';
-import type { Fold } from '../../services/projector/fold-step.js';
-import { projectBatch } from '../../services/projector/project-batch.js';
+import type * as ProjectBatchModule from '../../services/projector/project-batch.js';
 import { startProjector } from '../../services/projector/run.js';
 import { publishNdjson } from '../../services/adapters/kafka/publish-events.js';
 import { connectMongo } from '../../services/adapters/mongodb/connect.js';
 import { readModelCollections } from '../../services/adapters/mongodb/documents.js';
 import { loadStates } from '../../services/adapters/mongodb/writes.js';
 import { startDedicatedKafka } from '../support/dedicated-kafka.js';
-import { consumeAll } from '../support/kafka-progress.js';
+import { consumeAll, groupLag } from '../support/kafka-progress.js';
+import { startOssnProjector, type OssnProcess } from '../support/ossn-cli.js';
+import { publishEvents } from '../support/projector-system.js';
 import { readModels, reference } from '../support/read-models.js';
 import { testSeed } from '../support/seed.js';
 import { testEnvironment, uniqueNames } from '../support/servers.js';
+
+// A projection defect, stood in for the poison-message case: the projector's fold (projectBatch)
+// throws on the batch that holds this event, as a defective projection would. No other event of
+// this file carries its id, so the rest of the file folds as the product does.
+const foldThrowsOnEventId = vi.hoisted(() => 'dead0000-0000-4000-8000-000000000001');
+vi.mock('../../services/projector/project-batch.js', async (importOriginal) => {
+  const original = await importOriginal<typeof ProjectBatchModule>();
+  const projectBatch: typeof original.projectBatch = (loaded, items) => {
+    if (items.some(({ event }) => event.eventId === foldThrowsOnEventId)) throw new TypeError('projection defect');
+    return original.projectBatch(loaded, items);
+  };
+  return { ...original, projectBatch };
+});
 
 const logger = createLogger('fault-suite', 'silent');
 const env = testEnvironment();
@@ -55,16 +67,6 @@ function projectorConfig(label: string, kafkaBrokers: string[], topicPartitions:
   };
 }
 
-async function publish(kafka: Kafka, topic: string, events: ErpEvent[]): Promise<void> {
-  const producer = await connectProducer(kafka);
-  try {
-    const report = await publishNdjson(events.map((e) => JSON.stringify(e)), producer, topic);
-    expect(report.refused).toEqual([]);
-  } finally {
-    await producer.close();
-  }
-}
-
 const countStatuses = (config: ProjectorConfig) => readModelCollections(mongo.db(config.store.database), 1).orderStatus.countDocuments();
 
 describe('fault suite: projector', () => {
@@ -76,7 +78,7 @@ describe('fault suite: projector', () => {
       await ensureTopics(kafka, config.topic, config.topicPartitions);
       const events = generateDemoEvents({ clients: 4, orders: 600, seed: 21 });
       const before = events.slice(0, Math.floor(events.length * 0.7));
-      await publish(kafka, config.topic, before);
+      await publishEvents(kafka, config.topic, before);
 
       const lines: string[] = [];
       const projector = await startProjector(config, pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) }));
@@ -86,7 +88,7 @@ describe('fault suite: projector', () => {
         await broker.restart();
         atRestart = await countStatuses(config);
         // Events published after the restart are projected too: the projector is consuming again.
-        await publish(kafka, config.topic, events.slice(before.length));
+        await publishEvents(kafka, config.topic, events.slice(before.length));
         await waitUntilCaughtUp(kafka, config.consumerGroup, config.topic, 180_000);
       } finally {
         await projector.stop();
@@ -104,7 +106,7 @@ describe('fault suite: projector', () => {
     const config = projectorConfig('fault-sigkill', env.kafkaBrokers, 6);
     await ensureTopics(kafka, config.topic, config.topicPartitions);
     const events = generateDemoEvents({ clients: 5, orders: 1_100, seed: 5 }).slice(0, 50_000);
-    await publish(kafka, config.topic, events);
+    await publishEvents(kafka, config.topic, events);
 
     // The moments: after random numbers of committed events, spread over the whole run.
     const random = new Random(testSeed('FAULT_SIGKILL_SEED'));
@@ -150,13 +152,9 @@ describe('fault suite: projector', () => {
     const busy = generateDemoEvents({ clients: 2, orders: 150, seed: 9 });
     const half = Math.floor(busy.length / 2);
 
-    // 1. The fold throws on this event (a projection defect, stood in below).
+    // 1. The fold throws on this event (a projection defect, stood in at the top of this file).
     const defective = statusChanged(1, { purchaseOrderNumber: 'PO-DEFECT', statusId: 10 });
-    const foldThrowsOn = { ...defective, eventId: 'dead0000-0000-4000-8000-000000000001', salesOrderNumber: 'SO-DEFECT' };
-    const fold: Fold = (loaded, items) => {
-      if (items.some(({ event }) => event.eventId === foldThrowsOn.eventId)) throw new TypeError('projection defect');
-      return projectBatch(loaded, items);
-    };
+    const foldThrowsOn = { ...defective, eventId: foldThrowsOnEventId, salesOrderNumber: 'SO-DEFECT' };
     // 2. The store refuses the read model this event would make: its shipments document would
     // pass MongoDB's 16 MiB document limit. Each package
     // brings a 1 MB carrier name (the contract bounds neither): the 17th is one too many.
@@ -186,7 +184,7 @@ describe('fault suite: projector', () => {
       await producer.close();
     }
 
-    const projector = await startProjector(config, logger, { fold });
+    const projector = await startProjector(config, logger);
     try {
       await waitUntilCaughtUp(kafka, config.consumerGroup, config.topic, 240_000);
     } finally {
@@ -220,24 +218,20 @@ describe('fault suite: projector', () => {
   });
 });
 
-/** `ossn projector` as its own process, as it runs in production, to be killed. */
-function projectorProcess(config: ProjectorConfig): { child: ChildProcess; exit: Promise<number | NodeJS.Signals | null> } {
-  const child = spawn(process.execPath, ['bin/ossn.mjs', 'projector'], {
-    cwd: new URL('../..', import.meta.url).pathname,
-    env: {
-      ...process.env,
-      KAFKA_BROKERS: config.kafkaBrokers.join(','),
-      MONGODB_URI: config.store.mongodbUri,
-      MONGODB_DATABASE: config.store.database,
-      OSSN_TOPIC: config.topic,
-      OSSN_TOPIC_PARTITIONS: String(config.topicPartitions),
-      OSSN_CONSUMER_GROUP: config.consumerGroup,
+/** `ossn projector` as its own process, as it runs in production, to be killed; its warnings show in the test's output. */
+function projectorProcess(config: ProjectorConfig): OssnProcess {
+  return startOssnProjector(
+    {
+      kafkaBrokers: config.kafkaBrokers,
+      mongodbUri: config.store.mongodbUri,
+      database: config.store.database,
+      topic: config.topic,
+      consumerGroup: config.consumerGroup,
+      topicPartitions: config.topicPartitions,
       // The group hands a killed projector's partitions on after this silence: the broker's least.
-      OSSN_CONSUMER_SESSION_TIMEOUT_MS: '6000',
-      LOG_LEVEL: 'warn',
+      consumerSessionTimeoutMs: 6000,
+      logLevel: 'warn',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const exit = new Promise<number | NodeJS.Signals | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
-  return { child, exit };
+    { echoStderr: true },
+  );
 }

@@ -11,10 +11,10 @@ import { createLogger } from '../../services/plumbing/logging/logger.js';
 import { connectMongo } from '../../services/adapters/mongodb/connect.js';
 import { ensureIndexes, readModelCollections } from '../../services/adapters/mongodb/documents.js';
 import { startQueryService, type RunningQueryService } from '../../services/query/server.js';
-import { faultOf, ORDER_STATUS_URL, statusDetailsRequest } from '../../services/query/soap/testing.js';
+import { faultOf, ORDER_STATUS_URL, statusDetailsRequest } from '../support/soap-requests.js';
 import { logLines, type LogLine } from '../support/log-lines.js';
 import { servers, uniqueNames } from '../support/servers.js';
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
+import { startProxyTo, type TcpProxy } from '../support/tcp-proxy.js';
 
 const env = servers();
 const names = uniqueNames('faults-query');
@@ -46,17 +46,11 @@ function credential(n: number): string {
   return `fault-${names.suffix}-${n}`;
 }
 
+/** startProxyTo, its proxy closed after the file. */
 async function proxyTo(url: string): Promise<{ proxy: TcpProxy; url: string }> {
-  const parsed = new URL(url);
-  const proxy = await startTcpProxy({ host: parsed.hostname, port: Number(parsed.port) });
-  proxies.push(proxy);
-  parsed.host = proxy.address;
-  if (parsed.protocol === 'mongodb:') {
-    // Through the proxy, or the driver would discover the replica set's member and go around it.
-    parsed.searchParams.delete('replicaSet');
-    parsed.searchParams.set('directConnection', 'true');
-  }
-  return { proxy, url: parsed.toString() };
+  const proxied = await startProxyTo(url);
+  proxies.push(proxied.proxy);
+  return proxied;
 }
 
 /** The real query service with the given variables, logging into `log`. */

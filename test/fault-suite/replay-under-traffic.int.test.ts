@@ -11,13 +11,13 @@ import { foldEvents } from '../../projections/fold.js';
 import { waitUntilCaughtUp } from '../../services/adapters/kafka/progress.js';
 import { startFollowingProjector } from '../../services/projector/follow-active-version.js';
 import { consumerGroupFor } from '../../services/projector/versions.js';
-import { publishNdjson } from '../../services/adapters/kafka/publish-events.js';
 import { buildApp } from '../../services/query/app.js';
-import { answerBody, ORDER_STATUS_URL, SHIPMENT_URL, shipmentRequest, statusDetailsRequest, FakeAuthenticator, type XmlNode } from '../../services/query/soap/testing.js';
+import { answerBody, ORDER_STATUS_URL, SHIPMENT_URL, shipmentRequest, statusDetailsRequest, type XmlNode } from '../support/soap-requests.js';
+import { FakeAuthenticator } from '../support/fake-ports.js';
 import { readActiveVersion } from '../../services/adapters/mongodb/active-version.js';
 import { SwitchingLookups } from '../../services/adapters/mongodb/switching-lookups.js';
 import { ossnEnv, runOssn, type CliRun } from '../support/ossn-cli.js';
-import { freshProjectorConfig, useConnections } from '../support/projector-system.js';
+import { freshProjectorConfig, publishEvents, useConnections } from '../support/projector-system.js';
 import { testSeed } from '../support/seed.js';
 
 const connections = useConnections('replay-traffic');
@@ -163,7 +163,7 @@ describe('a replay under traffic, killed in each step', () => {
     const db = connections.mongo.db(names.database);
     const published: ErpEvent[] = [];
     const publish = async (events: ErpEvent[]) => {
-      await publishNdjson(events.map((e) => JSON.stringify(e)), connections.producer, config.topic);
+      await publishEvents(connections.producer, config.topic, events);
       published.push(...events);
     };
 

@@ -1,4 +1,16 @@
 import type { Kafka } from 'kafkajs';
+import { partitionLags } from '../../services/adapters/kafka/progress.js';
+
+/** How many messages of the topic the consumer group has not committed yet, over all partitions. */
+export async function groupLag(kafka: Kafka, groupId: string, topic: string): Promise<bigint> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    return (await partitionLags(admin, groupId, topic)).reduce((sum, p) => sum + p.lag, 0n);
+  } finally {
+    await admin.disconnect();
+  }
+}
 
 export interface ConsumedMessage {
   key: string | undefined;

@@ -1,8 +1,9 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ProjectorConfig } from '../../services/plumbing/config/config.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
+const entry = fileURLToPath(new URL('../../bin/ossn.mjs', import.meta.url));
 
 export interface CliRun {
   code: number | null;
@@ -24,7 +25,7 @@ export interface CliOptions {
 /** Runs `ossn <args>` as an operator does (node bin/ossn.mjs), with `env` over this process's environment. */
 export function runOssn(args: string[], env: Record<string, string>, { input = '', timeoutMs = 120_000, kill }: CliOptions = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/ossn.mjs', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [entry, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let killed = false;
@@ -67,4 +68,74 @@ export function ossnEnv(config: ProjectorConfig): Record<string, string> {
     OSSN_TOPIC: config.topic,
     LOG_LEVEL: 'warn',
   };
+}
+
+/** An `ossn` command left running (startOssn). */
+export interface OssnProcess {
+  child: ChildProcess;
+  /** Its stdout and stderr so far, as they came. */
+  output: () => string;
+  /** How it ended: its exit code, or the signal that ended it. */
+  exit: Promise<number | NodeJS.Signals | null>;
+}
+
+export interface StartOssnOptions {
+  /** Its working directory; the repository's by default. */
+  cwd?: string;
+  /**
+   * As a container runs it: PID 1 of a PID namespace of its own, where a signal without a handler
+   * is ignored (util-linux unshare; the tests run as root). `child` is then unshare.
+   */
+  asInit?: boolean;
+  /** Its stderr is written to this process's stderr as well (warnings show in the test's output). */
+  echoStderr?: boolean;
+}
+
+/** Starts `ossn <args>` as an operator does (node bin/ossn.mjs), with `env` over this process's environment, and leaves it running. */
+export function startOssn(args: string[], env: Record<string, string>, { cwd = root, asInit = false, echoStderr = false }: StartOssnOptions = {}): OssnProcess {
+  const command = asInit ? ['unshare', '--pid', '--fork', '--kill-child', process.execPath] : [process.execPath];
+  const child = spawn(command[0]!, [...command.slice(1), entry, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let text = '';
+  child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+    if (echoStderr) process.stderr.write(chunk);
+  });
+  const exit = new Promise<number | NodeJS.Signals | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
+  return { child, output: () => text, exit };
+}
+
+/** Where an `ossn projector` started by startOssnProjector works. */
+export interface ProjectorTarget {
+  kafkaBrokers: string[] | string;
+  mongodbUri: string;
+  database: string;
+  topic: string;
+  consumerGroup: string;
+  /** OSSN_TOPIC_PARTITIONS, when the projector creates the topic; its default otherwise. */
+  topicPartitions?: number;
+  /** OSSN_CONSUMER_SESSION_TIMEOUT_MS: the group hands a silent projector's partitions on after this. */
+  consumerSessionTimeoutMs?: number;
+  /** LOG_LEVEL; info by default (the tests read its log lines). */
+  logLevel?: 'info' | 'warn';
+}
+
+/** `ossn projector` on a test's servers, database, topic and group, its operators' port on a free port. */
+export function startOssnProjector(target: ProjectorTarget, options: Omit<StartOssnOptions, 'cwd'> = {}): OssnProcess {
+  const { topicPartitions, consumerSessionTimeoutMs } = target;
+  return startOssn(
+    ['projector'],
+    {
+      KAFKA_BROKERS: typeof target.kafkaBrokers === 'string' ? target.kafkaBrokers : target.kafkaBrokers.join(','),
+      MONGODB_URI: target.mongodbUri,
+      MONGODB_DATABASE: target.database,
+      OSSN_TOPIC: target.topic,
+      OSSN_CONSUMER_GROUP: target.consumerGroup,
+      ...(topicPartitions === undefined ? {} : { OSSN_TOPIC_PARTITIONS: String(topicPartitions) }),
+      ...(consumerSessionTimeoutMs === undefined ? {} : { OSSN_CONSUMER_SESSION_TIMEOUT_MS: String(consumerSessionTimeoutMs) }),
+      OSSN_METRICS_PORT: '0',
+      LOG_LEVEL: target.logLevel ?? 'info',
+    },
+    options,
+  );
 }

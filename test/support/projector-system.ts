@@ -1,9 +1,11 @@
 import type { Kafka } from 'kafkajs';
+import type { ErpEvent } from '../../contracts/erp-events.js';
 import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll } from 'vitest';
 import { defaultStateCacheSize, type ProjectorConfig } from '../../services/plumbing/config/config.js';
 import { createKafka } from '../../services/adapters/kafka/client.js';
 import { connectProducer, type MessageProducer } from '../../services/adapters/kafka/producer.js';
+import { publishNdjson, type PublishReport } from '../../services/adapters/kafka/publish-events.js';
 import { waitUntilCaughtUp } from '../../services/adapters/kafka/progress.js';
 import { ensureTopics } from '../../services/adapters/kafka/topics.js';
 import { startProjector } from '../../services/projector/run.js';
@@ -60,11 +62,27 @@ export async function freshProjectorConfig(kafka: Kafka, label: string, partitio
 }
 
 /** Runs a projector of `config` until its group has committed the whole topic, then stops it: a live version built and left standing. */
-export async function projectUntilCaughtUp(connections: Connections, config: ProjectorConfig): Promise<void> {
+export async function projectUntilCaughtUp(connections: Pick<Connections, 'kafka' | 'logger'>, config: ProjectorConfig): Promise<void> {
   const projector = await startProjector(config, connections.logger);
   try {
     await waitUntilCaughtUp(connections.kafka, config.consumerGroup, config.topic);
   } finally {
     await projector.stop();
+  }
+}
+
+/**
+ * Publishes events of the contract to `topic` as `ossn publish` does (each under its sales order's
+ * key, in order), through `via`: a producer, or a Kafka client to open one for these events only.
+ * Rejects when any event is refused.
+ */
+export async function publishEvents(via: MessageProducer | Kafka, topic: string, events: readonly ErpEvent[]): Promise<PublishReport> {
+  const producer = 'send' in via ? via : await connectProducer(via);
+  try {
+    const report = await publishNdjson(events.map((e) => JSON.stringify(e)), producer, topic);
+    if (report.refused.length > 0) throw new Error(`${report.refused.length} of ${events.length} events refused: ${JSON.stringify(report.refused.slice(0, 3))}`);
+    return report;
+  } finally {
+    if (producer !== via) await producer.close();
   }
 }

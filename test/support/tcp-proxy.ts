@@ -90,3 +90,20 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
   };
 }
+
+/**
+ * A proxy in front of the server of `url` (mongodb:// or redis://), and the URL that reaches that
+ * server through it. A MongoDB URL is made a direct connection without its replica set, or the
+ * driver would discover the replica set's member and go around the proxy.
+ */
+export async function startProxyTo(url: string): Promise<{ proxy: TcpProxy; url: string }> {
+  const parsed = new URL(url);
+  const defaultPort = parsed.protocol === 'mongodb:' ? 27017 : 6379;
+  const proxy = await startTcpProxy({ host: parsed.hostname, port: Number(parsed.port || defaultPort) });
+  parsed.host = proxy.address;
+  if (parsed.protocol === 'mongodb:') {
+    parsed.searchParams.delete('replicaSet');
+    parsed.searchParams.set('directConnection', 'true');
+  }
+  return { proxy, url: parsed.toString() };
+}

@@ -5,7 +5,7 @@ import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
 import { createLogger } from '../../plumbing/logging/logger.js';
 import { createKafka } from './client.js';
 import { consumeBatches } from './consumer.js';
-import { groupLag } from './progress.js';
+import { groupLag } from '../../../test/support/kafka-progress.js';
 import { connectProducer, type MessageProducer } from './producer.js';
 import { ensureTopics } from './topics.js';
 

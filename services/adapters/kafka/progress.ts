@@ -1,16 +1,5 @@
 import type { Admin, Kafka } from 'kafkajs';
 
-/** How many messages of the topic the consumer group has not committed yet, over all partitions. */
-export async function groupLag(kafka: Kafka, groupId: string, topic: string): Promise<bigint> {
-  const admin = kafka.admin();
-  await admin.connect();
-  try {
-    return await lagOn(admin, groupId, topic);
-  } finally {
-    await admin.disconnect();
-  }
-}
-
 async function lagOn(admin: Admin, groupId: string, topic: string): Promise<bigint> {
   return (await partitionLags(admin, groupId, topic)).reduce((sum, p) => sum + p.lag, 0n);
 }

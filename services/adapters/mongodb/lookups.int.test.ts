@@ -1,7 +1,7 @@
 import type { Document, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErpEvent, ErpEventOf } from '../../../contracts/erp-events.js';
-import { sampleEvent, sampleShipFrom, sampleShipTo } from '../../../contracts/sample-events.js';
+import { sampleEvent, sampleShipFrom, sampleShipTo } from '../../../test/fixtures/sample-events.js';
 import type { StatusId } from '../../../contracts/status-types.js';
 import type { OrderStatusState, ShipmentsState } from '../../../projections/state.js';
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';

@@ -1,6 +1,7 @@
 import type { Collection, Document, Filter, Sort } from 'mongodb';
 import type { OrderLookups, ShipmentQuery, StatusQuery } from '../../../contracts/lookups.js';
 import type { OrderStatusView, ShipmentNotificationView } from '../../../contracts/lookup-answers.js';
+import { purchaseOrderComplete } from '../../../projections/completion.js';
 import type { ShipmentsState } from '../../../projections/state.js';
 import { shipmentsStateProjection, type OrderStatusDocument, type ReadModelCollections, type ShipmentsDocument } from './documents.js';
 import { groupByPurchaseOrder, groupKey, maxPurchaseOrdersPerAnswer, type PurchaseOrderGroup } from './purchase-order-groups.js';
@@ -183,9 +184,6 @@ export class MongoOrderLookups implements OrderLookups {
     return members;
   }
 }
-
-/** A purchase order is complete when every sales order of its client carrying its number is, answered or not. */
-const purchaseOrderComplete = (members: PurchaseOrderMember[]) => members.length > 0 && members.every((m) => m.complete);
 
 /**
  * newsKey of a sales order's news (newsOf without a purchase order's flag), computed by the server:

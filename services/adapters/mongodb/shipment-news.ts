@@ -1,3 +1,4 @@
+import { purchaseOrderComplete } from '../../../projections/completion.js';
 import type { LocationState, ShipmentsState } from '../../../projections/state.js';
 import type { ShipmentsDocument, StoredPackage } from './documents.js';
 
@@ -63,6 +64,6 @@ export type PurchaseOrderMember = Pick<ShipmentsDocument, 'complete' | 'complete
 export function purchaseOrderCompleteChanged(members: readonly PurchaseOrderMember[], visibleSince: Date): boolean {
   const then = members.filter((m) => !atOrAfter(m.purchaseOrderSetAt, visibleSince));
   const completeThen = then.length > 0 && then.every((m) => (atOrAfter(m.completeChangedAt, visibleSince) ? !m.complete : m.complete));
-  const completeNow = members.length > 0 && members.every((m) => m.complete);
+  const completeNow = purchaseOrderComplete(members);
   return completeThen !== completeNow;
 }

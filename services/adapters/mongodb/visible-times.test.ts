@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ErpEvent } from '../../../contracts/erp-events.js';
-import { locationRecorded, packageShipped, packageVoided, shipmentCompleted, statusChanged } from '../../../contracts/sample-events.js';
+import { locationRecorded, packageShipped, packageVoided, shipmentCompleted, statusChanged } from '../../../test/fixtures/sample-events.js';
 import { evolveShipments } from '../../../projections/shipments.js';
 import type { ShipmentsState } from '../../../projections/state.js';
 import type { ShipmentsDocument } from './documents.js';

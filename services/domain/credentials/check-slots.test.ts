@@ -2,10 +2,10 @@
 // addresses neither queues without limit nor keeps a partner's first login waiting.
 import type { FastifyInstance } from 'fastify';
 import { afterEach, expect, it, vi } from 'vitest';
-import { basic } from '../../query/json/testing.js';
+import { basic } from '../../../test/support/json-requests.js';
 import { createRequestLimits } from '../../query/rate-limit/request-limits.js';
-import { appWithLimits } from '../../query/rate-limit/testing.js';
-import { faultOf, shipmentRequest, SHIPMENT_URL } from '../../query/soap/testing.js';
+import { appWithLimits } from '../../../test/support/test-apps.js';
+import { faultOf, shipmentRequest, SHIPMENT_URL } from '../../../test/support/soap-requests.js';
 import { CheckSlots, PasswordChecksBusyError } from './check-slots.js';
 
 // The real scrypt runs, counted.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ErpEvent } from '../../../contracts/erp-events.js';
-import { locationRecorded, packageShipped, statusChanged } from '../../../contracts/sample-events.js';
+import { locationRecorded, packageShipped, statusChanged } from '../../../test/fixtures/sample-events.js';
 import { foldEvents } from '../../../projections/fold.js';
 import { toDeadLetterRecord, type DeadLetterRecord } from '../../domain/dead-letters/dead-letter-records.js';
 import { judgeRedrive, salesOrdersOf } from './redrive-verdict.js';

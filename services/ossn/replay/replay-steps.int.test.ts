@@ -6,12 +6,11 @@ import { generateDemoEvents } from '../demo-events/demo-events.js';
 import type { ErpEvent } from '../../../contracts/erp-events.js';
 import type { ProjectorConfig } from '../../plumbing/config/config.js';
 import { deadLetterTopic } from '../../../contracts/transport.js';
-import { freshProjectorConfig, projectUntilCaughtUp, useConnections } from '../../../test/support/projector-system.js';
+import { freshProjectorConfig, projectUntilCaughtUp, publishEvents, useConnections } from '../../../test/support/projector-system.js';
 import { waitUntilCaughtUp } from '../../adapters/kafka/progress.js';
 import { readTopic } from '../../adapters/kafka/read-topic.js';
 import { startFollowingProjector } from '../../projector/follow-active-version.js';
 import { startProjector } from '../../projector/run.js';
-import { publishNdjson } from '../../adapters/kafka/publish-events.js';
 import { activateBuild, holdPreviousVersion, mayWrite, readActiveVersion, readBuild, recordBuild } from '../../adapters/mongodb/active-version.js';
 import { readModelCollections } from '../../adapters/mongodb/documents.js';
 import { acquireReplayLock, ReplayLockedError } from '../../adapters/mongodb/replay-lock.js';
@@ -31,7 +30,7 @@ async function freshSystem(label: string, partitions = 3) {
   return { config, db, ctx };
 }
 
-const publish = (events: ErpEvent[], topic: string) => publishNdjson(events.map((e) => JSON.stringify(e)), connections.producer, topic);
+const publish = (events: ErpEvent[], topic: string) => publishEvents(connections.producer, topic, events);
 
 const buildLive = (config: ProjectorConfig) => projectUntilCaughtUp(connections, config);
 

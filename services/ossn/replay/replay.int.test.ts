@@ -6,26 +6,25 @@ import { generateDemoEvents } from '../demo-events/demo-events.js';
 import type { ErpEvent } from '../../../contracts/erp-events.js';
 import { foldEvents } from '../../../projections/fold.js';
 import { ossnEnv, runOssn } from '../../../test/support/ossn-cli.js';
-import { freshProjectorConfig, projectUntilCaughtUp, useConnections } from '../../../test/support/projector-system.js';
+import { freshProjectorConfig, projectUntilCaughtUp, publishEvents, useConnections } from '../../../test/support/projector-system.js';
 import { uniqueNames } from '../../../test/support/servers.js';
 import type { ProjectorConfig } from '../../plumbing/config/config.js';
 import { waitUntilCaughtUp } from '../../adapters/kafka/progress.js';
 import { startFollowingProjector, type FollowingProjector } from '../../projector/follow-active-version.js';
 import { consumerGroupFor } from '../../projector/versions.js';
-import { publishNdjson } from '../../adapters/kafka/publish-events.js';
 import { buildApp } from '../../query/app.js';
 import type { OrderStatusView } from '../../../contracts/lookup-answers.js';
 import { readActiveVersion, readBuild } from '../../adapters/mongodb/active-version.js';
 import { readModelCollections, shipmentsStoreFields } from '../../adapters/mongodb/documents.js';
 import { SwitchingLookups } from '../../adapters/mongodb/switching-lookups.js';
-import { FakeAuthenticator } from '../../query/soap/testing.js';
+import { FakeAuthenticator } from '../../../test/support/fake-ports.js';
 import { replay, type ReplayContext } from './replay.js';
 
 const connections = useConnections('replay-test');
 const { kafka, logger, running } = connections;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const publish = (events: ErpEvent[], topic: string) => publishNdjson(events.map((e) => JSON.stringify(e)), connections.producer, topic);
+const publish = (events: ErpEvent[], topic: string) => publishEvents(connections.producer, topic, events);
 
 async function freshSystem(label: string, partitions = 3) {
   const { config, names } = await freshProjectorConfig(kafka, label, partitions);

@@ -1,7 +1,7 @@
 import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErpEvent } from '../../../contracts/erp-events.js';
-import { locationRecorded, packageShipped, shipmentCompleted, statusChanged } from '../../../contracts/sample-events.js';
+import { locationRecorded, packageShipped, shipmentCompleted, statusChanged } from '../../../test/fixtures/sample-events.js';
 import { evolveShipments } from '../../../projections/shipments.js';
 import type { ShipmentsState } from '../../../projections/state.js';
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';

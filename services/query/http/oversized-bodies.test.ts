@@ -5,8 +5,8 @@ import { connect } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequestLimits } from '../rate-limit/index.js';
-import { appWithLimits } from '../rate-limit/testing.js';
-import { faultOf, ORDER_STATUS_URL } from '../soap/testing.js';
+import { appWithLimits } from '../../../test/support/test-apps.js';
+import { faultOf, ORDER_STATUS_URL } from '../../../test/support/soap-requests.js';
 
 let app: FastifyInstance;
 let base: string;

@@ -5,9 +5,10 @@ import { sample } from '../../../test/support/metrics-scrape.js';
 import { createQueryMetrics } from '../../plumbing/metrics/query-metrics.js';
 import { buildOpsApp } from '../../plumbing/ops-port/ops-server.js';
 import { buildApp } from '../app.js';
-import { basic, SHIPMENTS_URL, STATUS_URL } from '../json/testing.js';
+import { basic, SHIPMENTS_URL, STATUS_URL } from '../../../test/support/json-requests.js';
 import { createRequestLimits } from '../rate-limit/index.js';
-import { ACCOUNTS, FakeAuthenticator, FakeLookups, statusDetailsRequest } from '../soap/testing.js';
+import { ACCOUNTS, FakeAuthenticator, FakeLookups } from '../../../test/support/fake-ports.js';
+import { statusDetailsRequest } from '../../../test/support/soap-requests.js';
 import { ORDER_STATUS_PATH } from '../soap/index.js';
 import { maxPurchaseOrdersPerAnswer } from '../../adapters/mongodb/purchase-order-groups.js';
 

@@ -6,9 +6,10 @@ import { runInNewContext } from 'node:vm';
 import { pino } from 'pino';
 import { afterEach, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
-import { basic, STATUS_URL } from '../json/testing.js';
+import { basic, STATUS_URL } from '../../../test/support/json-requests.js';
 import type { OrderLookups } from '../../../contracts/lookups.js';
-import { ACCOUNTS, FakeAuthenticator, faultOf, ORDER_STATUS_URL, statusDetailsRequest } from '../soap/testing.js';
+import { ACCOUNTS, FakeAuthenticator } from '../../../test/support/fake-ports.js';
+import { faultOf, ORDER_STATUS_URL, statusDetailsRequest } from '../../../test/support/soap-requests.js';
 
 /** Lookups that answer only when released, recording each one's signal. */
 class HeldLookups implements OrderLookups {

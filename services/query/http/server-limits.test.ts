@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { buildApp } from '../app.js';
-import { ACCOUNTS, FakeAuthenticator, FakeLookups, ORDER_STATUS_URL } from '../soap/testing.js';
+import { ACCOUNTS, FakeAuthenticator, FakeLookups } from '../../../test/support/fake-ports.js';
+import { ORDER_STATUS_URL } from '../../../test/support/soap-requests.js';
 import type { ServerLimits } from './server-limits.js';
 
 const apps: FastifyInstance[] = [];

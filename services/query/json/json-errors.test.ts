@@ -5,9 +5,11 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RateLimitedError } from '../rate-limit/rate-limited-error.js';
 import { partnerJsonApi } from './plugin.js';
-import { ACCOUNTS, basic, buildJsonTestApp, FakeAuthenticator, FakeLookups, get, SHIPMENTS_URL, STATUS_URL, type JsonTestApp } from './testing.js';
+import { ACCOUNTS, FakeAuthenticator, FakeLookups } from '../../../test/support/fake-ports.js';
+import { basic, get, SHIPMENTS_URL, STATUS_URL } from '../../../test/support/json-requests.js';
+import { buildJsonTestApp, type TestApp } from '../../../test/support/test-apps.js';
 
-let t: JsonTestApp;
+let t: TestApp;
 beforeAll(async () => {
   t = await buildJsonTestApp();
 });

@@ -6,8 +6,9 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
-import { statusDetailsRequest } from '../soap/testing.js';
-import { ACCOUNTS, basic, FakeAuthenticator, FakeLookups } from './testing.js';
+import { statusDetailsRequest } from '../../../test/support/soap-requests.js';
+import { ACCOUNTS, FakeAuthenticator, FakeLookups } from '../../../test/support/fake-ports.js';
+import { basic } from '../../../test/support/json-requests.js';
 
 const SECRET = 'hunter2-Secret';
 const lines: string[] = [];

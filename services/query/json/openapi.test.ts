@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { pino } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
-import { ACCOUNTS, FakeAuthenticator, FakeLookups } from './testing.js';
+import { ACCOUNTS, FakeAuthenticator, FakeLookups } from '../../../test/support/fake-ports.js';
 
 let app: FastifyInstance;
 beforeAll(async () => {

@@ -3,9 +3,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseDateTime } from './queries.js';
 import { queryHasPassword } from './url-password.js';
-import { basic, buildJsonTestApp, get, SHIPMENTS_URL, STATUS_URL, type JsonTestApp } from './testing.js';
+import { basic, get, SHIPMENTS_URL, STATUS_URL } from '../../../test/support/json-requests.js';
+import { buildJsonTestApp, type TestApp } from '../../../test/support/test-apps.js';
 
-let t: JsonTestApp;
+let t: TestApp;
 beforeAll(async () => {
   t = await buildJsonTestApp();
 });

@@ -2,11 +2,12 @@
 // absent optional ones stay absent (never null), dates are ISO 8601 strings.
 import Fastify from 'fastify';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { FULL_STATUS, MINIMAL_STATUS, SHIPMENT } from '../soap/testing.js';
+import { FULL_STATUS, MINIMAL_STATUS, SHIPMENT } from '../../../test/fixtures/views.js';
 import { orderStatusBody, shipmentsBody } from './schemas.js';
-import { buildJsonTestApp, get, SHIPMENTS_URL, STATUS_URL, type JsonTestApp } from './testing.js';
+import { buildJsonTestApp, type TestApp } from '../../../test/support/test-apps.js';
+import { get, SHIPMENTS_URL, STATUS_URL } from '../../../test/support/json-requests.js';
 
-let t: JsonTestApp;
+let t: TestApp;
 beforeAll(async () => {
   t = await buildJsonTestApp();
 });

@@ -17,8 +17,8 @@ import { ensureIndexes, readModelCollections } from '../../adapters/mongodb/docu
 import { MongoOrderLookups } from '../../adapters/mongodb/lookups.js';
 import { writeEffects } from '../../adapters/mongodb/writes.js';
 import { buildApp } from '../app.js';
-import { answerBody, ORDER_STATUS_URL, post, SHIPMENT_URL, shipmentRequest, statusDetailsRequest } from '../soap/testing.js';
-import { basic } from './testing.js';
+import { answerBody, ORDER_STATUS_URL, post, SHIPMENT_URL, shipmentRequest, statusDetailsRequest } from '../../../test/support/soap-requests.js';
+import { basic } from '../../../test/support/json-requests.js';
 
 let mongo: MongoClient;
 let app: FastifyInstance;

@@ -4,10 +4,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { ReserveLogin } from '../../domain/credentials/credential.js';
-import { basic } from '../json/testing.js';
-import { FakeAuthenticator, ACCOUNTS, faultOf, ORDER_STATUS_URL, post, shipmentRequest, SHIPMENT_URL, statusDetailsRequest } from '../soap/testing.js';
+import { basic } from '../../../test/support/json-requests.js';
+import { FakeAuthenticator, ACCOUNTS } from '../../../test/support/fake-ports.js';
+import { faultOf, ORDER_STATUS_URL, post, shipmentRequest, SHIPMENT_URL, statusDetailsRequest } from '../../../test/support/soap-requests.js';
 import { createRequestLimits, type RequestLimitOptions } from './request-limits.js';
-import { appWithLimits } from './testing.js';
+import { appWithLimits } from '../../../test/support/test-apps.js';
 
 const apps: FastifyInstance[] = [];
 afterEach(async () => {

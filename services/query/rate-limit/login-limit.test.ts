@@ -9,11 +9,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CachingAuthenticator } from '../../domain/credentials/authenticator.js';
 import { hashPassword } from '../../domain/credentials/password-hash.js';
 import { withDeadline } from '../../plumbing/lifecycle/deadline.js';
-import { basic } from '../json/testing.js';
+import { basic } from '../../../test/support/json-requests.js';
 import type { Authenticator } from '../../domain/credentials/credential.js';
 import { loginAddressKey } from './login-guard.js';
 import { createRequestLimits, type RequestLimitOptions } from './request-limits.js';
-import { appWithLimits } from './testing.js';
+import { appWithLimits } from '../../../test/support/test-apps.js';
 
 const apps: FastifyInstance[] = [];
 afterEach(async () => {

@@ -5,12 +5,12 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { servers, uniqueNames } from '../../../test/support/servers.js';
-import { basic } from '../json/testing.js';
-import { faultOf, shipmentRequest, SHIPMENT_URL } from '../soap/testing.js';
+import { basic } from '../../../test/support/json-requests.js';
+import { faultOf, shipmentRequest, SHIPMENT_URL } from '../../../test/support/soap-requests.js';
 import { RateLimitedError } from './rate-limited-error.js';
 import { createRequestLimits, type RequestLimitOptions, type RequestLimits } from './request-limits.js';
 import { redisClientOptions } from '../../adapters/redis/redis-connection.js';
-import { appWithLimits } from './testing.js';
+import { appWithLimits } from '../../../test/support/test-apps.js';
 
 const { redisUrl } = servers();
 const apps: FastifyInstance[] = [];

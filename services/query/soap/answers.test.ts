@@ -3,25 +3,16 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { validateSoapAnswer } from '../../../test/xsd/validate.js';
 import { statusTypes } from '../../../contracts/status-types.js';
-import {
-  buildTestApp,
-  FULL_STATUS,
-  MINIMAL_STATUS,
-  ORDER_STATUS_URL,
-  post,
-  SHIPMENT,
-  SHIPMENT_URL,
-  shipmentRequest,
-  statusDetailsRequest,
-  statusTypesRequest,
-  type FakeLookups,
-} from './testing.js';
+import { buildSoapTestApp } from '../../../test/support/test-apps.js';
+import { FULL_STATUS, MINIMAL_STATUS, SHIPMENT } from '../../../test/fixtures/views.js';
+import { ORDER_STATUS_URL, post, SHIPMENT_URL, shipmentRequest, statusDetailsRequest, statusTypesRequest } from '../../../test/support/soap-requests.js';
+import type { FakeLookups } from '../../../test/support/fake-ports.js';
 
 let app: FastifyInstance;
 let lookups: FakeLookups;
 
 beforeAll(async () => {
-  ({ app, lookups } = await buildTestApp());
+  ({ app, lookups } = await buildSoapTestApp());
 });
 afterAll(() => app.close());
 beforeEach(() => {

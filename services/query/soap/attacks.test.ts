@@ -2,13 +2,16 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OSS_NS } from './namespaces.js';
-import { buildTestApp, envelope, faultOf, MINIMAL_STATUS, ORDER_STATUS_URL, post, statusDetailsRequest, type FakeAuthenticator } from './testing.js';
+import { buildSoapTestApp } from '../../../test/support/test-apps.js';
+import { envelope, faultOf, ORDER_STATUS_URL, post, statusDetailsRequest } from '../../../test/support/soap-requests.js';
+import { MINIMAL_STATUS } from '../../../test/fixtures/views.js';
+import type { FakeAuthenticator } from '../../../test/support/fake-ports.js';
 
 let app: FastifyInstance;
 let authenticator: FakeAuthenticator;
 
 beforeAll(async () => {
-  const t = await buildTestApp();
+  const t = await buildSoapTestApp();
   ({ app, authenticator } = t);
   t.lookups.statuses = [MINIMAL_STATUS];
 });

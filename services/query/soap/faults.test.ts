@@ -6,26 +6,13 @@ import { validateSoapAnswer } from '../../../test/xsd/validate.js';
 import { RateLimitedError } from './soap-faults.js';
 import type { OperationName } from './operations.js';
 import { promoStandardsSoap } from './plugin.js';
-import {
-  ACCOUNTS,
-  BASE_URL,
-  buildTestApp,
-  envelope,
-  FakeAuthenticator,
-  FakeLookups,
-  faultOf,
-  ORDER_STATUS_URL,
-  post,
-  SHIPMENT_URL,
-  shipmentRequest,
-  statusDetailsRequest,
-  statusTypesRequest,
-  type TestApp,
-} from './testing.js';
+import { ACCOUNTS, FakeAuthenticator, FakeLookups } from '../../../test/support/fake-ports.js';
+import { BASE_URL, buildSoapTestApp, type TestApp } from '../../../test/support/test-apps.js';
+import { envelope, faultOf, ORDER_STATUS_URL, post, SHIPMENT_URL, shipmentRequest, statusDetailsRequest, statusTypesRequest } from '../../../test/support/soap-requests.js';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await buildTestApp();
+  t = await buildSoapTestApp();
 });
 afterAll(() => t.app.close());
 beforeEach(() => {
@@ -41,7 +28,7 @@ async function expectFault(payload: string, code: string, message: string, url =
 }
 
 it('faults are valid SOAP 1.1 envelopes', async () => {
-  const limited = await buildTestApp(() => {
+  const limited = await buildSoapTestApp(() => {
     throw new RateLimitedError(1);
   });
   try {
@@ -114,7 +101,7 @@ describe('Unsupported operation', () => {
 describe('Rate limit exceeded', () => {
   it('is a soap:Server fault with HTTP 429 and Retry-After in whole seconds', async () => {
     const seen: Array<[string, OperationName]> = [];
-    const limited = await buildTestApp((credential, operation) => {
+    const limited = await buildSoapTestApp((credential, operation) => {
       seen.push([credential.id, operation]);
       throw new RateLimitedError(12.2);
     });

@@ -4,7 +4,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import soap from 'soap';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { promoStandardsSoap } from './plugin.js';
-import { ACCOUNTS, FakeAuthenticator, FakeLookups, FULL_STATUS, MINIMAL_STATUS, ORDER_STATUS_URL, SHIPMENT, SHIPMENT_URL } from './testing.js';
+import { ACCOUNTS, FakeAuthenticator, FakeLookups } from '../../../test/support/fake-ports.js';
+import { FULL_STATUS, MINIMAL_STATUS, SHIPMENT } from '../../../test/fixtures/views.js';
+import { ORDER_STATUS_URL, SHIPMENT_URL } from '../../../test/support/soap-requests.js';
 
 let app: FastifyInstance;
 let base: string;

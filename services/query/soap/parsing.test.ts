@@ -3,26 +3,17 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OSN_NS, OSN_SHARED_NS, OSS_NS } from './namespaces.js';
 import { promoStandardsSoap } from './plugin.js';
-import {
-  ACCOUNTS,
-  BASE_URL,
-  buildTestApp,
-  FakeAuthenticator,
-  FakeLookups,
-  faultOf,
-  MINIMAL_STATUS,
-  ORDER_STATUS_URL,
-  post,
-  SHIPMENT_URL,
-  statusDetailsRequest,
-} from './testing.js';
+import { ACCOUNTS, FakeAuthenticator, FakeLookups } from '../../../test/support/fake-ports.js';
+import { BASE_URL, buildSoapTestApp } from '../../../test/support/test-apps.js';
+import { faultOf, ORDER_STATUS_URL, post, SHIPMENT_URL, statusDetailsRequest } from '../../../test/support/soap-requests.js';
+import { MINIMAL_STATUS } from '../../../test/fixtures/views.js';
 
 let app: FastifyInstance;
 let lookups: FakeLookups;
 let authenticator: FakeAuthenticator;
 
 beforeAll(async () => {
-  ({ app, lookups, authenticator } = await buildTestApp());
+  ({ app, lookups, authenticator } = await buildSoapTestApp());
 });
 afterAll(() => app.close());
 beforeEach(() => {

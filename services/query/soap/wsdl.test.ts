@@ -5,13 +5,16 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateWith, type SchemaSet } from '../../../test/xsd/validate.js';
 import { promoStandardsSoap } from './plugin.js';
-import { BASE_URL, buildTestApp, FakeAuthenticator, FakeLookups, MINIMAL_STATUS, ORDER_STATUS_URL, post, SHIPMENT, SHIPMENT_URL, shipmentRequest, statusDetailsRequest, ACCOUNTS } from './testing.js';
+import { BASE_URL, buildSoapTestApp } from '../../../test/support/test-apps.js';
+import { FakeAuthenticator, FakeLookups, ACCOUNTS } from '../../../test/support/fake-ports.js';
+import { MINIMAL_STATUS, SHIPMENT } from '../../../test/fixtures/views.js';
+import { ORDER_STATUS_URL, post, SHIPMENT_URL, shipmentRequest, statusDetailsRequest } from '../../../test/support/soap-requests.js';
 import { deriveWsdl } from './wsdl.js';
 
 let app: FastifyInstance;
 
 beforeAll(async () => {
-  const t = await buildTestApp();
+  const t = await buildSoapTestApp();
   app = t.app;
   t.lookups.statuses = [MINIMAL_STATUS];
   t.lookups.notifications = [SHIPMENT];

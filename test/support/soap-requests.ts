@@ -1,0 +1,63 @@
+// SOAP requests as partners write them, and reading the answers (faults, the Body as parsed XML).
+import { XMLParser } from 'fast-xml-parser';
+import type { FastifyInstance } from 'fastify';
+import { OSN_NS, OSN_SHARED_NS, OSS_NS } from '../../services/query/soap/namespaces.js';
+
+function elements(fields: Record<string, string | undefined>, prefix: string): string {
+  return Object.entries(fields)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => `<${prefix}${name}>${value}</${prefix}${name}>`)
+    .join('');
+}
+
+export function envelope(body: string): string {
+  return `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/"><soapenv:Header/><soapenv:Body>${body}</soapenv:Body></soapenv:Envelope>`;
+}
+
+/** An OSS request as typical clients write it (every field in the service namespace). */
+export function statusDetailsRequest(fields: Record<string, string | undefined> = {}): string {
+  const all = { wsVersion: '1.0.0', id: 'both', password: 'secret', queryType: '4', statusTimeStamp: '2024-01-01T00:00:00Z', ...fields };
+  return envelope(`<ns:GetOrderStatusDetailsRequest xmlns:ns="${OSS_NS}">${elements(all, 'ns:')}</ns:GetOrderStatusDetailsRequest>`);
+}
+
+export function statusTypesRequest(fields: Record<string, string | undefined> = {}): string {
+  const all = { wsVersion: '1.0.0', id: 'both', password: 'secret', ...fields };
+  return envelope(`<ns:GetOrderStatusTypesRequest xmlns:ns="${OSS_NS}">${elements(all, 'ns:')}</ns:GetOrderStatusTypesRequest>`);
+}
+
+/** An OSN request as the schema has it: login fields in SharedObjects, the rest in the OSN namespace. */
+export function shipmentRequest(fields: Record<string, string | undefined> = {}): string {
+  const { wsVersion, id, password, ...rest } = { wsVersion: '1.0.0', id: 'both', password: 'secret', queryType: '3', shipmentDateTimeStamp: '2024-01-01T00:00:00Z', ...fields };
+  const login = elements({ wsVersion, id, password }, 'shar:');
+  return envelope(
+    `<ns:GetOrderShipmentNotificationRequest xmlns:ns="${OSN_NS}" xmlns:shar="${OSN_SHARED_NS}">${login}${elements(rest, 'ns:')}</ns:GetOrderShipmentNotificationRequest>`,
+  );
+}
+
+export const ORDER_STATUS_URL = '/api/promostandards/order-status';
+export const SHIPMENT_URL = '/api/promostandards/order-shipment-notification';
+
+export function post(app: FastifyInstance, url: string, payload: string | Buffer, headers: Record<string, string> = {}) {
+  return app.inject({ method: 'POST', url, payload, headers: { 'content-type': 'text/xml; charset=utf-8', ...headers } });
+}
+
+/** faultcode and faultstring of a fault answer (undefined when the answer is no fault). */
+export function faultOf(xml: string): { code: string; message: string } | undefined {
+  const code = /<faultcode>([^<]*)<\/faultcode>/.exec(xml)?.[1];
+  const message = /<faultstring>([^<]*)<\/faultstring>/.exec(xml)?.[1];
+  return code === undefined || message === undefined ? undefined : { code, message };
+}
+
+/** A parsed XML element: child elements by local name (namespace prefixes removed), text as strings. */
+export type XmlNode = Record<string, unknown>;
+
+const answerParser = new XMLParser({
+  removeNSPrefix: true,
+  parseTagValue: false,
+  isArray: (name) => ['OrderStatus', 'OrderStatusDetail', 'OrderShipmentNotification', 'SalesOrder', 'ShipmentLocation', 'Package'].includes(name),
+});
+
+/** The SOAP Body of an answer, its repeatable elements always as arrays. */
+export function answerBody(xml: string): XmlNode {
+  return (answerParser.parse(xml) as { Envelope: { Body: XmlNode } }).Envelope.Body;
+}

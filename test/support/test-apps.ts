@@ -1,0 +1,51 @@
+// The query service's interfaces over in-memory ports (test/support/fake-ports.ts): the SOAP plugin
+// alone, the JSON plugin alone, or the whole app with the limits under test.
+import Fastify, { type FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import type { Authenticator, Credential } from '../../services/domain/credentials/credential.js';
+import { buildApp } from '../../services/query/app.js';
+import { partnerJsonApi } from '../../services/query/json/plugin.js';
+import type { RequestLimits } from '../../services/query/rate-limit/request-limits.js';
+import type { BeforeOperation } from '../../services/query/soap/operations.js';
+import { promoStandardsSoap } from '../../services/query/soap/plugin.js';
+import { ACCOUNTS, FakeAuthenticator, FakeLookups } from './fake-ports.js';
+
+export const BASE_URL = 'https://partners.example.com';
+
+export interface TestApp {
+  app: FastifyInstance;
+  lookups: FakeLookups;
+  authenticator: FakeAuthenticator;
+}
+
+/** The SOAP interface alone, its WSDLs' address under BASE_URL. */
+export async function buildSoapTestApp(beforeOperation?: BeforeOperation): Promise<TestApp> {
+  const lookups = new FakeLookups();
+  const authenticator = new FakeAuthenticator(ACCOUNTS);
+  const app = Fastify({ logger: false });
+  await app.register(promoStandardsSoap, { publicBaseUrl: BASE_URL, lookups, authenticator, ...(beforeOperation ? { beforeOperation } : {}) });
+  await app.ready();
+  return { app, lookups, authenticator };
+}
+
+/** The JSON interface alone. */
+export async function buildJsonTestApp(beforeLookup?: (credential: Credential) => void | Promise<void>): Promise<TestApp> {
+  const lookups = new FakeLookups();
+  const authenticator = new FakeAuthenticator(ACCOUNTS);
+  const app = Fastify({ logger: false });
+  await app.register(partnerJsonApi, { lookups, authenticator, beforeLookup });
+  await app.ready();
+  return { app, lookups, authenticator };
+}
+
+/** The whole app (buildApp) with the limits under test. */
+export function appWithLimits(limits: RequestLimits, trustedProxyHops = 0, authenticator: Authenticator = new FakeAuthenticator(ACCOUNTS)): Promise<FastifyInstance> {
+  return buildApp({
+    logger: pino({ level: 'silent' }),
+    publicBaseUrl: 'http://x',
+    lookups: new FakeLookups(),
+    authenticator,
+    limits,
+    trustedProxyHops,
+  });
+}

@@ -331,16 +331,15 @@ const partnerClient = new PartnerClient(query.url, 2, REQUEST_TIMEOUT_MS);
 // answers came are printed; the window measures the steady state after it.
 const LOGIN_DEADLINE_MS = 10 * 60_000;
 const coldStart = { started: Date.now(), ms: 0, busy: 0, failed: new Map<string, number>(), loggedIn: 0 };
-const isBusy = (outcome: string) => outcome.endsWith(', Retry-After)') || outcome === 'HTTP 503, Retry-After';
 say(`first logins: ${credentialCount} partners, spread over a minute, each asking again after Retry-After while busy`);
 await Promise.all(
   logins.map(async (login, index) => {
     await sleep((index / credentialCount) * 60_000);
     const kind: PollKind = index % 2 === 0 ? 'status SOAP' : 'status JSON';
     while (!stopping && Date.now() - coldStart.started < LOGIN_DEADLINE_MS) {
-      const { outcome } = await partnerClient.poll(kind, login, new Date(coldStart.started - 60_000).toISOString());
+      const { outcome, retryAfter } = await partnerClient.poll(kind, login, new Date(coldStart.started - 60_000).toISOString());
       if (outcome === 'ok') return void coldStart.loggedIn++;
-      if (!isBusy(outcome)) return void coldStart.failed.set(outcome, (coldStart.failed.get(outcome) ?? 0) + 1);
+      if (!retryAfter) return void coldStart.failed.set(outcome, (coldStart.failed.get(outcome) ?? 0) + 1);
       coldStart.busy++;
       await sleep(1_000);
     }

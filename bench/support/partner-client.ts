@@ -23,6 +23,8 @@ export interface PollResult {
   ms: number;
   /** 'ok', or the error: `HTTP <status>`, `SOAP fault <code> (HTTP <status>)`, `network <code>`. */
   outcome: string;
+  /** A refusal that says when to ask again (a Retry-After header): busy or rate-limited. */
+  retryAfter: boolean;
 }
 
 interface Spec {
@@ -78,11 +80,11 @@ export class PartnerClient {
     const sent = performance.now();
     return new Promise((resolve) => {
       let settled = false;
-      const done = (outcome: string) => {
+      const done = (outcome: string, retryAfter = false) => {
         if (settled) return;
         settled = true;
         clearTimeout(deadline);
-        resolve({ kind, ms: performance.now() - sent, outcome });
+        resolve({ kind, ms: performance.now() - sent, outcome, retryAfter });
       };
       const req = request({ host: this.origin.hostname, port: this.origin.port, method, path, headers, agent: this.agent, localAddress: login.address }, (res) => {
         const status = res.statusCode ?? 0;
@@ -95,9 +97,7 @@ export class PartnerClient {
         res.on('end', () => {
           if (status === 200) return done('ok');
           const code = keep ? /<faultcode>([^<]*)<\/faultcode>/.exec(Buffer.concat(chunks).toString('utf8'))?.[1] : undefined;
-          // A busy refusal says when to ask again; other failures do not.
-          const retryAfter = res.headers['retry-after'] === undefined ? '' : ', Retry-After';
-          done(code ? `SOAP fault ${code} (HTTP ${status}${retryAfter})` : `HTTP ${status}${retryAfter}`);
+          done(code ? `SOAP fault ${code} (HTTP ${status})` : `HTTP ${status}`, res.headers['retry-after'] !== undefined);
         });
         res.on('error', (error: NodeJS.ErrnoException) => done(`network ${error.code ?? error.name}`));
       });

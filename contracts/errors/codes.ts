@@ -40,6 +40,8 @@ export const ErrorCodes = {
   BATCH_ABANDONED: 'OSSN_BATCH_ABANDONED',
   /** Another replay holds the replay lock. */
   REPLAY_LOCKED: 'OSSN_REPLAY_LOCKED',
+  /** This replay's lock lapsed and another replay took it: it stops before changing anything more. */
+  REPLAY_LOCK_LOST: 'OSSN_REPLAY_LOCK_LOST',
   /** A replay's handover (the hold on the previous version) did not complete in time. */
   HANDOVER_TIMEOUT: 'OSSN_HANDOVER_TIMEOUT',
   /** The development stack (scripts/stack) could not do what it was asked. */

@@ -1,4 +1,5 @@
 import type { Collection, Db } from 'mongodb';
+import { withDeadline } from '../../plumbing/lifecycle/deadline.js';
 
 /**
  * Which read-model version the query services answer from, and the rebuild in progress, if any.
@@ -63,13 +64,14 @@ export async function forgetBuild(db: Db): Promise<void> {
 export async function holdPreviousVersion(db: Db, build: BuildRecord, ms: number, first: boolean): Promise<boolean> {
   const inForce = { $gt: ['$handoverUntil', '$$NOW'] };
   const filter = first ? { _id: 'build' as const, version: build.version } : { _id: 'build' as const, version: build.version, $expr: inForce };
-  const result = await versionRecords(db).updateOne(filter, [{ $set: { handoverUntil: { $add: ['$$NOW', ms] } } }]);
+  // A store away or hung fails the renewal well before the hold would lapse, never waits past it.
+  const result = await withDeadline(versionRecords(db).updateOne(filter, [{ $set: { handoverUntil: { $add: ['$$NOW', ms] } } }]), ms / 4, 'holding the previous version');
   return result.matchedCount === 1;
 }
 
 /** Ends the hold: the previous version's projectors go on (a hand-over given up). */
 export async function releasePreviousVersion(db: Db, build: BuildRecord): Promise<void> {
-  await versionRecords(db).updateOne({ _id: 'build', version: build.version }, { $unset: { handoverUntil: '' } });
+  await withDeadline(versionRecords(db).updateOne({ _id: 'build', version: build.version }, { $unset: { handoverUntil: '' } }), 5_000, 'releasing the hold');
 }
 
 /**

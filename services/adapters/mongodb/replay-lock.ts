@@ -60,7 +60,7 @@ export async function acquireReplayLock(db: Db, ttlMs = lockTtlMs): Promise<Repl
         every,
         'renewing the replay lock',
       ).catch(() => undefined);
-      if (renewed?.matchedCount === 0) lost = new Error('the replay lock lapsed and was taken by another replay');
+      if (renewed?.matchedCount === 0) lost = new OssnError(ErrorCodes.REPLAY_LOCK_LOST, 'the replay lock lapsed and was taken by another replay');
     });
   }, every);
   timer.unref();

@@ -17,6 +17,8 @@ export interface HandoverOptions {
    * changes in it (carrying over the times it showed since the build began).
    */
   whileLevel?(): Promise<void>;
+  /** Called at every turn and before returning level: throws when this replay may not go on (its lock lost). */
+  check?(): void;
 }
 
 /** A hold lasts this long past its last renewal (see holdPreviousVersion). */
@@ -77,6 +79,7 @@ export async function catchUpWithLiveVersion(
   try {
     for (;;) {
       if (options.signal?.aborted) return false;
+      options.check?.();
       if (Date.now() > deadline) {
         throw new HandoverTimeoutError(
           `the live version ${build.previous} was not handed over within ${Math.round((options.deadlineMs ?? 300_000) / 1000)} s (its projectors did not stop, or version ${build.version} did not catch up with them); run ossn replay again`,
@@ -107,13 +110,8 @@ export async function catchUpWithLiveVersion(
         await sleep(Math.min(quietLeft, pollMs * 4));
         continue;
       }
-      // The hold is renewed while this runs, however long it takes.
-      const renewing = setInterval(() => void holdPreviousVersion(db, build, holdMs, false).catch(() => undefined), holdMs / 4);
-      try {
-        await options.whileLevel?.();
-      } finally {
-        clearInterval(renewing);
-      }
+      await renewedWhile(db, build, () => options.whileLevel?.());
+      options.check?.();
       // Still nobody writing the live version (a projector that started in between would have met the hold at its first write).
       if ((await members(admin, liveGroup)) === 0 && (await holdPreviousVersion(db, build, holdMs, false))) return true;
       target = undefined;
@@ -124,5 +122,22 @@ export async function catchUpWithLiveVersion(
   } finally {
     if (options.signal?.aborted) await releasePreviousVersion(db, build).catch(() => undefined);
     await admin.disconnect();
+  }
+}
+
+/**
+ * `work`, the hold renewed every quarter of its time while it runs, however long it takes: one
+ * renewal at a time (each bounded, see holdPreviousVersion), the last one awaited before returning.
+ */
+async function renewedWhile(db: Db, build: BuildRecord, work: () => Promise<void> | undefined): Promise<void> {
+  let renewing: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    renewing = renewing.then(() => holdPreviousVersion(db, build, holdMs, false).catch(() => undefined));
+  }, holdMs / 4);
+  try {
+    await work();
+  } finally {
+    clearInterval(timer);
+    await renewing;
   }
 }

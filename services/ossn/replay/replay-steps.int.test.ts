@@ -11,7 +11,8 @@ import { waitUntilCaughtUp } from '../../adapters/kafka/progress.js';
 import { readTopic } from '../../adapters/kafka/read-topic.js';
 import { startFollowingProjector } from '../../projector/follow-active-version.js';
 import { startProjector } from '../../projector/run.js';
-import { activateBuild, holdPreviousVersion, mayWrite, readActiveVersion, readBuild, recordBuild } from '../../adapters/mongodb/active-version.js';
+import { activateBuild, holdPreviousVersion, mayWrite, readActiveVersion, readBuild, recordBuild, releasePreviousVersion } from '../../adapters/mongodb/active-version.js';
+import { catchUpWithLiveVersion, holdMs } from './handover.js';
 import { readModelCollections } from '../../adapters/mongodb/documents.js';
 import { acquireReplayLock, ReplayLockedError } from '../../adapters/mongodb/replay-lock.js';
 import { configForVersion } from '../../projector/versions.js';
@@ -63,19 +64,49 @@ describe('ossn replay, step by step', () => {
     expect(await db.collection('replay_lock').countDocuments({ holder: 'another replay' })).toBe(1);
   });
 
-  it('a projector of the live version that meets a hold at its write waits and writes nothing until the hold lapses', { timeout: 120_000 }, async () => {
+  it('a projector of the live version that meets a hold at its write waits and writes nothing until the hold ends', { timeout: 120_000 }, async () => {
     const { config, db } = await freshSystem('replay-fence');
     await recordBuild(db, { version: 2, previous: 1, consumerGroup: configForVersion(config, 2).consumerGroup, startedAt: new Date() });
     const build = (await readBuild(db))!;
-    expect(await holdPreviousVersion(db, build, 4_000, true)).toBe(true);
+    expect(await holdPreviousVersion(db, build, 60_000, true)).toBe(true);
     // Started as the hold began (the follower would not start it now): only the fence stands in its way.
-    const projector = await startProjector(config, logger, { writeFence: () => mayWrite(db, 1, 1) });
+    let refused = 0;
+    const writeFence = async () => {
+      const may = await mayWrite(db, 1, 1);
+      if (!may) refused++;
+      return may;
+    };
+    const projector = await startProjector(config, logger, { writeFence });
     running.push(projector);
     await publish(generateDemoEvents({ clients: 1, orders: 10, seed: 26 }), config.topic);
-    await sleep(2_500);
+    // The fence has met the hold (a batch is in hand) and nothing was written.
+    await expect.poll(() => refused, { timeout: 30_000, interval: 100 }).toBeGreaterThan(0);
     expect(await readModelCollections(db, 1).orderStatus.countDocuments()).toBe(0);
+    await releasePreviousVersion(db, build);
     await waitUntilCaughtUp(kafka, config.consumerGroup, config.topic, 30_000);
     expect(await readModelCollections(db, 1).orderStatus.countDocuments()).toBe(10);
+  });
+
+  it('renews the hold while the carry-over runs past a quarter of its time, and gives the hand-over up, hold released, once the lock is lost', { timeout: 120_000 }, async () => {
+    const { config, db } = await freshSystem('replay-renew', 1);
+    const build = await recordBuild(db, { version: 2, previous: 1, consumerGroup: configForVersion(config, 2).consumerGroup, startedAt: new Date() });
+    const until = async () => ((await db.collection('read_model_versions').findOne({ _id: 'build' as never })) as { handoverUntil?: Date } | null)?.handoverUntil;
+    // Nothing to catch up with (an empty topic, no live projector): level at once, then the quiet wait.
+    let first: Date | undefined;
+    let last: Date | undefined;
+    const level = await catchUpWithLiveVersion(db, kafka, config.topic, build, config.consumerGroup, {
+      whileLevel: async () => {
+        first = await until();
+        await sleep(holdMs / 4 + 1_500);
+        last = await until();
+      },
+    });
+    expect(level).toBe(true);
+    expect(last!.getTime()).toBeGreaterThan(first!.getTime()); // renewed meanwhile, not left to run down
+
+    const lost = new Error('the replay lock lapsed and was taken by another replay');
+    await expect(catchUpWithLiveVersion(db, kafka, config.topic, build, config.consumerGroup, { check: () => { throw lost; } })).rejects.toBe(lost);
+    expect(await until()).toBeUndefined(); // the hold is released: the live projectors go on at once
   });
 
   it('the live projector stops writing while a replay holds its version, and goes on by itself when the hold lapses', { timeout: 120_000 }, async () => {

@@ -162,7 +162,7 @@ function throwIfLost(lock: ReplayLock): void {
  * rebuild's consumer runs again while the live version's projectors are held, until the build
  * has every event the live version has; then the switch, from the database's clock.
  */
-async function switchOver(ctx: ReplayContext, build: BuildRecord, options: ReplayOptions): Promise<ActiveVersionRecord | undefined> {
+async function switchOver(ctx: ReplayContext, build: BuildRecord, lock: ReplayLock, options: ReplayOptions): Promise<ActiveVersionRecord | undefined> {
   const live = readModelCollections(ctx.db, build.previous);
   const rebuilt = readModelCollections(ctx.db, build.version);
   // What the live version showed since the rebuild began keeps its times in the build before the
@@ -181,6 +181,7 @@ async function switchOver(ctx: ReplayContext, build: BuildRecord, options: Repla
       onWait: options.onWait,
       deadlineMs: options.handoverDeadlineMs,
       whileLevel: () => carryShownTimes(rebuilt, live, new Date(carried.getTime() - changeTimeOverlapMs)),
+      check: () => throwIfLost(lock),
     });
   } finally {
     await projector.stop();
@@ -191,6 +192,7 @@ async function switchOver(ctx: ReplayContext, build: BuildRecord, options: Repla
   }
   // The hold stays until it lapses: a projector that read the old active version just before
   // the switch still finds its version held, and follows.
+  throwIfLost(lock);
   return activateBuild(ctx.db, build);
 }
 
@@ -250,7 +252,7 @@ async function replayHoldingLock(ctx: ReplayContext, lock: ReplayLock, options: 
 
     throwIfLost(lock);
     await options.onPhase?.('switching', build);
-    const switched = await switchOver(ctx, build, options);
+    const switched = await switchOver(ctx, build, lock, options);
     if (!switched) return { outcome: 'stopped', build };
     active = switched;
   }

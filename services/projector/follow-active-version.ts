@@ -1,7 +1,7 @@
 import type { ProjectorConfig } from '../plumbing/config/config.js';
 import type { Logger } from '../plumbing/logging/logger.js';
 import type { ProjectorMetrics } from '../plumbing/metrics/projector-metrics.js';
-import { mayWrite, readActiveVersion, versionState } from '../adapters/mongodb/active-version.js';
+import { mayWrite, versionState } from '../adapters/mongodb/active-version.js';
 import { connectMongo } from '../adapters/mongodb/connect.js';
 import { untilAnswered } from '../plumbing/lifecycle/until-answered.js';
 import { startProjector, type RunningProjector } from './run.js';
@@ -31,14 +31,14 @@ export async function startFollowingProjector(
   options: { metrics?: ProjectorMetrics; checkMs?: number } = {},
 ): Promise<FollowingProjector> {
   // A store away at start delays the start (each wait logged); it never ends the process.
-  const { mongo, active } = await untilAnswered(
+  const { mongo, state } = await untilAnswered(
     'MongoDB',
     async () => {
       // Each check (and readiness ping) fails within the deadline when the store hangs: a stop
       // waits for the check in progress.
       const client = await connectMongo(config.store.mongodbUri, 'ossn-projector-versions', { deadlineMs: 2_000 });
       try {
-        return { mongo: client, active: await readActiveVersion(client.db(config.store.database), config.store.readModelVersion) };
+        return { mongo: client, state: await versionState(client.db(config.store.database), config.store.readModelVersion) };
       } catch (error) {
         await client.close().catch(() => undefined);
         throw error;
@@ -47,7 +47,7 @@ export async function startFollowingProjector(
     logger,
   );
   const db = mongo.db(config.store.database);
-  let version = active.version;
+  let version = state.active.version;
   let joined = false;
   // Stopping gives up a start that waits for a server away.
   const stopped = new AbortController();
@@ -64,7 +64,7 @@ export async function startFollowingProjector(
       signal: stopped.signal,
     });
   };
-  let running: RunningProjector | undefined = (await versionState(db, version, config.store.readModelVersion)).held ? undefined : await start();
+  let running: RunningProjector | undefined = state.held === version ? undefined : await start();
   if (!running) logger.info({ version }, 'a replay is taking this read-model version over; waiting for its switch');
   options.metrics?.activeVersion.set(version);
 
@@ -78,8 +78,9 @@ export async function startFollowingProjector(
     // One read of both records: the active version and the hold cannot be seen from two moments.
     const {
       active: { version: active, activatedAt },
-      held,
-    } = await versionState(db, version, config.store.readModelVersion);
+      held: heldVersion,
+    } = await versionState(db, config.store.readModelVersion);
+    const held = heldVersion === version;
     if (stopping) return;
     if (active === version) {
       if (held && running) {

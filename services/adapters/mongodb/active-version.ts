@@ -75,10 +75,10 @@ export async function releasePreviousVersion(db: Db, build: BuildRecord): Promis
 }
 
 /**
- * The active version (`fallback` before any switch) and whether a replay holds `version` now (its
- * projectors must not write it): one read of both records, with the database's clock.
+ * The active version (`fallback` before any switch) and the version a replay holds now, if any
+ * (its projectors must not write it): one read of both records, with the database's clock.
  */
-export async function versionState(db: Db, version: number, fallback: number): Promise<{ active: ActiveVersionRecord; held: boolean }> {
+export async function versionState(db: Db, fallback: number): Promise<{ active: ActiveVersionRecord; held: number | undefined }> {
   const records = await versionRecords(db)
     .find({ _id: { $in: ['active', 'build'] } }, { projection: { version: 1, previous: 1, activatedAt: 1, held: { $gt: ['$handoverUntil', '$$NOW'] } } })
     .toArray();
@@ -86,14 +86,14 @@ export async function versionState(db: Db, version: number, fallback: number): P
   const active: ActiveVersionRecord = record
     ? { _id: 'active', version: record.version, activatedAt: (record as Partial<ActiveVersionRecord>).activatedAt ?? new Date(0) }
     : { _id: 'active', version: fallback, activatedAt: new Date(0) };
-  const held = records.some((r) => r._id === 'build' && r.previous === version && (r as { held?: boolean }).held === true);
-  return { active, held };
+  const build = records.find((r) => r._id === 'build' && (r as { held?: boolean }).held === true);
+  return { active, held: build?.previous };
 }
 
 /** Whether the projectors of `version` may write it now: it is the active version and no replay holds it. */
 export async function mayWrite(db: Db, version: number, fallback: number): Promise<boolean> {
-  const { active, held } = await versionState(db, version, fallback);
-  return active.version === version && !held;
+  const { active, held } = await versionState(db, fallback);
+  return active.version === version && held !== version;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Document } from 'mongodb';
 import type { LocationState, PackageState, ShipmentsState } from '../../../projections/state.js';
-import type { TimeSource, VisibleTimes } from './visible-times.js';
+import { stampsAny, type TimeSource, type VisibleTimes } from './visible-times.js';
 
 // Shipments documents are written with aggregation-pipeline updates where the write makes
 // something visible: only there can the server's clock ($$NOW) be put inside the packages and
@@ -64,8 +64,6 @@ function locationExpression(location: LocationState, times: VisibleTimes['locati
   };
 }
 
-const locationsExpression = (state: ShipmentsState, times: VisibleTimes) => state.locations.map((l, i) => locationExpression(l, times.locations[i]!));
-
 /** The values of a field of every package, flat. */
 const ofEveryPackage = (field: string) => ({ $reduce: { input: `$locations.packages.${field}`, initialValue: [], in: { $concatArrays: ['$$value', '$$this'] } } });
 
@@ -108,11 +106,6 @@ function topLevelSets(times: VisibleTimes): Document {
 const literals = (fields: Document) => Object.fromEntries(Object.entries(fields).map(([name, value]) => [name, { $literal: value }]));
 
 /** Whether the write stamps the server's time anywhere. */
-const stampsAny = (times: VisibleTimes): boolean =>
-  times.completeChangedAt.from === 'now' ||
-  times.purchaseOrderSetAt.from === 'now' ||
-  times.locations.some((l) => l.completeChangedAt.from === 'now' || l.packages.some((p) => p.from === 'now'));
-
 /**
  * The news time of a write that stamps the server's time: the latest of that time, the ERP's
  * shipmentDates and the times carried over, which is the latest of every time the document holds
@@ -160,7 +153,7 @@ export function insertPipeline(id: string, state: ShipmentsState, times: Visible
   const created = {
     $mergeObjects: [
       { $literal: { _id: id, ...rest } },
-      { locations: locationsExpression(state, times), ...topLevelSets(times), ...(newsTime === undefined ? {} : { lastNewsAt: newsTime }) },
+      { locations: locationsOver(state, times), ...topLevelSets(times), ...(newsTime === undefined ? {} : { lastNewsAt: newsTime }) },
     ],
   };
   return [{ $replaceWith: { $cond: [{ $eq: [{ $type: '$sequence' }, 'missing'] }, created, '$$ROOT'] } }, ...(newsTime === undefined ? [lastNewsAt] : [])];

@@ -39,6 +39,12 @@ const none: TimeSource = { from: 'none' };
 const flagTime = (before: boolean | undefined, after: boolean, kept: TimeSource): TimeSource =>
   before === undefined ? (after ? now : none) : before === after ? kept : now;
 
+/** Whether any of the times is stamped with the server's time now. */
+export const stampsAny = (times: VisibleTimes): boolean =>
+  times.completeChangedAt.from === 'now' ||
+  times.purchaseOrderSetAt.from === 'now' ||
+  times.locations.some((l) => l.completeChangedAt.from === 'now' || l.packages.some((p) => p.from === 'now'));
+
 /**
  * The times of the document written for `after`, the stored one holding `before` (none: a new
  * document). A package is made visible when it first appears, when it is replaced by one that

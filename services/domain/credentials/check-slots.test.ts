@@ -24,7 +24,8 @@ async function floodableApp() {
   const docs = await Promise.all(
     ['acme', 'both'].map(async (id) => ({ _id: id, passwordHash: await hashPassword('right'), scopes: ['order_status' as const, 'osn' as const], clientIds: ['C1'], active: true, createdAt: new Date() })),
   );
-  const authenticator = new CachingAuthenticator({ find: async (id) => docs.find((d) => d._id === id) ?? null });
+  // The bound given, not the default (which follows the host's cores): 4 running, 8 waiting.
+  const authenticator = new CachingAuthenticator({ find: async (id) => docs.find((d) => d._id === id) ?? null }, { checkSlots: { concurrent: 4, queued: 8, maxWaitMs: 500 } });
   const app = await appWithLimits(createRequestLimits({ requestsPerMinute: 1_000 }), 0, authenticator);
   apps.push(app);
   scrypt.runs = 0;

@@ -1,4 +1,5 @@
 import { eventKey, parseErpEvent } from '../../../contracts/erp-events.js';
+import type { ParseFailureKind } from '../../../contracts/parse-erp-event.js';
 import type { OutgoingMessage } from '../../adapters/kafka/messages.js';
 import type { StoredMessage } from '../../adapters/kafka/read-topic.js';
 import { DeadLetterHeaders, REDRIVEN_FROM_HEADER } from './headers.js';
@@ -7,7 +8,7 @@ import { DeadLetterHeaders, REDRIVEN_FROM_HEADER } from './headers.js';
  * The kind of a dead letter (its `x-error-kind` header; its reason is the text in `x-error`): the
  * parse failure's kind, a wrong key, or the projection's refusal.
  */
-export type DeadLetterKind = 'not-json' | 'schema' | 'unknown-type' | 'unknown-schema-version' | 'wrong-key' | 'rejected';
+export type DeadLetterKind = ParseFailureKind | 'wrong-key' | 'rejected';
 
 /** A dead letter as an operator reads it: where it is, why it is there, where it came from. */
 export interface DeadLetterRecord {

@@ -1,7 +1,7 @@
 import type { ShipmentsState } from '../../../projections/state.js';
 import type { ReadModelCollections, ShipmentsDocument } from '../../adapters/mongodb/documents.js';
 import { updatePipeline } from '../../adapters/mongodb/shipments-update.js';
-import { carriedOver, visibleTimes, type TimeSource, type VisibleTimes } from '../../adapters/mongodb/visible-times.js';
+import { carriedOver, stampsAny, visibleTimes, type TimeSource, type VisibleTimes } from '../../adapters/mongodb/visible-times.js';
 import { settleAgainstLive, type SettleOptions } from './settling.js';
 
 export interface ShipmentTimeReport {
@@ -28,9 +28,6 @@ function holdsAll(doc: ShipmentsDocument, times: VisibleTimes): boolean {
     times.locations.every((l, i) => holds(l.completeChangedAt, doc.locations[i]!.completeChangedAt) && l.packages.every((p, j) => holds(p, doc.locations[i]!.packages[j]!.visibleAt)))
   );
 }
-
-const stampsAny = (times: VisibleTimes) =>
-  [times.completeChangedAt, times.purchaseOrderSetAt, ...times.locations.flatMap((l) => [l.completeChangedAt, ...l.packages])].some((s) => s.from === 'now');
 
 /**
  * Right after the switch, gives every rebuilt shipments document the visible times a poller of the

@@ -138,6 +138,11 @@ async function ensureServer(server: Server, ctx: ServerContext, existing: Server
  * again and the error says, in one line per failure, what went wrong and where its log is.
  */
 export async function ensureStack(options: StackOptions = {}): Promise<StackEnv> {
+  return (await ensureStackStarted(options)).env;
+}
+
+/** ensureStack, telling also which servers this call started (the others were running already). */
+export async function ensureStackStarted(options: StackOptions = {}): Promise<{ env: StackEnv; started: ServerName[] }> {
   const config = readStackConfig(options.env);
   const log = options.log ?? defaultLog;
   mkdirSync(config.logsDir, { recursive: true });
@@ -193,12 +198,15 @@ export async function ensureStack(options: StackOptions = {}): Promise<StackEnv>
     const env = stackEnv(config);
     const text = Object.entries(env).map(([key, value]) => `${key}=${value}\n`).join('');
     if (!existsSync(config.envFile) || readFileSync(config.envFile, 'utf8') !== text) writeFileSync(config.envFile, text);
-    return env;
+    return { env, started: [...startedNow.keys()] };
   });
 }
 
-/** Stops every recorded server (SIGTERM, then SIGKILL), checks that none remains, and forgets them. */
-export async function stopStack(options: StackOptions = {}): Promise<void> {
+/**
+ * Stops every recorded server, or only those named in `only` (SIGTERM, then SIGKILL), checks that
+ * none remains, and forgets them.
+ */
+export async function stopStack(options: StackOptions & { only?: ServerName[] } = {}): Promise<void> {
   const config = readStackConfig(options.env);
   const log = options.log ?? defaultLog;
   if (!existsSync(config.stackDir)) {
@@ -211,14 +219,15 @@ export async function stopStack(options: StackOptions = {}): Promise<void> {
     await Promise.all(
       createServers(config).map(async (server) => {
         const record = state[server.name];
-        if (!record) return;
+        if (!record || (options.only && !options.only.includes(server.name))) return;
         const stopped = await stopRecorded(server, record);
         log(stopped ? `${server.name}: stopped (pid ${record.pid})` : `${server.name}: was not running`);
         delete state[server.name];
         writeState(config.stateFile, state);
       }),
     );
-    rmSync(config.envFile, { force: true });
+    // The addresses go with the last recorded server.
+    if (Object.keys(state).length === 0) rmSync(config.envFile, { force: true });
   });
 }
 

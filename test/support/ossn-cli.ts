@@ -4,6 +4,9 @@ import type { ProjectorConfig } from '../../services/plumbing/config/config.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const entry = fileURLToPath(new URL('../../bin/ossn.mjs', import.meta.url));
+const npmStartScript = fileURLToPath(new URL('../../scripts/stack/start.ts', import.meta.url));
+// By its full address: the process may run in another directory, where 'tsx' would not resolve.
+const tsxLoader = import.meta.resolve('tsx');
 
 export interface CliRun {
   code: number | null;
@@ -92,16 +95,30 @@ export interface StartOssnOptions {
 }
 
 /** Starts `ossn <args>` as an operator does (node bin/ossn.mjs), with `env` over this process's environment, and leaves it running. */
-export function startOssn(args: string[], env: Record<string, string>, { cwd = root, asInit = false, echoStderr = false }: StartOssnOptions = {}): OssnProcess {
+export function startOssn(args: string[], env: Record<string, string>, options: StartOssnOptions = {}): OssnProcess {
+  return startNode([entry, ...args], env, options);
+}
+
+/** Starts `npm start`'s script (scripts/stack/start.ts, through tsx as npm runs it) and leaves it running. */
+export function startNpmStart(env: Record<string, string>, options: StartOssnOptions = {}): OssnProcess {
+  return startNode(['--import', tsxLoader, npmStartScript], env, options);
+}
+
+function startNode(args: string[], env: Record<string, string>, { cwd = root, asInit = false, echoStderr = false }: StartOssnOptions): OssnProcess {
   const command = asInit ? ['unshare', '--pid', '--fork', '--kill-child', process.execPath] : [process.execPath];
-  const child = spawn(command[0]!, [...command.slice(1), entry, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command[0]!, [...command.slice(1), ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let text = '';
   child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => {
     text += chunk.toString();
     if (echoStderr) process.stderr.write(chunk);
   });
-  const exit = new Promise<number | NodeJS.Signals | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
+  // A process that could not be started (unshare missing, say) ends here with its error, not as an unhandled 'error' event.
+  const exit = new Promise<number | NodeJS.Signals | null>((resolve, reject) => {
+    child.on('exit', (code, signal) => resolve(signal ?? code));
+    child.on('error', reject);
+  });
+  exit.catch(() => undefined);
   return { child, output: () => text, exit };
 }
 

@@ -8,7 +8,7 @@ import { LoggableUrlLogController, partnerJsonApi, withLoggableRequests } from '
 import { MeasuredLookups } from './measured-lookups.js';
 import { queryMetrics } from './http/request-metrics.js';
 import type { OrderLookups } from '../../contracts/lookups.js';
-import type { Authenticator } from '../domain/credentials/credential.js';
+import type { Authenticator, Credential } from '../domain/credentials/credential.js';
 import { guardLogins, type RequestLimits } from './rate-limit/index.js';
 import { DEFAULT_LOOKUP_WAIT_MS, DEFAULT_LOOKUPS_IN_FLIGHT, LookupsInFlight } from './rate-limit/lookups-in-flight.js';
 import { promoStandardsSoap } from './soap/index.js';
@@ -57,6 +57,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // The partner endpoints, SOAP and JSON, share one rate limit and one failed-login limit.
   await app.register(async (partners) => {
     const beforePasswordCheck = limits ? guardLogins(limits) : undefined;
+    const admit = limits ? (credential: Credential) => limits.admit(credential) : undefined;
     const requestWork = trackRequestWork(partners, new LookupsInFlight(deps.lookupsInFlightPerCredential ?? DEFAULT_LOOKUPS_IN_FLIGHT, deps.lookupWaitMs ?? DEFAULT_LOOKUP_WAIT_MS));
     await partners.register(promoStandardsSoap, {
       beforePasswordCheck,
@@ -64,13 +65,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       publicBaseUrl: deps.publicBaseUrl,
       lookups,
       authenticator: deps.authenticator,
-      beforeOperation: limits ? (credential) => limits.admit(credential) : undefined,
+      beforeOperation: admit,
     });
     await partners.register(partnerJsonApi, {
       publicBaseUrl: deps.publicBaseUrl,
       lookups,
       authenticator: deps.authenticator,
-      beforeLookup: limits ? (credential) => limits.admit(credential) : undefined,
+      beforeLookup: admit,
       beforePasswordCheck,
       requestWork,
     });

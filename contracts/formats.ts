@@ -62,11 +62,12 @@ const firstAnswerable = Date.parse('0001-01-01T00:00:00Z');
 const lastAnswerable = Date.parse('9999-12-31T23:59:59.999Z');
 export const answerableYears = '0001 to 9999 in UTC';
 
+/** Whether a valid date-time (checked by isValidDateTime first: every field in its range) is in the years the answers can write. */
 function isAnswerable(parts: DateTimeParts): boolean {
   const { year, month, day, hour, minute, second, offsetSign, offsetHour, offsetMinute } = parts;
-  // Fields past their ranges roll over by months at most, as an offset does by a day: only the
-  // first and last years' instants can leave the years (or a month past 12, which can roll over years).
-  if (year > 1 && year < 9999 && month <= 12) return true;
+  // Only the offset moves the instant, by less than a day: only the first and last years' date-times
+  // can leave the years.
+  if (year > 1 && year < 9999) return true;
   const offsetMinutes = offsetSign * (offsetHour * 60 + offsetMinute);
   // setUTCFullYear, not Date.UTC: Date.UTC reads years 0 to 99 as 1900 to 1999.
   const instant = new Date(0);

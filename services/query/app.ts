@@ -8,8 +8,7 @@ import { LoggableUrlLogController, partnerJsonApi, withLoggableRequests } from '
 import { MeasuredLookups } from './measured-lookups.js';
 import { queryMetrics } from './http/request-metrics.js';
 import type { OrderLookups } from '../../contracts/lookups.js';
-import type { Authenticator } from '../domain/credentials/credential.js';
-import { ErrorCodes, hasCode } from '../../contracts/errors/ossn-error.js';
+import type { Authenticator, Credential } from '../domain/credentials/credential.js';
 import { guardLogins, type RequestLimits } from './rate-limit/index.js';
 import { DEFAULT_LOOKUP_WAIT_MS, DEFAULT_LOOKUPS_IN_FLIGHT, LookupsInFlight } from './rate-limit/lookups-in-flight.js';
 import { promoStandardsSoap } from './soap/index.js';
@@ -36,11 +35,6 @@ export interface AppDependencies {
   lookupWaitMs?: number;
 }
 
-/** A failed login of either protocol (JSON's InvalidCredentialsError, SOAP's fault for an unknown id/password pair), by its code. */
-export function isLoginFailure(error: Error): boolean {
-  return hasCode(error, ErrorCodes.LOGIN_INVALID);
-}
-
 /** The query service's partner port as a Fastify instance; routes arrive as encapsulated plugins. */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const serverLimits = { ...DEFAULT_SERVER_LIMITS, ...deps.serverLimits };
@@ -58,11 +52,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   drainOversizedBodies(app);
   // Fastify's own 404 repeats the URL, query string (and any password sent in it) included.
   app.setNotFoundHandler(async (_request, reply) => reply.code(404).send({ error: 'Not found' }));
-  if (deps.metrics) await app.register(queryMetrics, { metrics: deps.metrics, isLoginFailure });
+  if (deps.metrics) await app.register(queryMetrics, { metrics: deps.metrics });
   const lookups = deps.metrics ? new MeasuredLookups(deps.lookups, deps.metrics) : deps.lookups;
   // The partner endpoints, SOAP and JSON, share one rate limit and one failed-login limit.
   await app.register(async (partners) => {
     const beforePasswordCheck = limits ? guardLogins(limits) : undefined;
+    const admit = limits ? (credential: Credential) => limits.admit(credential) : undefined;
     const requestWork = trackRequestWork(partners, new LookupsInFlight(deps.lookupsInFlightPerCredential ?? DEFAULT_LOOKUPS_IN_FLIGHT, deps.lookupWaitMs ?? DEFAULT_LOOKUP_WAIT_MS));
     await partners.register(promoStandardsSoap, {
       beforePasswordCheck,
@@ -70,13 +65,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       publicBaseUrl: deps.publicBaseUrl,
       lookups,
       authenticator: deps.authenticator,
-      beforeOperation: limits ? (credential) => limits.admit(credential) : undefined,
+      beforeOperation: admit,
     });
     await partners.register(partnerJsonApi, {
       publicBaseUrl: deps.publicBaseUrl,
       lookups,
       authenticator: deps.authenticator,
-      beforeLookup: limits ? (credential) => limits.admit(credential) : undefined,
+      beforeLookup: admit,
       beforePasswordCheck,
       requestWork,
     });

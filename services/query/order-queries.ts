@@ -35,11 +35,9 @@ export interface ShipmentArguments {
   shipmentDateTimeStamp?: string | undefined;
 }
 
-/** What a valid request asks: its lookup's arguments, and its answer once a credential is authorized. */
-export interface OrderQuery<Q, V> {
-  /** undefined when the queryType has nothing to return (the answer is an empty list). */
-  readonly query: Q | undefined;
-  /** The answer's elements: none without a query; else the lookup's, run in one of the credential's slots. */
+/** What a valid request asks: its answer once a credential is authorized. */
+export interface OrderQuery<V> {
+  /** The answer's elements: none when the queryType has nothing to return; else the lookup's, run in one of the credential's slots. */
   answer(lookups: OrderLookups, credential: Credential, work?: RequestWork): Promise<V[]>;
 }
 
@@ -58,9 +56,9 @@ function dateTime(field: string, value: string | undefined, dialect: ArgumentDia
 }
 
 /** getOrderStatusDetails: queryType 1 (purchase order), 2 (sales order), 3 (changed since), 4 (open). */
-export function orderStatusQuery(args: OrderStatusArguments, dialect: ArgumentDialect): OrderQuery<StatusQuery, OrderStatusView> {
+export function orderStatusQuery(args: OrderStatusArguments, dialect: ArgumentDialect): OrderQuery<OrderStatusView> {
   const query = statusLookupArguments(args, dialect);
-  return { query, answer: (lookups, credential, work) => answer(query, credential, work, (q, signal) => lookups.orderStatus(credential.clientIds, q, signal)) };
+  return { answer: (lookups, credential, work) => answer(query, credential, work, (q, signal) => lookups.orderStatus(credential.clientIds, q, signal)) };
 }
 
 function statusLookupArguments(args: OrderStatusArguments, dialect: ArgumentDialect): StatusQuery | undefined {
@@ -78,10 +76,9 @@ function statusLookupArguments(args: OrderStatusArguments, dialect: ArgumentDial
 }
 
 /** getOrderShipmentNotification: queryType 1 (purchase order), 2 (sales order), 3 (new since). */
-export function shipmentQuery(args: ShipmentArguments, dialect: ArgumentDialect): OrderQuery<ShipmentQuery, ShipmentNotificationView> {
+export function shipmentQuery(args: ShipmentArguments, dialect: ArgumentDialect): OrderQuery<ShipmentNotificationView> {
   const query = shipmentLookupArguments(args, dialect);
   return {
-    query,
     answer: (lookups, credential, work) => answer(query, credential, work, (q, signal) => lookups.shipmentNotifications(credential.clientIds, q, signal)),
   };
 }

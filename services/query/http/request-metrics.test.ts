@@ -1,4 +1,6 @@
 // GET /metrics (on the operators' port) after partner traffic: the counters show what that traffic did.
+// A refusal is told apart by its code (OSSN_LOGIN_INVALID, OSSN_SCOPE_FORBIDDEN…), never by its text.
+import Fastify from 'fastify';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { sample } from '../../../test/support/metrics-scrape.js';
@@ -6,7 +8,13 @@ import { createQueryMetrics } from '../../plumbing/metrics/query-metrics.js';
 import { buildOpsApp } from '../../plumbing/ops-port/ops-server.js';
 import { buildApp } from '../app.js';
 import { basic, SHIPMENTS_URL, STATUS_URL } from '../../../test/support/json-requests.js';
-import { createRequestLimits } from '../rate-limit/index.js';
+import { createRequestLimits, RateLimitedError } from '../rate-limit/index.js';
+import { LookupWaitTimeoutError } from '../rate-limit/lookups-in-flight.js';
+import { ErrorCodes } from '../../../contracts/errors/ossn-error.js';
+import { BadRequestError, InvalidCredentialsError, MissingCredentialsError, ScopeForbiddenError } from '../json/json-errors.js';
+import { ORDER_STATUS_JSON_PATH } from '../json/index.js';
+import { SoapClientFault } from '../soap/soap-faults.js';
+import { queryMetrics } from './request-metrics.js';
 import { ACCOUNTS, FakeAuthenticator, FakeLookups } from '../../../test/support/fake-ports.js';
 import { statusDetailsRequest } from '../../../test/support/soap-requests.js';
 import { ORDER_STATUS_PATH } from '../soap/index.js';
@@ -91,5 +99,45 @@ describe('GET /metrics', () => {
     expect(sample(scrape, 'ossn_query_requests_total{interface="json",operation="getOrderStatus",query_type="4",outcome="rate_limited"}')).toBe(2);
     expect(sample(scrape, 'ossn_query_answers_cut_total{lookup="order_status"}')).toBe(2);
     expect(sample(scrape, 'ossn_query_answer_purchase_orders_bucket{le="5000",lookup="order_status"}')).toBe(2);
+  });
+});
+
+describe('a partner request that failed', () => {
+  /** How the metrics count a JSON request whose handler threw `error`. */
+  async function countedAs(error: Error) {
+    const metrics = createQueryMetrics();
+    const app = Fastify();
+    await app.register(queryMetrics, { metrics });
+    app.get(ORDER_STATUS_JSON_PATH, async () => {
+      throw error;
+    });
+    await app.inject({ method: 'GET', url: `${ORDER_STATUS_JSON_PATH}?queryType=4` });
+    const total = async (counter: { get(): Promise<{ values: Array<{ value: number }> }> }) => (await counter.get()).values.reduce((sum, v) => sum + v.value, 0);
+    const outcomes = (await metrics.requests.get()).values.filter((v) => v.value > 0).map((v) => v.labels.outcome);
+    return { outcome: outcomes.join(), failedLogin: (await total(metrics.failedLogins)) > 0, rateLimited: (await total(metrics.rateLimitRefusals)) > 0 };
+  }
+  const refused = (outcome: string, failedLogin = false) => ({ outcome, failedLogin, rateLimited: outcome === 'rate_limited' });
+
+  it('counts the failed logins of both protocols as denied and as failed logins', async () => {
+    expect(await countedAs(new InvalidCredentialsError())).toEqual(refused('denied', true));
+    expect(await countedAs(new SoapClientFault('Invalid id or password', ErrorCodes.LOGIN_INVALID))).toEqual(refused('denied', true));
+  });
+
+  it('goes by the code, not the text: the same words on a bad request are not a failed login', async () => {
+    expect(await countedAs(new SoapClientFault('Invalid id or password'))).toEqual(refused('bad_request'));
+    expect(await countedAs(new BadRequestError('Invalid id or password'))).toEqual(refused('bad_request'));
+    expect(await countedAs(new Error('Invalid id or password'))).toEqual(refused('error'));
+  });
+
+  it('counts the other refusals as denied or rate_limited, none as a failed login', async () => {
+    expect(await countedAs(new MissingCredentialsError())).toEqual(refused('denied'));
+    expect(await countedAs(new ScopeForbiddenError('osn'))).toEqual(refused('denied'));
+    expect(await countedAs(new SoapClientFault('Credential not permitted for scope: osn', ErrorCodes.SCOPE_FORBIDDEN))).toEqual(refused('denied'));
+    expect(await countedAs(new RateLimitedError(1))).toEqual(refused('rate_limited'));
+  });
+
+  it('counts any other error by its status: 4xx as bad_request, else error', async () => {
+    expect(await countedAs(Object.assign(new Error('Request body is too large'), { statusCode: 413 }))).toEqual(refused('bad_request'));
+    expect(await countedAs(new LookupWaitTimeoutError('no lookup slot came free within 5000 ms'))).toEqual(refused('error'));
   });
 });

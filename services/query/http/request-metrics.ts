@@ -3,17 +3,13 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import type { Interface, Outcome, QueryMetrics } from '../../plumbing/metrics/query-metrics.js';
-import { JsonHttpError } from '../json/json-errors.js';
-import { ErrorCodes } from '../../../contracts/errors/ossn-error.js';
+import { ErrorCodes, hasCode, OssnError } from '../../../contracts/errors/ossn-error.js';
 import { ORDER_STATUS_JSON_PATH, SHIPMENTS_JSON_PATH } from '../json/index.js';
-import { RateLimitedError } from '../rate-limit/index.js';
-import { ORDER_STATUS_PATH, SHIPMENT_NOTIFICATION_PATH, SoapClientFault } from '../soap/index.js';
+import { ORDER_STATUS_PATH, SHIPMENT_NOTIFICATION_PATH } from '../soap/index.js';
 import { labelsOf, queryTypeLabel } from './request-labels.js';
 
 export interface QueryMetricsOptions {
   metrics: QueryMetrics;
-  /** Tells a failed login from other errors (both protocols have their own). */
-  isLoginFailure(error: Error): boolean;
 }
 
 const routes = new Map<string, { interface: Interface; operation?: string }>([
@@ -30,11 +26,20 @@ function partnerRoute(request: FastifyRequest) {
   return route;
 }
 
-function outcomeOf(error: Error, isLoginFailure: (error: Error) => boolean): Outcome {
-  if (error instanceof RateLimitedError) return 'rate_limited';
-  if (isLoginFailure(error)) return 'denied';
-  if (error instanceof JsonHttpError) return error.statusCode === 401 || error.statusCode === 403 ? 'denied' : 'bad_request';
-  if (error instanceof SoapClientFault) return error.code === ErrorCodes.SCOPE_FORBIDDEN ? 'denied' : 'bad_request';
+/** Our refusals of either protocol by their code (never their text or status); any other error by its HTTP status. */
+function outcomeOf(error: Error): Outcome {
+  if (error instanceof OssnError) {
+    switch (error.code) {
+      case ErrorCodes.RATE_LIMITED:
+        return 'rate_limited';
+      case ErrorCodes.LOGIN_INVALID:
+      case ErrorCodes.SCOPE_FORBIDDEN:
+      case ErrorCodes.CREDENTIALS_MISSING:
+        return 'denied';
+      case ErrorCodes.BAD_REQUEST:
+        return 'bad_request';
+    }
+  }
   const status = (error as { statusCode?: number }).statusCode;
   return status !== undefined && status >= 400 && status < 500 ? 'bad_request' : 'error';
 }
@@ -42,7 +47,7 @@ function outcomeOf(error: Error, isLoginFailure: (error: Error) => boolean): Out
 const started = new WeakMap<FastifyRequest, bigint>();
 const outcomes = new WeakMap<FastifyRequest, Outcome>();
 
-const plugin: FastifyPluginAsync<QueryMetricsOptions> = async (app, { metrics, isLoginFailure }) => {
+const plugin: FastifyPluginAsync<QueryMetricsOptions> = async (app, { metrics }) => {
   app.addHook('onRequest', async (request) => {
     started.set(request, process.hrtime.bigint());
   });
@@ -50,10 +55,11 @@ const plugin: FastifyPluginAsync<QueryMetricsOptions> = async (app, { metrics, i
   app.addHook('onError', async (request, _reply, error) => {
     const route = partnerRoute(request);
     if (!route) return;
-    const outcome = outcomeOf(error, isLoginFailure);
+    const outcome = outcomeOf(error);
     outcomes.set(request, outcome);
     if (outcome === 'rate_limited') metrics.rateLimitRefusals.inc({ interface: route.interface });
-    if (isLoginFailure(error)) metrics.failedLogins.inc({ interface: route.interface });
+    // A failed login of either protocol (JSON's InvalidCredentialsError, SOAP's fault for an unknown id/password pair).
+    if (hasCode(error, ErrorCodes.LOGIN_INVALID)) metrics.failedLogins.inc({ interface: route.interface });
   });
 
   app.addHook('onResponse', async (request, reply) => {

@@ -1,4 +1,4 @@
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { LookupsInFlight, LookupWaitTimeoutError } from './lookups-in-flight.js';
 
 it('hands an ended lookup\'s slot to the first waiter, never to a newcomer of the same moment', async () => {
@@ -54,4 +54,32 @@ it('gives up a waiter whose turn does not come within the wait, and counts nothi
   await new Promise((resolve) => setTimeout(resolve, 80));
   leaveSecond();
   expect(inFlight.size).toBe(0);
+});
+
+it('leaves no deadline running for a waiter given its turn: a waiter queued behind it still gets the slot past that deadline', async () => {
+  vi.useFakeTimers();
+  try {
+    const inFlight = new LookupsInFlight(1, 50);
+    const first = await inFlight.enter('acme');
+    const second = inFlight.enter('acme');
+    expect(vi.getTimerCount()).toBe(1); // second's deadline
+    first();
+    const leaveSecond = await second;
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(30);
+    let thirdIn = false;
+    const third = inFlight.enter('acme').then((leave) => {
+      thirdIn = true;
+      return leave;
+    });
+    await vi.advanceTimersByTimeAsync(30); // past where second's deadline was, before third's
+    leaveSecond();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(thirdIn).toBe(true);
+    (await third)();
+    expect(inFlight.size).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  } finally {
+    vi.useRealTimers();
+  }
 });

@@ -77,10 +77,12 @@ export class LookupsInFlight {
         stopWaiting();
         resolve();
       };
-      // Only a waiter still in the queue gets here: one given its turn stopped both.
+      // Only a waiter still in the queue should get here (one given its turn stopped both); were it
+      // gone, indexOf's -1 would make splice drop the last waiter instead.
       const giveUp = (reason: unknown) => {
         stopWaiting();
-        lane.waiting.splice(lane.waiting.indexOf(go), 1);
+        const i = lane.waiting.indexOf(go);
+        if (i >= 0) lane.waiting.splice(i, 1);
         reject(reason);
       };
       const onAbort = () => giveUp(signal?.reason);

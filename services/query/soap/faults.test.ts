@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { validateSoapAnswer } from '../../../test/xsd/validate.js';
-import { RateLimitedError } from './soap-faults.js';
+import { RateLimitedError } from '../rate-limit/rate-limited-error.js';
 import type { OperationName } from './operations.js';
 import { promoStandardsSoap } from './plugin.js';
 import { ACCOUNTS, FakeAuthenticator, FakeLookups } from '../../../test/support/fake-ports.js';

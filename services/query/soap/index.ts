@@ -6,5 +6,5 @@ export {
   promoStandardsSoap,
   type PromoStandardsSoapOptions,
 } from './plugin.js';
-export { RateLimitedError, SoapClientFault } from './soap-faults.js';
+export { SoapClientFault } from './soap-faults.js';
 export type { BeforeOperation, OperationName } from './operations.js';

@@ -6,7 +6,8 @@ import type { RequestWork } from '../http/request-work.js';
 import type { Authenticator, ReserveLogin } from '../../domain/credentials/credential.js';
 import { renderEnvelope, renderFault, type FaultCode } from './envelope.js';
 import { PasswordChecksBusyError } from '../../domain/credentials/check-slots.js';
-import { MALFORMED_REQUEST, RateLimitedError, SoapClientFault } from './soap-faults.js';
+import { RateLimitedError } from '../rate-limit/rate-limited-error.js';
+import { MALFORMED_REQUEST, SoapClientFault } from './soap-faults.js';
 import {
   ORDER_STATUS_OPERATIONS,
   runOperation,

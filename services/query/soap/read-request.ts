@@ -2,7 +2,6 @@
 // their lengths, queryType as xsd:int); which queryType needs what is decided in ../order-queries.ts.
 // Every message names the field, so a partner can fix its request without asking.
 import type { OrderStatusView, ShipmentNotificationView } from '../../../contracts/lookup-answers.js';
-import type { ShipmentQuery, StatusQuery } from '../../../contracts/lookups.js';
 import { MAX_FIELD_LENGTH, orderStatusQuery, shipmentQuery, type ArgumentDialect, type OrderQuery } from '../order-queries.js';
 import { SoapClientFault } from './soap-faults.js';
 import { childText, type XmlElement } from './parse-envelope.js';
@@ -14,9 +13,9 @@ export interface Login {
 }
 
 /** A request's login and what it asks. */
-export interface ReadRequest<Q, V> {
+export interface ReadRequest<V> {
   login: Login;
-  query: OrderQuery<Q, V>;
+  query: OrderQuery<V>;
 }
 
 const SOAP_ARGUMENTS: ArgumentDialect = {
@@ -55,12 +54,12 @@ function readCommon(op: XmlElement) {
   return { login, queryType, referenceNumber: limited(op, 'referenceNumber') };
 }
 
-export function readStatusDetailsRequest(op: XmlElement): ReadRequest<StatusQuery, OrderStatusView> {
+export function readStatusDetailsRequest(op: XmlElement): ReadRequest<OrderStatusView> {
   const { login, ...args } = readCommon(op);
   return { login, query: orderStatusQuery({ ...args, statusTimeStamp: childText(op, 'statusTimeStamp') }, SOAP_ARGUMENTS) };
 }
 
-export function readShipmentRequest(op: XmlElement): ReadRequest<ShipmentQuery, ShipmentNotificationView> {
+export function readShipmentRequest(op: XmlElement): ReadRequest<ShipmentNotificationView> {
   const { login, ...args } = readCommon(op);
   return { login, query: shipmentQuery({ ...args, shipmentDateTimeStamp: childText(op, 'shipmentDateTimeStamp') }, SOAP_ARGUMENTS) };
 }

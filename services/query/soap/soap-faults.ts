@@ -1,4 +1,5 @@
-// The errors the SOAP plugin turns into faults. Anything else becomes "Internal error".
+// The errors of the SOAP code that the plugin turns into Client faults (a RateLimitedError, shared with the
+// JSON endpoints, is in ../rate-limit/). Anything else becomes "Internal error".
 import { ErrorCodes, OssnError } from '../../../contracts/errors/ossn-error.js';
 
 /**
@@ -13,6 +14,3 @@ export class SoapClientFault extends OssnError {
 }
 
 export const MALFORMED_REQUEST = 'Malformed SOAP request';
-
-// Moved beside the rate limit, which the JSON endpoints share; re-exported for the SOAP code.
-export { RateLimitedError } from '../rate-limit/rate-limited-error.js';

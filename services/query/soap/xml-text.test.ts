@@ -38,6 +38,37 @@ describe('escapeText', () => {
     expect(escapeText('a\u0000b\u001Fc\uFFFEd\uD800e')).toBe('a\uFFFDb\uFFFDc\uFFFDd\uFFFDe');
     expect(escapeText('tab\tnl\n 😀')).toBe('tab\tnl\n 😀');
   });
+
+  // Text without a character the quick test matches is returned untouched: that test must match
+  // every character either replacement changes. A leading '&' forces the replacements to run.
+  const replaced = (text: string) => escapeText(`&${text}`).slice('&amp;'.length);
+  /** XML 1.0's Char production, for one UTF-16 code unit (a surrogate alone is not a character). */
+  const isXmlChar = (c: number) => c === 0x9 || c === 0xa || c === 0xd || (c >= 0x20 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd);
+
+  it('returns untouched only text the replacements would leave as it is, for every UTF-16 code unit', () => {
+    const missed: string[] = [];
+    const wrong: string[] = [];
+    for (let c = 0; c <= 0xffff; c++) {
+      const ch = String.fromCharCode(c);
+      if (escapeText(ch) !== replaced(ch)) missed.push(c.toString(16));
+      const changes = !isXmlChar(c) || '&<>\r'.includes(ch);
+      if ((replaced(ch) !== ch) !== changes) wrong.push(c.toString(16));
+    }
+    expect({ missed, wrong }).toEqual({ missed: [], wrong: [] });
+  });
+
+  it.each([
+    ['a surrogate pair', 'a😀b', 'a😀b'],
+    ['an astral character beyond the emoji', '\u{10FFFF}\u{10000}', '\u{10FFFF}\u{10000}'],
+    ['a lone high surrogate at the end', 'a\uD83D', 'a\uFFFD'],
+    ['a lone low surrogate at the start', '\uDE00a', '\uFFFDa'],
+    ['a pair the wrong way round', '\uDE00\uD83D', '\uFFFD\uFFFD'],
+    ['a pair and a lone high surrogate', '😀\uD83D', '😀\uFFFD'],
+    ['two high surrogates before a low one', '\uD83D\uD83D\uDE00', '\uFFFD😀'],
+  ])('%s: the quick test and the replacements agree', (_name, text, escaped) => {
+    expect(escapeText(text)).toBe(escaped);
+    expect(replaced(text)).toBe(escaped);
+  });
 });
 
 describe('elements', () => {

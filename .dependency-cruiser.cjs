@@ -11,7 +11,8 @@
 // A layer imports its own and the layers below it, never one above; nothing imports in a circle;
 // the product never imports test/, bench/ or scripts/ (they may import the product). Tests beside
 // the code (*.test.ts) may import anything (fakes and helpers under test/, the services they drive).
-const product = '^(services|contracts|projections)/';
+// What the image ships (bin/ is its entry point).
+const product = '^(services|contracts|projections|bin)/';
 const test = '\\.test\\.ts$';
 
 /** A rule forbidding `from` (a path pattern) to import any of `to`. */
@@ -33,6 +34,13 @@ module.exports = {
       to: { circular: true },
     },
     forbid('product-not-dev', 'The product (what the image ships) never imports test/, bench/ or scripts/.', product, '^(test|bench|scripts)/'),
+    {
+      name: 'product-no-dev-dependencies',
+      comment: 'The image installs the dependencies only (npm ci --omit=dev): the product never imports a devDependency.',
+      severity: 'error',
+      from: { path: product, pathNot: test },
+      to: { dependencyTypes: ['npm-dev'] },
+    },
     forbid('bottom-stays-bottom', 'contracts/ and projections/ import nothing of services/.', '^(contracts|projections)/', '^services/'),
     forbid('contracts-below-projections', 'The contracts are the very bottom: they do not import the read models.', '^contracts/', '^projections/'),
     forbid('plumbing-is-below', 'Plumbing imports only plumbing and the bottom.', '^services/plumbing/', '^services/(?!plumbing/)'),
@@ -48,6 +56,8 @@ module.exports = {
       from: { path: '^services/(?!(ossn|projector|query|domain|adapters|plumbing)/)' },
       to: {},
     },
+    // The same for a module of such a folder that imports nothing but is imported.
+    forbid('every-folder-a-layer-imported', 'Each folder of services/ is one of the layers above; a new one is placed in the table first.', '', '^services/(?!(ossn|projector|query|domain|adapters|plumbing)/)'),
     {
       name: 'resolvable',
       comment: 'An import that does not resolve to a file.',
@@ -57,8 +67,8 @@ module.exports = {
     },
   ],
   options: {
+    // Packages are listed (with their kind: npm, npm-dev) but not walked into.
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)node_modules/' },
     // Type-only imports count: an interface imported upward is an arrow upward all the same.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

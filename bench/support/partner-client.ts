@@ -23,8 +23,8 @@ export interface PollResult {
   ms: number;
   /** 'ok', or the error: `HTTP <status>`, `SOAP fault <code> (HTTP <status>)`, `network <code>`. */
   outcome: string;
-  /** A refusal that says when to ask again (a Retry-After header): busy or rate-limited. */
-  retryAfter: boolean;
+  /** A refusal that says when to ask again (busy or rate-limited): its Retry-After, in seconds. */
+  retryAfterSeconds?: number;
 }
 
 interface Spec {
@@ -80,11 +80,11 @@ export class PartnerClient {
     const sent = performance.now();
     return new Promise((resolve) => {
       let settled = false;
-      const done = (outcome: string, retryAfter = false) => {
+      const done = (outcome: string, retryAfterSeconds?: number) => {
         if (settled) return;
         settled = true;
         clearTimeout(deadline);
-        resolve({ kind, ms: performance.now() - sent, outcome, retryAfter });
+        resolve({ kind, ms: performance.now() - sent, outcome, retryAfterSeconds });
       };
       const req = request({ host: this.origin.hostname, port: this.origin.port, method, path, headers, agent: this.agent, localAddress: login.address }, (res) => {
         const status = res.statusCode ?? 0;
@@ -97,7 +97,8 @@ export class PartnerClient {
         res.on('end', () => {
           if (status === 200) return done('ok');
           const code = keep ? /<faultcode>([^<]*)<\/faultcode>/.exec(Buffer.concat(chunks).toString('utf8'))?.[1] : undefined;
-          done(code ? `SOAP fault ${code} (HTTP ${status})` : `HTTP ${status}`, res.headers['retry-after'] !== undefined);
+          const retryAfter = res.headers['retry-after'];
+          done(code ? `SOAP fault ${code} (HTTP ${status})` : `HTTP ${status}`, retryAfter === undefined ? undefined : Number(retryAfter));
         });
         res.on('error', (error: NodeJS.ErrnoException) => done(`network ${error.code ?? error.name}`));
       });

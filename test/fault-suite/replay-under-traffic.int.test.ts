@@ -19,18 +19,17 @@ import { SwitchingLookups } from '../../services/adapters/mongodb/switching-look
 import { ossnEnv, runOssn, type CliRun } from '../support/ossn-cli.js';
 import { freshProjectorConfig, publishEvents, useConnections } from '../support/projector-system.js';
 import { testSeed } from '../support/seed.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Random } from '../../services/ossn/demo-events/random.js';
 
 const connections = useConnections('replay-traffic');
 const { kafka, logger, running } = connections;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Each random choice of this test comes from this seed, printed so that a failing run can be replayed. */
 const seed = testSeed('REPLAY_TRAFFIC_SEED');
-let state = seed;
-const random = (n: number) => {
-  state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-  return state % n;
-};
+const rng = new Random(seed);
+/** A whole number in [0, n). */
+const random = (n: number) => rng.int(0, n - 1);
 
 const clientId = 'PARTNER-1';
 const salesOrders = 30;

@@ -1,12 +1,12 @@
 import type { Kafka } from 'kafkajs';
-import { partitionLags } from '../../services/adapters/kafka/progress.js';
+import { totalLag } from '../../services/adapters/kafka/progress.js';
 
-/** How many messages of the topic the consumer group has not committed yet, over all partitions. */
+/** totalLag, on a connection of its own. */
 export async function groupLag(kafka: Kafka, groupId: string, topic: string): Promise<bigint> {
   const admin = kafka.admin();
   await admin.connect();
   try {
-    return (await partitionLags(admin, groupId, topic)).reduce((sum, p) => sum + p.lag, 0n);
+    return await totalLag(admin, groupId, topic);
   } finally {
     await admin.disconnect();
   }

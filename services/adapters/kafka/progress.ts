@@ -1,6 +1,7 @@
 import type { Admin, Kafka } from 'kafkajs';
 
-async function lagOn(admin: Admin, groupId: string, topic: string): Promise<bigint> {
+/** How many messages of the topic the consumer group has not committed yet, over all partitions. */
+export async function totalLag(admin: Admin, groupId: string, topic: string): Promise<bigint> {
   return (await partitionLags(admin, groupId, topic)).reduce((sum, p) => sum + p.lag, 0n);
 }
 
@@ -21,7 +22,7 @@ export async function waitUntilCaughtUp(kafka: Kafka, groupId: string, topic: st
   await admin.connect();
   try {
     for (;;) {
-      const lag = await lagOn(admin, groupId, topic);
+      const lag = await totalLag(admin, groupId, topic);
       options.onLag?.(lag);
       if (lag <= 0n) return;
       if (Date.now() > deadline) throw new Error(`consumer group ${groupId} is still ${lag} messages behind on ${topic}`);

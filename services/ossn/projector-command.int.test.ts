@@ -9,7 +9,7 @@ import { startProxyTo, startTcpProxy } from '../../test/support/tcp-proxy.js';
 const env = testEnvironment();
 
 /** `ossn projector` on names of its own; with `asInit`, as a container runs it (see startOssn). */
-function projectorProcess(brokers = env.kafkaBrokers.join(','), { mongodbUri = env.mongodbUri, asInit = false } = {}): OssnProcess {
+function projectorProcess(brokers = env.kafkaBrokers, { mongodbUri = env.mongodbUri, asInit = false } = {}): OssnProcess {
   const names = uniqueNames('projector-command');
   return startOssnProjector({ kafkaBrokers: brokers, mongodbUri, database: names.database, topic: names.topic, consumerGroup: names.group, topicPartitions: 1 }, { asInit });
 }
@@ -23,7 +23,7 @@ it('stops on SIGTERM once consuming, with exit code 0', { timeout: 90_000 }, asy
 });
 
 it('stops on SIGTERM while it cannot reach Kafka yet, with exit code 0', { timeout: 90_000 }, async () => {
-  const projector = projectorProcess('127.0.0.1:1'); // nothing listens there: the start keeps retrying
+  const projector = projectorProcess(['127.0.0.1:1']); // nothing listens there: the start keeps retrying
   await expect.poll(projector.output, { timeout: 60_000, interval: 100 }).toMatch(/kafkajs|ECONNREFUSED|Connection/i);
   projector.child.kill('SIGTERM');
   expect(await projector.exit).toBe(0);
@@ -38,7 +38,7 @@ it('started while MongoDB and Kafka are away: keeps trying, says so in the log, 
   mongoProxy.cut();
   kafkaProxy.cut();
   // Kafka is reached through the proxy only to start: the broker then names its own address.
-  const projector = projectorProcess(kafkaProxy.address, { mongodbUri: mongoViaProxy });
+  const projector = projectorProcess([kafkaProxy.address], { mongodbUri: mongoViaProxy });
   let exited = false;
   void projector.exit.then(() => (exited = true));
   try {
@@ -59,7 +59,7 @@ it('started while MongoDB and Kafka are away: keeps trying, says so in the log, 
 
 it('as PID 1 of a container: a second SIGTERM while it waits to stop ends it at once', { timeout: 180_000 }, async () => {
   const broker = await startDedicatedKafka();
-  const projector = projectorProcess(broker.brokers.join(','), { asInit: true });
+  const projector = projectorProcess(broker.brokers, { asInit: true });
   try {
     await expect.poll(projector.output, { timeout: 90_000, interval: 100 }).toContain('projector consuming');
     // The broker frozen: leaving the consumer group waits for an answer that does not come.

@@ -17,7 +17,6 @@ import { ensureTopics } from '../../services/adapters/kafka/topics.js';
 import { createLogger } from '../../services/plumbing/logging/logger.js';
 import type * as ProjectBatchModule from '../../services/projector/project-batch.js';
 import { startProjector } from '../../services/projector/run.js';
-import { publishNdjson } from '../../services/adapters/kafka/publish-events.js';
 import { connectMongo } from '../../services/adapters/mongodb/connect.js';
 import { readModelCollections } from '../../services/adapters/mongodb/documents.js';
 import { loadStates } from '../../services/adapters/mongodb/writes.js';
@@ -126,9 +125,13 @@ describe('fault suite: projector', () => {
       }
     }
     const last = projectorProcess(config);
-    await waitUntilCaughtUp(kafka, config.consumerGroup, config.topic, 240_000);
-    last.child.kill('SIGTERM');
-    expect(await last.exit).toBe(0);
+    try {
+      await waitUntilCaughtUp(kafka, config.consumerGroup, config.topic, 240_000);
+      last.child.kill('SIGTERM');
+      expect(await last.exit).toBe(0);
+    } finally {
+      last.child.kill('SIGKILL'); // never left consuming when the wait fails
+    }
 
     expect(kills.filter((at) => at < events.length)).toHaveLength(10); // every kill came while events were left to project
     expect(await readModels(mongo.db(config.store.database))).toEqual(reference(events));
@@ -174,12 +177,12 @@ describe('fault suite: projector', () => {
     const producer = await connectProducer(kafka);
     try {
       const send = (key: string, value: string) => producer.send(config.topic, [{ key, value }]);
-      await publishNdjson(busy.slice(0, half).map((e) => JSON.stringify(e)), producer, config.topic);
+      await publishEvents(producer, config.topic, busy.slice(0, half));
       await send(eventKey(foldThrowsOn.clientId, foldThrowsOn.salesOrderNumber), JSON.stringify(foldThrowsOn));
       for (const event of hugeOrder) await send(eventKey(event.clientId, event.salesOrderNumber), JSON.stringify(event)); // 1 MB each: one at a time
       await send('C1:SO-TOO-LARGE', tooLargeForDeadLetter);
       await send('C1:SO-NOT-JSON', notJson);
-      await publishNdjson(busy.slice(half).map((e) => JSON.stringify(e)), producer, config.topic);
+      await publishEvents(producer, config.topic, busy.slice(half));
     } finally {
       await producer.close();
     }

@@ -4,4 +4,4 @@
 import { afterAll } from 'vitest';
 import { dropLeftovers } from './leftovers.js';
 
-afterAll(dropLeftovers, 120_000);
+afterAll(() => dropLeftovers(), 120_000);

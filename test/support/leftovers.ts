@@ -19,7 +19,7 @@ const topicsGoneWithinMs = 30_000;
  * checks that none is left; throws naming what could not be dropped (a group that still has
  * members after a minute: a consumer left running).
  */
-export async function dropLeftovers(): Promise<void> {
+export async function dropLeftovers({ membersGoneWithinMs = groupMembersGoneWithinMs } = {}): Promise<void> {
   const suffixes = takeSuffixes();
   if (suffixes.length === 0) return;
   const ours = (name: string) => suffixes.some((suffix) => name.includes(suffix));
@@ -37,7 +37,7 @@ export async function dropLeftovers(): Promise<void> {
   const admin = testKafka('test-leftovers').admin();
   await admin.connect();
   try {
-    left.push(...(await deleteGroups(admin, (await admin.listGroups()).groups.map((g) => g.groupId).filter(ours))));
+    left.push(...(await deleteGroups(admin, (await admin.listGroups()).groups.map((g) => g.groupId).filter(ours), membersGoneWithinMs)));
     left.push(...(await deleteTopics(admin, (await admin.listTopics()).filter(ours))));
   } finally {
     await admin.disconnect();
@@ -63,8 +63,8 @@ async function deleteTopics(admin: Admin, topics: string[]): Promise<string[]> {
 }
 
 /** Deletes the groups, waiting for those with members still; returns what it could not delete and why. */
-async function deleteGroups(admin: Admin, groupIds: string[]): Promise<string[]> {
-  const deadline = Date.now() + groupMembersGoneWithinMs;
+async function deleteGroups(admin: Admin, groupIds: string[], membersGoneWithinMs: number): Promise<string[]> {
+  const deadline = Date.now() + membersGoneWithinMs;
   let pending = groupIds;
   for (;;) {
     if (pending.length === 0) return [];

@@ -124,7 +124,7 @@ function startNode(args: string[], env: Record<string, string>, { cwd = root, as
 
 /** Where an `ossn projector` started by startOssnProjector works. */
 export interface ProjectorTarget {
-  kafkaBrokers: string[] | string;
+  kafkaBrokers: string[];
   mongodbUri: string;
   database: string;
   topic: string;
@@ -143,7 +143,7 @@ export function startOssnProjector(target: ProjectorTarget, options: Omit<StartO
   return startOssn(
     ['projector'],
     {
-      KAFKA_BROKERS: typeof target.kafkaBrokers === 'string' ? target.kafkaBrokers : target.kafkaBrokers.join(','),
+      KAFKA_BROKERS: target.kafkaBrokers.join(','),
       MONGODB_URI: target.mongodbUri,
       MONGODB_DATABASE: target.database,
       OSSN_TOPIC: target.topic,

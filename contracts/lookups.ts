@@ -2,6 +2,8 @@
 // JSON) query, and what they get (lookup-answers.ts). The MongoDB implementation is in
 // services/adapters/mongodb/; protocol tests may pass in-memory ones.
 import type { OrderStatusView, ShipmentNotificationView } from './lookup-answers.js';
+import type { CappedAnswer, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from './lookup-answers-v2.js';
+import type { IssueDetailType, OrderStatusQueryType } from './v2-vocabulary.js';
 
 export interface StatusQuery {
   queryType: number;
@@ -19,4 +21,26 @@ export interface ShipmentQuery {
 export interface OrderLookups {
   orderStatus(clientIds: string[], query: StatusQuery, signal?: AbortSignal): Promise<OrderStatusView[]>;
   shipmentNotifications(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<ShipmentNotificationView[]>;
+}
+
+// ---- 2.0.0 (oss-osn-2.0.0.md §2)
+
+export interface OrderStatusV2Query {
+  /** transactionId is refused before any lookup. */
+  queryType: Exclude<OrderStatusQueryType, 'transactionId'>;
+  /** The purchase order number (poSearch) or sales order number (soSearch). */
+  referenceNumber?: string;
+  /** lastUpdate: sales orders whose 2.0.0 change time lies after this less the overlap. */
+  statusTimeStamp?: Date;
+  returnIssueDetailType: IssueDetailType;
+  returnProductDetail: boolean;
+}
+
+/** The same lookups for the 2.0.0 services, from the same read models. */
+export interface OrderLookupsV2 {
+  orderStatusV2(clientIds: string[], query: OrderStatusV2Query, signal?: AbortSignal): Promise<CappedAnswer<OrderStatusV2View>>;
+  /** Every stored issue with this id (derived ones included) on an answerable sales order of the clients. */
+  issues(clientIds: string[], issueId: string, signal?: AbortSignal): Promise<IssueView[]>;
+  /** queryType 1, 2, 3 as 1.0.0's, answering only locations with packages. */
+  shipmentNotificationsV2(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedAnswer<ShipmentNotificationV2View>>;
 }

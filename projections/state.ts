@@ -4,15 +4,16 @@
 
 import type { Address, PackageDetails, ShipmentDestinationType } from '../contracts/erp-event-schema.js';
 import type { StatusId } from '../contracts/status-types.js';
+import type { ContactView, IssueView, Quantity } from '../contracts/lookup-answers-v2.js';
+import type { IssueCategory, StatusWord } from '../contracts/v2-vocabulary.js';
+
+export type { Quantity };
 
 // StatusId comes from the contract's statusID table, so the two cannot disagree.
 export type { StatusId };
 
-export interface OrderStatusState {
-  clientId: string;
-  salesOrderNumber: string;
-  /** Sequence of the last event applied to this read model for this sales order (the guard). */
-  sequence: number;
+/** What SalesOrderStatusChanged carries (contract v1), as the order-status read model keeps it. */
+export interface StatusFields {
   purchaseOrderNumber?: string;
   statusId: StatusId;
   /** Open while statusId is neither 80 (complete) nor 99 (canceled). */
@@ -24,6 +25,67 @@ export interface OrderStatusState {
   validTimestamp: Date;
 }
 
+/** The order-status read model once a SalesOrderStatusChanged was applied: what 1.0.0 answers. */
+export type StatusedOrderState = OrderStatusState & StatusFields;
+
+export const hasStatus = (state: OrderStatusState): state is StatusedOrderState => state.statusId !== undefined;
+
+/** An issue of a sales order: recorded by the ERP (IssueRecorded) or derived from a hold status (oss-osn-2.0.0.md §4.1). */
+export interface IssueState extends IssueView {
+  source: 'erp' | 'hold';
+  /** Sequence of the event that first recorded it: issues are kept and answered in this order. */
+  firstSequence: number;
+  /** Sequence of the event that closed it; the ERP issue closed first makes room for a 101st. */
+  closedSequence?: number;
+}
+
+/** A product line of a sales order (SalesOrderLinesRecorded). */
+export interface ProductLineState {
+  salesOrderLineNumber: string;
+  productId: string;
+  partId?: string;
+  purchaseOrderLineNumber?: string;
+  quantityOrdered: Quantity;
+  quantityShipped?: Quantity;
+  status?: StatusWord;
+  issueCategory?: IssueCategory;
+}
+
+/** A contact of a sales order (OrderContactsRecorded), as the ERP gave it. */
+export type ContactState = ContactView;
+
+/**
+ * The order-status read model of one sales order. The v1 status fields are absent until the first
+ * SalesOrderStatusChanged (an event of a contract v2 type may come first: the document then exists,
+ * unanswerable until a status brings its purchase order number). Fields added for 2.0.0 are absent
+ * on a stream of contract v1 events, apart from statusSequence and lastOccurredAt.
+ */
+export interface OrderStatusState extends Partial<StatusFields> {
+  clientId: string;
+  salesOrderNumber: string;
+  /** Sequence of the last event applied to this read model for this sales order (the guard). */
+  sequence: number;
+  /** Sequence of the last SalesOrderStatusChanged applied: 1.0.0's change time moves only with it. */
+  statusSequence?: number;
+  /** The last non-hold statusId applied: a hold keeps the 2.0.0 status where the order had got to. */
+  progressStatusId?: StatusId;
+  /** The ERP's 2.0.0 status word, overriding the mapped one (the only source of `shipped`). */
+  statusV2?: StatusWord;
+  /** The days the ERP wrote (`YYYY-MM-DD`, no zone), for 2.0.0's xsd:date. */
+  expectedShipDay?: string;
+  expectedDeliveryDay?: string;
+  additionalExplanation?: string;
+  qualityProofURL?: string;
+  /** In the order the ERP's latest SalesOrderLinesRecorded gave. */
+  lines?: ProductLineState[];
+  /** In the order the ERP's latest OrderContactsRecorded gave. */
+  contacts?: ContactState[];
+  /** By firstSequence, ERP and derived hold issues interleaved. */
+  issues?: IssueState[];
+  /** The latest occurredAt applied to this read model, any event type. */
+  lastOccurredAt?: Date;
+}
+
 // Addresses, packages and their items are kept as the contract carries them (Address, PackageDetails).
 
 export interface PackageState extends PackageDetails {
@@ -33,6 +95,8 @@ export interface PackageState extends PackageDetails {
 export interface LocationState {
   locationId: number;
   complete: boolean;
+  /** Contract v2: the partner collects the goods. */
+  customerPickup?: boolean;
   shipFrom: Address;
   shipTo: Address;
   shipmentDestinationType?: ShipmentDestinationType;

@@ -3,7 +3,7 @@
 // (queryType 1), built with the store's own mappings from state to view. The query's arguments are
 // not looked at: which orders a query selects is tested against MongoDB beside the lookups.
 import type { FoldResult } from '../../projections/fold.js';
-import type { OrderStatusState, ShipmentsState } from '../../projections/state.js';
+import { hasStatus, type ShipmentsState, type StatusedOrderState } from '../../projections/state.js';
 import type { OrderLookups } from '../../contracts/lookups.js';
 import type { OrderStatusView, ShipmentNotificationView } from '../../contracts/lookup-answers.js';
 import { groupByPurchaseOrder } from '../../services/adapters/mongodb/purchase-order-groups.js';
@@ -29,9 +29,9 @@ export class FoldedLookups implements OrderLookups {
   readModels: ReadModels = { orderStatus: new Map(), shipments: new Map() };
 
   async orderStatus(clientIds: string[]): Promise<OrderStatusView[]> {
-    const groups = await groupByPurchaseOrder(answerableByPurchaseOrder(this.readModels.orderStatus.values(), clientIds));
+    const groups = await groupByPurchaseOrder(answerableByPurchaseOrder([...this.readModels.orderStatus.values()].filter(hasStatus), clientIds));
     // The store's change time is no part of an answer; the mapping takes documents, which carry one.
-    const detail = (state: OrderStatusState) => toOrderStatusDetail({ ...state, changedAt: state.validTimestamp });
+    const detail = (state: StatusedOrderState) => toOrderStatusDetail(state);
     return groups.map((g) => ({ purchaseOrderNumber: g.purchaseOrderNumber, details: g.members.map(detail) }));
   }
 

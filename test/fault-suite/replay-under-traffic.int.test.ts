@@ -259,7 +259,7 @@ describe('a replay under traffic, killed in each step', () => {
     expect(fold.rejected).toEqual([]);
     const mine = (key: string) => key.startsWith(`${clientId}:`);
     const expectedStatuses = new Map(
-      [...fold.orderStatus].filter(([key]) => mine(key)).map(([, s]) => [s.salesOrderNumber, { statusID: s.statusId, validTimestamp: s.validTimestamp.getTime() }]),
+      [...fold.orderStatus].filter(([key]) => mine(key)).map(([, s]) => [s.salesOrderNumber, { statusID: s.statusId, validTimestamp: s.validTimestamp?.getTime() }]),
     );
     const expectedShipments = new Map(
       [...fold.shipments]

@@ -1,10 +1,9 @@
 import { statusName } from '../../../contracts/status-types.js';
-import type { LocationState, PackageState, ShipmentsState } from '../../../projections/state.js';
+import type { LocationState, PackageState, ShipmentsState, StatusFields } from '../../../projections/state.js';
 import type { OrderStatusDetailView, PackageView, SalesOrderShipmentView, ShipmentLocationView } from '../../../contracts/lookup-answers.js';
-import type { OrderStatusDocument } from './documents.js';
 
 /** Read-model documents as the lookups answer them. Absent optional fields stay absent. */
-export function toOrderStatusDetail(doc: Omit<OrderStatusDocument, '_id' | 'sequence' | 'open'>): OrderStatusDetailView {
+export function toOrderStatusDetail(doc: StatusFields & { salesOrderNumber: string }): OrderStatusDetailView {
   return {
     factoryOrderNumber: doc.salesOrderNumber,
     statusID: doc.statusId,

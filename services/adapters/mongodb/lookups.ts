@@ -2,7 +2,7 @@ import type { Collection, Document, Filter, Sort } from 'mongodb';
 import type { OrderLookups, ShipmentQuery, StatusQuery } from '../../../contracts/lookups.js';
 import type { OrderStatusView, ShipmentNotificationView } from '../../../contracts/lookup-answers.js';
 import { purchaseOrderComplete } from '../../../projections/completion.js';
-import type { ShipmentsState } from '../../../projections/state.js';
+import type { ShipmentsState, StatusFields } from '../../../projections/state.js';
 import { shipmentsStateProjection, type OrderStatusDocument, type ReadModelCollections, type ShipmentsDocument } from './documents.js';
 import { groupByPurchaseOrder, groupKey, maxPurchaseOrdersPerAnswer, type PurchaseOrderGroup } from './purchase-order-groups.js';
 import { newsKey, newsOf, purchaseOrderCompleteChanged, type PurchaseOrderMember, type ShipmentNewsSince } from './shipment-news.js';
@@ -22,7 +22,8 @@ const shipmentsProjection = { ...shipmentsStateProjection, sequence: 0 } as cons
 const shipmentNewsProjection = { _id: 0, sequence: 0, lastNewsAt: 0, shipmentDates: 0 } as const;
 const memberProjection = { _id: 0, clientId: 1, purchaseOrderNumber: 1, complete: 1, completeChangedAt: 1, purchaseOrderSetAt: 1 } as const;
 
-type StatusMember = Omit<OrderStatusDocument, '_id' | 'sequence' | 'open'>;
+/** An answerable sales order: it has a purchase order number, which only a status event brings. */
+type StatusMember = Omit<OrderStatusDocument, '_id' | 'sequence' | 'open'> & StatusFields;
 
 /**
  * Documents per round trip of a read that stops at the answer's end, so that the server reads

@@ -98,7 +98,7 @@ function address3With4(address3: string | undefined, address4: string | undefine
 }
 
 /** ShippingContactDetails of OSN 2.0.0 (SharedOSNObjects.xsd), fitted; keys in XSD order. */
-export interface ShippingContactDetails {
+export type ShippingContactDetails = {
   attentionTo?: string;
   companyName?: string;
   address1: string;
@@ -110,10 +110,10 @@ export interface ShippingContactDetails {
   country?: string;
   email?: string;
   phone?: string;
-}
+};
 
-/** Drops the keys whose value is undefined: an absent value is no key (JSON twins) and no element. */
-function withoutAbsent<T extends object>(value: T): T {
+/** Drops the keys whose value is undefined, in place: an absent value is no key (JSON twins) and no element. */
+export function withoutAbsent<T extends object>(value: T): T {
   for (const key of Object.keys(value) as (keyof T)[]) if (value[key] === undefined) delete value[key];
   return value;
 }

@@ -433,6 +433,32 @@ describe('OSN 2.0.0 answer: FreightDetails', () => {
   });
 });
 
+describe('OSN 2.0.0 answer: stored values the XSD has no word or number for', () => {
+  it('leaves them out or writes the default, counting each, and the answer stays valid', async () => {
+    // Values the view types (and the contract) exclude, as an older or damaged document could hold them.
+    const odd = pkg({
+      id: 1.5,
+      length: Number.NaN,
+      width: 2,
+      dimUOM: 'in',
+      weight: Number.POSITIVE_INFINITY,
+      weightUOM: 'KG',
+      preProductionProof: 'Maybe' as never,
+      items: [{ supplierProductId: 'P-1', quantity: Number.NaN }, { supplierProductId: 'P-2', quantity: 1, uom: 'GR' as never }],
+    });
+    const { xml, json, fields } = render([order([location({ shipmentDestinationType: 'Warehouse', packages: [odd] })])]);
+    expect(onlyShipment(json)).not.toHaveProperty('shipmentDestinationType');
+    expect(onlyPackage(json)).toEqual({
+      trackingNumber: '1Z999',
+      shipmentDate: '2025-03-04T05:06:07.000Z',
+      ItemArray: [{ supplierProductId: 'P-2', Quantity: { value: 1, uom: 'EA' } }],
+      preProductionProof: 'Unknown',
+    });
+    expect(fields.sort()).toEqual(['DimensionSize', 'DimensionWeight', 'Item', 'id', 'length', 'preProductionProof', 'shipmentDestinationType', 'uom', 'weight']);
+    await expectValid(xml);
+  });
+});
+
 describe('OSN 2.0.0 answer: empty, cap, locations without packages', () => {
   it('answers nothing found with the empty response element', async () => {
     const { xml, json, fields } = render([]);

@@ -1,13 +1,13 @@
 import type { Db } from 'mongodb';
 import type { ErpEvent } from '../../contracts/erp-events.js';
 import { foldEvents } from '../../projections/fold.js';
-import { readModelCollections, shipmentsStateProjection } from '../../services/adapters/mongodb/documents.js';
+import { orderStatusStateProjection, readModelCollections, shipmentsStateProjection } from '../../services/adapters/mongodb/documents.js';
 
 /** Every read model of the database (version 1), as states: sorted by id, without store-only fields. */
 export async function readModels(db: Db) {
   const collections = readModelCollections(db, 1);
   const [statuses, shipments] = await Promise.all([
-    collections.orderStatus.find({}, { projection: { _id: 0, changedAt: 0 } }).sort({ _id: 1 }).toArray(),
+    collections.orderStatus.find({}, { projection: orderStatusStateProjection }).sort({ _id: 1 }).toArray(),
     collections.shipments.find({}, { projection: shipmentsStateProjection }).sort({ _id: 1 }).toArray(),
   ]);
   return { statuses, shipments };

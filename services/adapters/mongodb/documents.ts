@@ -17,8 +17,27 @@ import type { LocationState, OrderStatusState, PackageState, ShipmentsState } fr
  */
 export interface OrderStatusDocument extends OrderStatusState {
   _id: string;
-  changedAt: Date;
+  /**
+   * 1.0.0's change time: stamped only in a write that moves `statusSequence` (a status event), so
+   * that events of contract v2 alone show 1.0.0 pollers nothing. Absent before the first status
+   * (a document an event of a v2 type made is unanswerable until then).
+   */
+  changedAt?: Date;
+  /**
+   * 2.0.0's change time (queryType lastUpdate): stamped in every write, whatever it changes (an
+   * issue, a line, a contact too); carried over by a rebuild like `changedAt`. Documents written
+   * before 2.0.0 lack it (and the two fields below): a rebuild brings them.
+   */
+  updatedAt?: Date;
+  /** The ids of every issue kept (`issues`), flat, so that getIssue reads them through a multikey index. */
+  issueIds?: string[];
+  /** Whether an issue is Open or Pending: allOpenIssues reads these through an index. */
+  openIssue?: boolean;
 }
+
+/** The store's own fields of an order-status document: a projection without them reads it as the state the projections fold. */
+export const orderStatusStoreFields = { changedAt: 0, updatedAt: 0, issueIds: 0, openIssue: 0 } as const;
+export const orderStatusStateProjection = { _id: 0, ...orderStatusStoreFields } as const;
 
 /**
  * The times that shipment queryType 3 filters on besides shipmentDate, each the service's own
@@ -107,6 +126,11 @@ const orderStatusIndexes: IndexDescription[] = [
   { name: 'by_sales_order', key: { clientId: 1, salesOrderNumber: 1 }, ...answerable },
   { name: 'by_change_time', key: { clientId: 1, changedAt: 1 }, ...answerable },
   { name: 'open_by_purchase_order', key: { clientId: 1, open: 1, purchaseOrderNumber: 1, salesOrderNumber: 1 }, ...answerable },
+  // 2.0.0 (oss-osn-2.0.0.md §6): lastUpdate, allOpenIssues, getIssue.
+  { name: 'by_update_time', key: { clientId: 1, updatedAt: 1 }, ...answerable },
+  // Ends in the sales order number, as open_by_purchase_order does, so the answer's order needs no sort in memory.
+  { name: 'open_issues_by_purchase_order', key: { clientId: 1, openIssue: 1, purchaseOrderNumber: 1, salesOrderNumber: 1 }, ...answerable },
+  { name: 'by_issue_id', key: { clientId: 1, issueIds: 1 }, ...answerable },
 ];
 
 const shipmentsIndexes: IndexDescription[] = [

@@ -199,7 +199,7 @@ describe('order status queryType 3 (changes since statusTimeStamp)', () => {
   let live: ReadModelCollections;
   let lookups: MongoOrderLookups;
   const changedAt = async (store: ReadModelCollections, clientId: string, so: string) =>
-    (await store.orderStatus.findOne({ _id: documentId(clientId, so) }))!.changedAt.getTime();
+    (await store.orderStatus.findOne({ _id: documentId(clientId, so) }))!.changedAt!.getTime();
   const since = (ms: number) => ({ queryType: 3, statusTimeStamp: new Date(ms) });
   /** Every event projected into the live version, in order. */
   const stream: ErpEvent[] = [];
@@ -292,7 +292,7 @@ describe('order status queryType 3 (changes since statusTimeStamp)', () => {
   it('a rebuild into a new version keeps the change times already shown: old changes do not look new', async () => {
     const rebuilt = await freshStore('lookups-rebuild', 2);
     await project(rebuilt, stream, live);
-    const latest = (await live.orderStatus.find({}).sort({ changedAt: -1 }).limit(1).next())!.changedAt.getTime();
+    const latest = (await live.orderStatus.find({}).sort({ changedAt: -1 }).limit(1).next())!.changedAt!.getTime();
     const rebuiltLookups = new MongoOrderLookups(rebuilt);
     // The poll after the latest shown change finds nothing new in the rebuilt version...
     expect(await rebuiltLookups.orderStatus(['C1'], since(latest + changeTimeOverlapMs))).toEqual([]);

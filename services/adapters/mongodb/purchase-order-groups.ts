@@ -21,17 +21,38 @@ export async function groupByPurchaseOrder<T extends SalesOrderLike>(
   items: AsyncIterable<T> | Iterable<T>,
   limit = maxPurchaseOrdersPerAnswer,
 ): Promise<PurchaseOrderGroup<T>[]> {
+  return (await cappedGroups(items, limit)).groups;
+}
+
+/** groupByPurchaseOrder, and whether a purchase order past the limit was met (more matched than the answer holds). */
+export async function cappedGroups<T extends SalesOrderLike>(
+  items: AsyncIterable<T> | Iterable<T>,
+  limit = maxPurchaseOrdersPerAnswer,
+): Promise<{ groups: PurchaseOrderGroup<T>[]; more: boolean }> {
   const groups = new Map<string, PurchaseOrderGroup<T>>();
+  let more = false;
   for await (const item of items) {
     if (item.purchaseOrderNumber === undefined) continue;
     const key = groupKey(item);
     let group = groups.get(key);
     if (!group) {
-      if (groups.size >= limit) break;
+      if (groups.size >= limit) {
+        more = true;
+        break;
+      }
       group = { clientId: item.clientId, purchaseOrderNumber: item.purchaseOrderNumber, members: [] };
       groups.set(key, group);
     }
     group.members.push(item);
   }
-  return [...groups.values()];
+  return { groups: [...groups.values()], more };
 }
+
+/** A filter for the sales orders of these purchase orders (and of other combinations of their clients and numbers, to drop). */
+export function ofPurchaseOrders(groups: { clientId: string; purchaseOrderNumber: string }[]) {
+  return {
+    clientId: { $in: [...new Set(groups.map((g) => g.clientId))] },
+    purchaseOrderNumber: { $in: [...new Set(groups.map((g) => g.purchaseOrderNumber))] },
+  };
+}
+

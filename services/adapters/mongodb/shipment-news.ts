@@ -67,3 +67,12 @@ export function purchaseOrderCompleteChanged(members: readonly PurchaseOrderMemb
   const completeNow = purchaseOrderComplete(members);
   return completeThen !== completeNow;
 }
+
+/** The state a stored shipments document holds, without the store's times. */
+export function stripTimes(doc: ShipmentsDocument): ShipmentsState {
+  const { _id: _i, completeChangedAt: _c, purchaseOrderSetAt: _p, lastNewsAt: _l, ...state } = doc;
+  return {
+    ...state,
+    locations: doc.locations.map(({ completeChangedAt: _, ...location }) => ({ ...location, packages: location.packages.map(({ visibleAt: _v, ...pkg }) => pkg) })),
+  };
+}

@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
-import type { OrderLookups, ShipmentQuery, StatusQuery } from '../../../contracts/lookups.js';
+import type { OrderLookups, OrderLookupsV2, OrderStatusV2Query, ShipmentQuery, StatusQuery } from '../../../contracts/lookups.js';
 import type { OrderStatusView, ShipmentNotificationView } from '../../../contracts/lookup-answers.js';
+import type { CappedAnswer, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../../contracts/lookup-answers-v2.js';
 import { readActiveVersion } from './active-version.js';
 import { readModelCollections } from './documents.js';
 import { MongoOrderLookups } from './lookups.js';
@@ -20,7 +21,7 @@ export interface SwitchingLookupsOptions {
  * seconds of the switch, without a restart. Each lookup reads one version from start to end, so
  * no answer mixes two.
  */
-export class SwitchingLookups implements OrderLookups {
+export class SwitchingLookups implements OrderLookups, OrderLookupsV2 {
   private current: { version: number; lookups: MongoOrderLookups } | undefined;
   private timer: NodeJS.Timeout | undefined;
   private lastRead = 0;
@@ -70,6 +71,18 @@ export class SwitchingLookups implements OrderLookups {
 
   shipmentNotifications(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<ShipmentNotificationView[]> {
     return this.active().shipmentNotifications(clientIds, query, signal);
+  }
+
+  orderStatusV2(clientIds: string[], query: OrderStatusV2Query, signal?: AbortSignal): Promise<CappedAnswer<OrderStatusV2View>> {
+    return this.active().orderStatusV2(clientIds, query, signal);
+  }
+
+  issues(clientIds: string[], issueId: string, signal?: AbortSignal): Promise<IssueView[]> {
+    return this.active().issues(clientIds, issueId, signal);
+  }
+
+  shipmentNotificationsV2(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedAnswer<ShipmentNotificationV2View>> {
+    return this.active().shipmentNotificationsV2(clientIds, query, signal);
   }
 
   private active(): MongoOrderLookups {

@@ -41,7 +41,7 @@ describe('read-model writes against the real server', () => {
     await ensureIndexes(collections);
     await ensureIndexes(collections);
     const names = (await collections.orderStatus.indexes()).map((i) => i.name).sort();
-    expect(names).toEqual(['_id_', 'by_change_time', 'by_purchase_order', 'by_sales_order', 'open_by_purchase_order']);
+    expect(names).toEqual(['_id_', 'by_change_time', 'by_issue_id', 'by_purchase_order', 'by_sales_order', 'by_update_time', 'open_by_purchase_order', 'open_issues_by_purchase_order']);
     expect((await collections.shipments.indexes()).map((i) => i.name).sort()).toEqual(['_id_', 'by_news_time', 'by_purchase_order', 'by_sales_order']);
   });
 
@@ -59,7 +59,7 @@ describe('read-model writes against the real server', () => {
       const indexes = new Map((await collections.orderStatus.indexes()).map((i) => [i.name, i]));
       expect(indexes.get('by_change_time')).toMatchObject({ key: { clientId: 1, changedAt: 1 }, partialFilterExpression: { purchaseOrderNumber: { $exists: true } } });
       expect(indexes.get('open_by_purchase_order')).toMatchObject({ key: { clientId: 1, open: 1, purchaseOrderNumber: 1, salesOrderNumber: 1 } });
-      expect(indexes.size).toBe(5);
+      expect(indexes.size).toBe(8);
     } finally {
       await mongo.db(collections.orderStatus.dbName).dropDatabase();
     }
@@ -76,7 +76,7 @@ describe('read-model writes against the real server', () => {
     const stored = await collections.orderStatus.findOne({ _id: 'C1:SO-1' });
     expect(stored?.responseRequired).toBeUndefined();
     expect(stored?.statusId).toBe(20);
-    expect(stored?.changedAt.getTime()).toBeGreaterThanOrEqual(before - 1_000);
+    expect(stored?.changedAt!.getTime()).toBeGreaterThanOrEqual(before - 1_000);
     expect((await loadStates(collections, ['C1:SO-1'])).orderStatus.get('C1:SO-1')).toEqual(second);
   });
 
@@ -160,7 +160,7 @@ describe('read-model writes against the real server', () => {
   it('keeps the change times a rebuild finds already shown by the live version, and stamps newer states', async () => {
     const live = fresh();
     await writeEffects(live, { orderStatus: [{ after: status(3, 20) }], shipments: [] });
-    const shown = (await live.orderStatus.findOne({ _id: 'C1:SO-1' }))!.changedAt;
+    const shown = (await live.orderStatus.findOne({ _id: 'C1:SO-1' }))!.changedAt!;
     await new Promise((resolve) => setTimeout(resolve, 20));
 
     const rebuilt = readModelCollections(mongo.db(uniqueNames('rebuild').database), 2);
@@ -170,7 +170,7 @@ describe('read-model writes against the real server', () => {
     expect((await rebuilt.orderStatus.findOne({ _id: 'C1:SO-1' }))!.changedAt).toEqual(shown);
 
     await writeEffects(rebuilt, { orderStatus: [{ before: status(3, 20), after: status(4, 60) }], shipments: [] }, live);
-    expect((await rebuilt.orderStatus.findOne({ _id: 'C1:SO-1' }))!.changedAt.getTime()).toBeGreaterThan(shown.getTime());
+    expect((await rebuilt.orderStatus.findOne({ _id: 'C1:SO-1' }))!.changedAt!.getTime()).toBeGreaterThan(shown.getTime());
   });
 });
 

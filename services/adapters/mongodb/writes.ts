@@ -2,6 +2,7 @@ import { MongoBulkWriteError, type AnyBulkWriteOperation, type BulkWriteResult, 
 import type { OrderStatusState, ShipmentsState } from '../../../projections/state.js';
 import {
   documentId,
+  orderStatusStateProjection,
   shipmentsStateProjection,
   type OrderStatusDocument,
   type ReadModelCollections,
@@ -11,6 +12,7 @@ import { writeErrorsOf } from './store-refusals.js';
 import { insertPipeline, plainInsert, plainUpdate, updatePipeline } from './shipments-update.js';
 import { carriedOver, visibleTimes } from './visible-times.js';
 import { ErrorCodes, OssnError } from '../../../contracts/errors/ossn-error.js';
+import { isOpenIssue } from '../../../contracts/v2-vocabulary.js';
 
 /** A read model's state for one sales order before and after a batch; before is absent for a new one. */
 export interface StateChange<S> {
@@ -36,7 +38,24 @@ export class WriteConflictError extends OssnError {
   }
 }
 
-const statusOptionalFields = ['purchaseOrderNumber', 'expectedShipDate', 'expectedDeliveryDate', 'responseRequired'] as const;
+/** Every field a later state of a sales order may lack that an earlier one had. */
+const statusOptionalFields = [
+  'purchaseOrderNumber',
+  'expectedShipDate',
+  'expectedDeliveryDate',
+  'responseRequired',
+  'statusSequence',
+  'progressStatusId',
+  'statusV2',
+  'expectedShipDay',
+  'expectedDeliveryDay',
+  'additionalExplanation',
+  'qualityProofURL',
+  'lines',
+  'contacts',
+  'issues',
+  'lastOccurredAt',
+] as const satisfies readonly (keyof OrderStatusState)[];
 const shipmentsOptionalFields = ['purchaseOrderNumber'] as const;
 
 /** Ids per read: a batch's sales orders in a few point-read queries of bounded size. */
@@ -47,7 +66,7 @@ export async function loadStates(collections: ReadModelCollections, keys: string
   for (let start = 0; start < keys.length; start += idsPerLoad) {
     const filter = { _id: { $in: keys.slice(start, start + idsPerLoad) } };
     const [statuses, shipments] = await Promise.all([
-      collections.orderStatus.find(filter, { projection: { _id: 0, changedAt: 0 } }).toArray(),
+      collections.orderStatus.find(filter, { projection: orderStatusStateProjection }).toArray(),
       collections.shipments.find(filter, { projection: shipmentsStateProjection }).toArray(),
     ]);
     for (const s of statuses) loaded.orderStatus.set(documentId(s.clientId, s.salesOrderNumber), s as OrderStatusState);
@@ -164,16 +183,13 @@ export async function writeEffects(
 ): Promise<void> {
   const [carried, shownShipments] = previous
     ? await Promise.all([changeTimesOf(previous, effects.orderStatus), shipmentsShownBy(previous, effects.shipments)])
-    : [new Map<string, { sequence: number; changedAt: Date }>(), new Map<string, ShipmentsDocument>()];
+    : [new Map<string, ShownChangeTimes>(), new Map<string, ShipmentsDocument>()];
 
   const statusOps = effects.orderStatus.map((change) => {
     const key = documentId(change.after.clientId, change.after.salesOrderNumber);
-    const shown = carried.get(key);
-    const alreadyShown =
-      shown !== undefined && change.after.sequence <= shown.sequence && (!previousShownBefore || shown.changedAt < previousShownBefore);
-    const set: Document = alreadyShown ? { ...change.after, changedAt: shown.changedAt } : { ...change.after };
-    const stamp = alreadyShown ? {} : { $currentDate: { changedAt: true } };
-    return guardedWrite<OrderStatusDocument>(key, change, statusOptionalFields, set, stamp);
+    const { set, stamp } = changeTimes(change, carried.get(key), previousShownBefore);
+    const before = change.before && { ...change.before, ...issueFields(change.before) };
+    return guardedWrite<OrderStatusDocument>(key, { ...change, before }, statusOptionalFields, { ...change.after, ...issueFields(change.after, change.before), ...set }, stamp);
   });
 
   const shipmentOps = effects.shipments.map((change) => {
@@ -184,12 +200,74 @@ export async function writeEffects(
   await Promise.all([runGuarded(collections.orderStatus, statusOps), runGuarded(collections.shipments, shipmentOps)]);
 }
 
-async function changeTimesOf(previous: ReadModelCollections, changes: StateChange<OrderStatusState>[]) {
+/** The live version's change times of a sales order, and the sequences they were shown at, that a rebuild carries over. */
+interface ShownChangeTimes {
+  /** The status sequence `changedAt` was shown at (`sequence` on documents written before 2.0.0); absent before a status. */
+  statusSequence?: number;
+  changedAt?: Date;
+  sequence: number;
+  /** `updatedAt`, else (written before 2.0.0) `changedAt`. */
+  updatedAt?: Date;
+}
+
+/**
+ * The sequence of the last status event a state shows: states folded before 2.0.0 lack
+ * statusSequence, and there every event applied was a status.
+ */
+export const statusSequenceOf = (state: Pick<OrderStatusState, 'statusSequence' | 'sequence' | 'statusId'>): number | undefined =>
+  state.statusSequence ?? (state.statusId !== undefined ? state.sequence : undefined);
+
+const shownBeforeCut = (time: Date | undefined, cut: Date | undefined): time is Date => time !== undefined && (cut === undefined || time < cut);
+
+/**
+ * The change times a write gives (oss-osn-2.0.0.md §6), stamped by the server in the write that
+ * shows the change: `changedAt` (1.0.0) only when the status sequence moves, `updatedAt` (2.0.0)
+ * every time. A rebuild (`shown`, the live version) carries a time over instead where the live
+ * version showed that much already: `changedAt` where the rebuilt status sequence is at or below
+ * the live one's, `updatedAt` where the sequence is.
+ */
+function changeTimes(change: StateChange<OrderStatusState>, shown: ShownChangeTimes | undefined, shownBefore: Date | undefined): { set: Document; stamp: Document } {
+  const { before, after } = change;
+  const set: Document = {};
+  const stamped: Record<string, true> = {};
+  const statusSequence = statusSequenceOf(after);
+  const statusMoved = statusSequence !== undefined && (before === undefined || statusSequence !== statusSequenceOf(before));
+  if (statusMoved) {
+    if (shown?.statusSequence !== undefined && statusSequence <= shown.statusSequence && shownBeforeCut(shown.changedAt, shownBefore)) set.changedAt = shown.changedAt;
+    else stamped.changedAt = true;
+  }
+  if (shown !== undefined && after.sequence <= shown.sequence && shownBeforeCut(shown.updatedAt, shownBefore)) set.updatedAt = shown.updatedAt;
+  else stamped.updatedAt = true;
+  return { set, stamp: Object.keys(stamped).length > 0 ? { $currentDate: stamped } : {} };
+}
+
+const noIssues: string[] = [];
+/** By issues array: the same issues give the very same values, which the write then leaves out as unchanged. */
+const issueFieldsCache = new WeakMap<object, { issueIds: string[]; openIssue: boolean }>();
+
+/** The store's issue fields of a state (with `before`, whose issues are the very same: its values). */
+function issueFields(state: OrderStatusState, before?: OrderStatusState): { issueIds: string[]; openIssue: boolean } {
+  if (before !== undefined && before.issues === state.issues) return issueFields(before);
+  const key = state.issues ?? noIssues;
+  let fields = issueFieldsCache.get(key);
+  if (!fields) {
+    fields = { issueIds: (state.issues ?? []).map((issue) => issue.issueId), openIssue: (state.issues ?? []).some((issue) => isOpenIssue(issue.issueStatus)) };
+    issueFieldsCache.set(key, fields);
+  }
+  return fields;
+}
+
+async function changeTimesOf(previous: ReadModelCollections, changes: StateChange<OrderStatusState>[]): Promise<Map<string, ShownChangeTimes>> {
   const keys = changes.map((c) => documentId(c.after.clientId, c.after.salesOrderNumber));
   const docs = await previous.orderStatus
-    .find({ _id: { $in: keys } }, { projection: { sequence: 1, changedAt: 1 } })
+    .find({ _id: { $in: keys } }, { projection: { sequence: 1, statusSequence: 1, statusId: 1, changedAt: 1, updatedAt: 1 } })
     .toArray();
-  return new Map(docs.map((d: Pick<OrderStatusDocument, '_id' | 'sequence' | 'changedAt'>) => [d._id, { sequence: d.sequence, changedAt: d.changedAt }]));
+  return new Map(
+    docs.map((d) => [
+      d._id,
+      { sequence: d.sequence, statusSequence: statusSequenceOf(d), changedAt: d.changedAt, updatedAt: d.updatedAt ?? d.changedAt } satisfies ShownChangeTimes,
+    ]),
+  );
 }
 
 /** The previous version's documents of these sales orders, whose visible times a rebuild carries over where it shows the same. */

@@ -153,8 +153,8 @@ describe('ossn replay, step by step', () => {
     expect(result.changeTimes.carried).toBe(30);
     expect(await readBuild(db)).toBeUndefined();
     expect((await readActiveVersion(db, 1)).version).toBe(2);
-    const live = new Map((await readModelCollections(db, 1).orderStatus.find().toArray()).map((d) => [d._id, d.changedAt.getTime()]));
-    for (const doc of await v2.find().toArray()) expect(doc.changedAt.getTime()).toBe(live.get(doc._id));
+    const live = new Map((await readModelCollections(db, 1).orderStatus.find().toArray()).map((d) => [d._id, d.changedAt!.getTime()]));
+    for (const doc of await v2.find().toArray()) expect(doc.changedAt!.getTime()).toBe(live.get(doc._id));
   });
 
   it('a rebuild does not send the events already in the dead-letter topic there again', { timeout: 120_000 }, async () => {

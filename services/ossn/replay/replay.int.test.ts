@@ -15,7 +15,7 @@ import { consumerGroupFor } from '../../projector/versions.js';
 import { buildApp } from '../../query/app.js';
 import type { OrderStatusView } from '../../../contracts/lookup-answers.js';
 import { readActiveVersion, readBuild } from '../../adapters/mongodb/active-version.js';
-import { readModelCollections, shipmentsStoreFields } from '../../adapters/mongodb/documents.js';
+import { orderStatusStoreFields, readModelCollections, shipmentsStoreFields } from '../../adapters/mongodb/documents.js';
 import { SwitchingLookups } from '../../adapters/mongodb/switching-lookups.js';
 import { FakeAuthenticator } from '../../../test/support/fake-ports.js';
 import { replay, type ReplayContext } from './replay.js';
@@ -45,7 +45,7 @@ const buildLive = (config: ProjectorConfig) => projectUntilCaughtUp(connections,
 async function states(db: Db, version: number) {
   const c = readModelCollections(db, version);
   return {
-    statuses: await c.orderStatus.find({}, { projection: { changedAt: 0 } }).sort({ _id: 1 }).toArray(),
+    statuses: await c.orderStatus.find({}, { projection: orderStatusStoreFields }).sort({ _id: 1 }).toArray(),
     shipments: await c.shipments.find({}, { projection: shipmentsStoreFields }).sort({ _id: 1 }).toArray(),
   };
 }
@@ -75,7 +75,7 @@ async function shipmentTimes(db: Db, version: number): Promise<Map<string, unkno
 
 async function changeTimes(db: Db, version: number): Promise<Map<string, number>> {
   const docs = await readModelCollections(db, version).orderStatus.find({}, { projection: { changedAt: 1 } }).toArray();
-  return new Map(docs.map((d) => [d._id, d.changedAt.getTime()]));
+  return new Map(docs.map((d) => [d._id, d.changedAt!.getTime()]));
 }
 
 const clientsOf = (events: ErpEvent[]) => [...new Set(events.map((e) => e.clientId))];

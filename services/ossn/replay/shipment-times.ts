@@ -1,6 +1,7 @@
 import type { ShipmentsState } from '../../../projections/state.js';
 import type { ReadModelCollections, ShipmentsDocument } from '../../adapters/mongodb/documents.js';
 import { updatePipeline } from '../../adapters/mongodb/shipments-update.js';
+import { stripTimes } from '../../adapters/mongodb/shipment-news.js';
 import { carriedOver, stampsAny, visibleTimes, type TimeSource, type VisibleTimes } from '../../adapters/mongodb/visible-times.js';
 import { settleAgainstLive, type SettleOptions } from './settling.js';
 
@@ -11,11 +12,6 @@ export interface ShipmentTimeReport {
   stamped: number;
 }
 
-/** The state a rebuilt document holds, without its times. */
-const stateOf = ({ _id: _i, completeChangedAt: _c, purchaseOrderSetAt: _p, lastNewsAt: _l, ...doc }: ShipmentsDocument): ShipmentsState => ({
-  ...doc,
-  locations: doc.locations.map(({ completeChangedAt: _, ...l }) => ({ ...l, packages: l.packages.map(({ visibleAt: _v, ...p }) => p) })),
-});
 
 const holds = (source: TimeSource, time: Date | undefined) =>
   source.from === 'stored' || (source.from === 'none' ? time === undefined : source.from === 'value' && time?.getTime() === source.at.getTime());
@@ -39,7 +35,7 @@ function holdsAll(doc: ShipmentsDocument, times: VisibleTimes): boolean {
  */
 export async function settleShipmentTimes(rebuilt: ReadModelCollections, live: ReadModelCollections, options: SettleOptions): Promise<ShipmentTimeReport> {
   return settleAgainstLive(rebuilt.shipments, live.shipments, { field: 'lastNewsAt', index: 'by_news_time' }, options, (doc, shown, settlement) => {
-    const state = stateOf(doc);
+    const state = stripTimes(doc);
     // What a partner of the live version has seen, as if the document were written anew.
     const carried = carriedOver(visibleTimes(undefined, state), state, shown);
     if (stampsAny(carried)) settlement.stamped++;

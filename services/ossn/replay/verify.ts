@@ -4,7 +4,7 @@ import type { Kafka } from 'kafkajs';
 import { parseErpEvent, keyProblem } from '../../../contracts/erp-events.js';
 import { foldEventInto, type FoldResult } from '../../../projections/fold.js';
 import { scanTopic } from '../../adapters/kafka/read-topic.js';
-import { shipmentsStoreFields, type ReadModelCollections } from '../../adapters/mongodb/documents.js';
+import { orderStatusStoreFields, shipmentsStoreFields, type ReadModelCollections } from '../../adapters/mongodb/documents.js';
 
 export interface VerifyReport {
   /** Documents the fold of the whole topic yields, and those the rebuild wrote. */
@@ -84,7 +84,7 @@ export async function verifyRebuild(kafka: Kafka, topic: string, collections: Re
     report.expected.shipments += fold.shipments.size;
     const keys = sample([...new Set([...fold.orderStatus.keys(), ...fold.shipments.keys()])], perPass);
     const [orderStatus, shipments] = await Promise.all([
-      collections.orderStatus.find({ _id: { $in: keys } }, { projection: { changedAt: 0 } }).toArray(),
+      collections.orderStatus.find({ _id: { $in: keys } }, { projection: orderStatusStoreFields }).toArray(),
       collections.shipments.find({ _id: { $in: keys } }, { projection: shipmentsStoreFields }).toArray(),
     ]);
     const storedStatus = new Map(orderStatus.map(({ _id, ...state }) => [_id, state]));

@@ -1,0 +1,136 @@
+import type { Filter, Sort } from 'mongodb';
+import type { OrderLookupsV2, OrderStatusV2Query, ShipmentQuery } from '../../../contracts/lookups.js';
+import type { CappedAnswer, IssueView, OrderStatusV2View, SalesOrderShipmentV2View, ShipmentNotificationV2View } from '../../../contracts/lookup-answers-v2.js';
+import { purchaseOrderComplete } from '../../../projections/completion.js';
+import type { IssueState, ShipmentsState, StatusedOrderState } from '../../../projections/state.js';
+import { changedSince, changeTimeOverlapMs, type ReadOptions } from './changed-since.js';
+import type { OrderStatusDocument, ReadModelCollections, ShipmentsDocument } from './documents.js';
+import { toIssueView, toOrderStatusDetailV2, toSalesOrderShipmentV2 } from './documents-to-answers-v2.js';
+import { cappedGroups, groupKey, type PurchaseOrderGroup } from './purchase-order-groups.js';
+import { membersOf, newsSince } from './shipment-reads.js';
+import { stripTimes } from './shipment-news.js';
+
+// The 2.0.0 lookups (oss-osn-2.0.0.md §2, §4, §7) over the read models the 1.0.0 ones read, with
+// their building blocks: grouping by purchase order, the 5,000 cap, queryType 3's algorithm (on
+// `updatedAt` for lastUpdate) and its overlap. Each reads through an index (documents.ts).
+
+const byPurchaseOrder: Sort = { purchaseOrderNumber: 1, clientId: 1, salesOrderNumber: 1 };
+
+/** What a 2.0.0 OrderStatusDetail is made of, and the change time lastUpdate orders by. */
+const statusFields = {
+  _id: 0,
+  clientId: 1,
+  salesOrderNumber: 1,
+  purchaseOrderNumber: 1,
+  statusId: 1,
+  progressStatusId: 1,
+  statusV2: 1,
+  expectedShipDay: 1,
+  expectedDeliveryDay: 1,
+  additionalExplanation: 1,
+  qualityProofURL: 1,
+  contacts: 1,
+  issues: 1,
+  validTimestamp: 1,
+  updatedAt: 1,
+} as const;
+const statusWithLines = { ...statusFields, lines: 1 } as const;
+
+/** A shipments document less what no 2.0.0 answer holds; queryType 3 keeps the times it narrows by. */
+const shipmentsFields = { _id: 0, sequence: 0, completedAsWhole: 0, completeChangedAt: 0, purchaseOrderSetAt: 0, lastNewsAt: 0, shipmentDates: 0, 'locations.completeChangedAt': 0, 'locations.packages.visibleAt': 0 } as const;
+const shipmentNewsFields = { _id: 0, sequence: 0, lastNewsAt: 0, shipmentDates: 0 } as const;
+
+/** 2.0.0 answers only what has a package: a location without one is left out, so is a sales order with none. */
+const hasPackage = { 'locations.packages.0': { $exists: true } } as const;
+
+type StatusMember = StatusedOrderState & Pick<OrderStatusDocument, 'updatedAt'>;
+
+export class MongoOrderLookupsV2 implements OrderLookupsV2 {
+  constructor(private readonly collections: ReadModelCollections) {}
+
+  async orderStatusV2(clientIds: string[], query: OrderStatusV2Query, signal?: AbortSignal): Promise<CappedAnswer<OrderStatusV2View>> {
+    const read: ReadOptions = signal ? { signal } : {};
+    const none = { orders: [], more: false };
+    if (clientIds.length === 0) return none;
+    const base: Filter<OrderStatusDocument> = { clientId: { $in: clientIds }, purchaseOrderNumber: { $exists: true } };
+    const projection = query.returnProductDetail ? statusWithLines : statusFields;
+    const byNumber = (filter: Filter<OrderStatusDocument>) =>
+      cappedGroups(this.collections.orderStatus.find<StatusMember>({ ...base, ...filter }, { sort: byPurchaseOrder, projection, ...read }));
+    let answer: { groups: PurchaseOrderGroup<StatusMember>[]; more: boolean };
+    switch (query.queryType) {
+      case 'poSearch':
+        if (query.referenceNumber === undefined) return none;
+        answer = await byNumber({ purchaseOrderNumber: query.referenceNumber });
+        break;
+      case 'soSearch':
+        if (query.referenceNumber === undefined) return none;
+        answer = await byNumber({ salesOrderNumber: query.referenceNumber });
+        break;
+      case 'allOpen':
+        answer = await byNumber({ open: true });
+        break;
+      case 'allOpenIssues':
+        answer = await byNumber({ openIssue: true });
+        break;
+      case 'lastUpdate': {
+        const after = new Date((query.statusTimeStamp?.getTime() ?? 0) - changeTimeOverlapMs);
+        answer = await changedSince<StatusMember>(this.collections.orderStatus, base, 'updatedAt', after, projection, read);
+        break;
+      }
+      default:
+        return none;
+    }
+    return {
+      orders: answer.groups.map((g) => ({ purchaseOrderNumber: g.purchaseOrderNumber, details: g.members.map((doc) => toOrderStatusDetailV2(doc, query)) })),
+      more: answer.more,
+    };
+  }
+
+  /** getIssue (§7): every stored issue with this id, derived ones and hidden ones included, on an answerable sales order of the clients. */
+  async issues(clientIds: string[], issueId: string, signal?: AbortSignal): Promise<IssueView[]> {
+    if (clientIds.length === 0) return [];
+    const found = await this.collections.orderStatus
+      .find<{ clientId: string; salesOrderNumber: string; issues?: IssueState[] }>(
+        { clientId: { $in: clientIds }, purchaseOrderNumber: { $exists: true }, issueIds: issueId },
+        { projection: { _id: 0, clientId: 1, salesOrderNumber: 1, issues: 1 }, ...(signal ? { signal } : {}) },
+      )
+      .toArray();
+    // Several only where the ERP broke the id's uniqueness: in a stable order.
+    found.sort((a, b) => a.clientId.localeCompare(b.clientId) || a.salesOrderNumber.localeCompare(b.salesOrderNumber));
+    return found.flatMap((so) => (so.issues ?? []).filter((issue) => issue.issueId === issueId).map(toIssueView));
+  }
+
+  /** OSN 2.0.0: queryType 1, 2, 3 as 1.0.0's, answering only locations with packages (and in queryType 3 each such location whole). */
+  async shipmentNotificationsV2(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedAnswer<ShipmentNotificationV2View>> {
+    const read: ReadOptions = signal ? { signal } : {};
+    const base: Filter<ShipmentsDocument> = { clientId: { $in: clientIds }, purchaseOrderNumber: { $exists: true } };
+    if (clientIds.length === 0 || ![1, 2, 3].includes(query.queryType)) return { orders: [], more: false };
+    let answer: { groups: PurchaseOrderGroup<SalesOrderShipmentV2View>[]; more: boolean; members?: Awaited<ReturnType<typeof membersOf>> };
+    if (query.queryType === 3) {
+      // Chosen by 1.0.0's news rule (a purchase order's flag may change through a sales order without packages); answered with packages only.
+      answer = await newsSince(this.collections.shipments, base, query.shipmentDateTimeStamp ?? new Date(0), shipmentNewsFields, wholeLocationsOfNews, read);
+    } else {
+      if (query.referenceNumber === undefined) return { orders: [], more: false };
+      const filter = { ...base, ...hasPackage, ...(query.queryType === 1 ? { purchaseOrderNumber: query.referenceNumber } : { salesOrderNumber: query.referenceNumber }) };
+      const found = await cappedGroups(this.collections.shipments.find<ShipmentsState>(filter, { sort: byPurchaseOrder, projection: shipmentsFields, ...read }));
+      answer = { groups: found.groups.map((g) => ({ ...g, members: g.members.flatMap((so) => toSalesOrderShipmentV2(so) ?? []) })), more: found.more };
+    }
+    const members = answer.members ?? (await membersOf(this.collections.shipments, answer.groups, read));
+    return {
+      orders: answer.groups
+        .filter((g) => g.members.length > 0)
+        .map((g) => ({ purchaseOrderNumber: g.purchaseOrderNumber, complete: purchaseOrderComplete(members.get(groupKey(g)) ?? []), salesOrders: g.members })),
+      more: answer.more,
+    };
+  }
+}
+
+/**
+ * 2.0.0's queryType 3: each location that 1.0.0 would answer (for a new package or a changed
+ * complete flag) with all its packages, as stored; one without packages is left out.
+ */
+function wholeLocationsOfNews(doc: ShipmentsDocument, news: ShipmentsState): SalesOrderShipmentV2View | undefined {
+  const answered = new Set(news.locations.map((location) => location.locationId));
+  const stored = stripTimes(doc);
+  return toSalesOrderShipmentV2({ ...stored, locations: stored.locations.filter((location) => answered.has(location.locationId)) });
+}

@@ -148,7 +148,7 @@ describe('110 Authentication Credentials required', () => {
   });
 
   it('JSON: 401 with WWW-Authenticate, without Basic auth or with an empty password', async () => {
-    for (const headers of [{}, { authorization: basic('both', '') }]) {
+    for (const headers of [{}, { authorization: basic('both', '') }] as Record<string, string>[]) {
       const answer = await jsonAnswer('/api/partners/v2/orders/status?queryType=allOpen', headers);
       expect(answer).toMatchObject({ status: 401, body: { ServiceMessageArray: [error(110, 'Authentication Credentials required')] } });
       expect(answer.headers['www-authenticate']).toBe('Basic realm="ossn"');

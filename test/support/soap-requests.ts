@@ -89,7 +89,9 @@ export function osnV2Request(fields: Record<string, string | undefined> = {}, fi
 
 /** The ServiceMessages of a 2.0.0 answer (either service), in order. */
 export function serviceMessagesOf(xml: string): Array<{ code: number; description: string; severity: string }> {
-  return [...xml.matchAll(/<ServiceMessage\b[^>]*><code>([^<]*)<\/code><description>([^<]*)<\/description><severity>([^<]*)<\/severity><\/ServiceMessage>/g)].map((m) => ({
+  const p = '(?:[A-Za-z0-9]+:)?';
+  const pattern = new RegExp(`<${p}ServiceMessage\\b[^>]*><${p}code>([^<]*)</${p}code><${p}description>([^<]*)</${p}description><${p}severity>([^<]*)</${p}severity></${p}ServiceMessage>`, 'g');
+  return [...xml.matchAll(pattern)].map((m) => ({
     code: Number(m[1]),
     description: (m[2] ?? '').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>'),
     severity: m[3] ?? '',

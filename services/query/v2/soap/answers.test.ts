@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createQueryMetrics } from '../../../plumbing/metrics/query-metrics.js';
 import { sample } from '../../../../test/support/metrics-scrape.js';
-import { answerBody, ORDER_STATUS_V2_URL, osnV2Request, ossV2Request, post, SHIPMENT_V2_URL, type XmlNode } from '../../../../test/support/soap-requests.js';
+import { answerBody, ORDER_STATUS_V2_URL, osnV2Request, ossV2Request, post, serviceMessagesOf, SHIPMENT_V2_URL, type XmlNode } from '../../../../test/support/soap-requests.js';
 import { BASE_URL, buildV2TestApp, type V2TestApp } from '../../../../test/support/test-apps.js';
-import { BARE_ORDER, CLOSED_ISSUE, FULL_ORDER, OPEN_ISSUE } from '../../../../test/support/v2-views.js';
+import { BARE_ORDER, CLOSED_ISSUE, FULL_ORDER, OPEN_ISSUE, SHIPMENT } from '../../../../test/support/v2-views.js';
 import { validateSoapAnswer } from '../../../../test/xsd/validate.js';
 
 let t: V2TestApp;
@@ -176,6 +176,27 @@ describe('OSN 2.0.0 endpoint', () => {
         { clientIds: ['C1', 'C2'], query: { queryType: 1, referenceNumber: 'PO-FULL' } },
       ]);
     }
+  });
+
+  it('answers the notifications valid against the OSN 2.0.0 XSDs, the 200 Warning at the cap; 301 for another client’s purchase order', async () => {
+    t.lookups.notifications = [
+      { clientId: 'C1', notification: SHIPMENT },
+      { clientId: 'C9', notification: { ...SHIPMENT, purchaseOrderNumber: 'PO-OTHER' } },
+    ];
+    const answer = await post(t.app, SHIPMENT_V2_URL, osnV2Request({ queryType: '1', referenceNumber: 'PO-FULL' }));
+    expect(await validateSoapAnswer('osn-2.0.0', answer.body)).toEqual([]);
+    expect(answer.body).toContain('1Z999');
+    t.lookups.more = true;
+    try {
+      const capped = await post(t.app, SHIPMENT_V2_URL, osnV2Request({ queryType: '3', shipmentDateTimestamp: '2025-01-01T00:00:00Z' }));
+      expect(await validateSoapAnswer('osn-2.0.0', capped.body)).toEqual([]);
+      expect(serviceMessagesOf(capped.body)).toEqual([{ code: 200, description: 'Answer full: 5000 purchase orders; more may match', severity: 'Warning' }]);
+      expect(capped.body).not.toContain('PO-OTHER');
+    } finally {
+      t.lookups.more = false;
+    }
+    const other = await post(t.app, SHIPMENT_V2_URL, osnV2Request({ queryType: '1', referenceNumber: 'PO-OTHER' }));
+    expect(serviceMessagesOf(other.body)).toEqual([{ code: 301, description: 'referenceNumber not found', severity: 'Error' }]);
   });
 });
 

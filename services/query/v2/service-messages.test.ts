@@ -186,6 +186,17 @@ describe('125 Not Supported', () => {
     expect([...(message?.description ?? '')].length).toBe(256);
   });
 
+  it('JSON: a parameter given twice, a password in the URL', async () => {
+    expect(await jsonAnswer('/api/partners/v2/orders/status?queryType=allOpen&queryType=poSearch')).toMatchObject({
+      status: 400,
+      body: { ServiceMessageArray: [error(125, 'Not Supported: queryType (given more than once)')] },
+    });
+    const url = await jsonAnswer('/api/partners/v2/issues?issueId=ISS-1&password=secret');
+    expect(url).toMatchObject({ status: 400, body: { ServiceMessageArray: [{ code: 125 }] } });
+    expect(JSON.stringify(url.body)).not.toContain('secret');
+    expect(t.authenticator.calls).toEqual([]);
+  });
+
   it('JSON: 400', async () => {
     expect(await jsonAnswer('/api/partners/v2/orders/status?queryType=transactionId')).toMatchObject({ status: 400, body: { ServiceMessageArray: [error(125, 'Not Supported: queryType transactionId')] } });
   });

@@ -4,7 +4,7 @@ import { generateDemoEvents } from '../../ossn/demo-events/demo-events.js';
 import type { ErpEvent } from '../../../contracts/erp-events.js';
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
 import { projectBatch } from '../../projector/project-batch.js';
-import type { ShipmentQuery, StatusQuery } from '../../../contracts/lookups.js';
+import type { OrderStatusV2Query, ShipmentQuery, StatusQuery } from '../../../contracts/lookups.js';
 import { connectMongo, createMongoClient } from './connect.js';
 import { documentId, ensureIndexes, readModelCollections, type ReadModelCollections } from './documents.js';
 import { MongoOrderLookups } from './lookups.js';
@@ -28,6 +28,7 @@ let recentChangesSince: Date;
 let someShipmentDate: Date;
 let purchaseOrder: string;
 let salesOrder: string;
+let issueId: string;
 
 /** One projector batch: the stored states, the events folded onto them, what changed written. */
 async function project(collections: ReadModelCollections, events: ErpEvent[]): Promise<void> {
@@ -63,6 +64,16 @@ beforeAll(async () => {
     store,
     some.map((s) => ({ ...events.find((e) => e.clientId === s.clientId && e.salesOrderNumber === s.salesOrderNumber && e.type === 'SalesOrderStatusChanged')!, sequence: s.sequence + 1_000 }) as ErpEvent),
   );
+  // 2.0.0: issues on a few of them, open and closed (an IssueRecorded each: the sequence moves, the status sequence not).
+  const loaded = await loadStates(store, some.slice(0, 10).map((s) => s._id));
+  await writeEffects(store, {
+    orderStatus: [...loaded.orderStatus.values()].map((before, i) => ({
+      before,
+      after: { ...before, sequence: before.sequence + 1, issues: [{ issueId: `I-${i}`, issueStatus: i % 2 === 0 ? 'Open' : 'Closed', issueCategory: 'artHold', urgentResponseRequired: false, source: 'erp', firstSequence: before.sequence + 1 }] },
+    })),
+    shipments: [],
+  });
+  issueId = 'I-1';
   purchaseOrder = some[0]!.purchaseOrderNumber!;
   salesOrder = some[1]!.salesOrderNumber;
   const shipmentDates = events.flatMap((e) => (e.type === 'PackageShipped' && e.clientId === clients[0] ? [Date.parse(e.data.shipmentDate)] : []));
@@ -137,6 +148,18 @@ const statusLookups: [string, string[], () => StatusQuery][] = [
   ['status queryType 4 (open orders)', [clients[0]!], () => ({ queryType: 4 })],
   ['status queryType 4, a credential linked to two clients', [clients[0]!, clients[1]!], () => ({ queryType: 4 })],
 ];
+const v2 = (q: Partial<OrderStatusV2Query> & Pick<OrderStatusV2Query, 'queryType'>): OrderStatusV2Query => ({ returnIssueDetailType: 'allIssues', returnProductDetail: true, ...q });
+const longAgo = new Date('2000-01-01T00:00:00Z');
+const statusV2Lookups: [string, string[], () => OrderStatusV2Query][] = [
+  ['OSS 2.0.0 poSearch', [clients[0]!], () => v2({ queryType: 'poSearch', referenceNumber: purchaseOrder })],
+  ['OSS 2.0.0 soSearch', [clients[0]!], () => v2({ queryType: 'soSearch', referenceNumber: salesOrder })],
+  ['OSS 2.0.0 lastUpdate (a recent poll)', [clients[0]!], () => v2({ queryType: 'lastUpdate', statusTimeStamp: recentChangesSince })],
+  ['OSS 2.0.0 lastUpdate (a first poll, from long ago)', [clients[0]!], () => v2({ queryType: 'lastUpdate', statusTimeStamp: longAgo })],
+  ['OSS 2.0.0 lastUpdate, a credential linked to two clients', [clients[0]!, clients[1]!], () => v2({ queryType: 'lastUpdate', statusTimeStamp: longAgo })],
+  ['OSS 2.0.0 allOpen', [clients[0]!], () => v2({ queryType: 'allOpen' })],
+  ['OSS 2.0.0 allOpenIssues', [clients[0]!], () => v2({ queryType: 'allOpenIssues' })],
+  ['OSS 2.0.0 allOpenIssues, a credential linked to two clients', [clients[0]!, clients[1]!], () => v2({ queryType: 'allOpenIssues' })],
+];
 const shipmentLookups: [string, string[], () => ShipmentQuery][] = [
   ['shipments queryType 1 (purchase order)', [clients[0]!], () => ({ queryType: 1, referenceNumber: purchaseOrder })],
   ['shipments queryType 2 (sales order)', [clients[0]!], () => ({ queryType: 2, referenceNumber: salesOrder })],
@@ -173,9 +196,28 @@ describe(`every lookup reads through an index (${clients.length * ordersPerClien
   it.each(shipmentLookups)('%s', async (label, clientIds, query) => {
     await check(label, () => lookups.shipmentNotifications(clientIds, query()));
   });
+
+  it.each(statusV2Lookups)('%s', async (label, clientIds, query) => {
+    await check(label, async () => (await lookups.orderStatusV2(clientIds, query())).orders);
+  });
+
+  it.each([
+    ['getIssue', [clients[0]!]],
+    ['getIssue, a credential linked to two clients', [clients[0]!, clients[1]!]],
+  ])('%s', async (label, clientIds) => {
+    await check(label, async () => {
+      const found = await lookups.issues(clientIds, issueId);
+      expect(found.map((i) => i.issueId)).toEqual([issueId]);
+      return found;
+    });
+  });
+
+  it.each(shipmentLookups)('OSN 2.0.0: %s', async (label, clientIds, query) => {
+    await check(`OSN 2.0.0 ${label}`, async () => (await lookups.shipmentNotificationsV2(clientIds, query())).orders);
+  });
 });
 
-/** Sales orders in an answer: what an in-memory sort may hold at most. */
+/** Sales orders in an answer (issues in getIssue's): what an in-memory sort may hold at most. */
 function answerSize(answer: unknown[]): number {
-  return (answer as ({ details?: unknown[]; salesOrders?: unknown[] })[]).reduce((n, po) => n + (po.details ?? po.salesOrders ?? []).length, 0);
+  return (answer as ({ details?: unknown[]; salesOrders?: unknown[] })[]).reduce((n, po) => n + (po.details ?? po.salesOrders ?? [po]).length, 0);
 }

@@ -1,4 +1,3 @@
-import type { ShipmentsState } from '../../../projections/state.js';
 import type { ReadModelCollections, ShipmentsDocument } from '../../adapters/mongodb/documents.js';
 import { updatePipeline } from '../../adapters/mongodb/shipments-update.js';
 import { stripTimes } from '../../adapters/mongodb/shipment-news.js';

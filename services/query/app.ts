@@ -5,18 +5,25 @@ import { drainOversizedBodies } from './http/oversized-bodies.js';
 import { trackRequestWork } from './http/request-work.js';
 import { DEFAULT_SERVER_LIMITS, serverLimitOptions, type ServerLimits } from './http/server-limits.js';
 import { LoggableUrlLogController, partnerJsonApi, withLoggableRequests } from './json/index.js';
-import { MeasuredLookups } from './measured-lookups.js';
+import { MeasuredLookups, MeasuredLookupsV2 } from './measured-lookups.js';
 import { queryMetrics } from './http/request-metrics.js';
-import type { OrderLookups } from '../../contracts/lookups.js';
+import type { OrderLookups, OrderLookupsV2 } from '../../contracts/lookups.js';
 import type { Authenticator, Credential } from '../domain/credentials/credential.js';
 import { guardLogins, type RequestLimits } from './rate-limit/index.js';
 import { DEFAULT_LOOKUP_WAIT_MS, DEFAULT_LOOKUPS_IN_FLIGHT, LookupsInFlight } from './rate-limit/lookups-in-flight.js';
 import { promoStandardsSoap } from './soap/index.js';
+import { partnerJsonApiV2 } from './v2/json/plugin.js';
+import { promoStandardsSoapV2 } from './v2/soap/plugin.js';
 
 export interface AppDependencies {
   logger: Logger;
   publicBaseUrl: string;
   lookups: OrderLookups;
+  /**
+   * The 2.0.0 lookups (OSS/OSN 2.0.0 SOAP and the JSON v2 twins); without them those endpoints are
+   * not served (404), as in apps built for 1.0.0 alone.
+   */
+  lookupsV2?: OrderLookupsV2 | undefined;
   authenticator: Authenticator;
   /** Requests per credential and failed logins per address, across SOAP and JSON; closed with the app. */
   limits?: RequestLimits;
@@ -75,6 +82,19 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       beforePasswordCheck,
       requestWork,
     });
+    if (!deps.lookupsV2) return;
+    // The same credentials, limits and lookup slots as 1.0.0 (oss-osn-2.0.0.md §2).
+    const { metrics } = deps;
+    const v2 = {
+      lookups: metrics ? new MeasuredLookupsV2(deps.lookupsV2, metrics) : deps.lookupsV2,
+      authenticator: deps.authenticator,
+      admit,
+      beforePasswordCheck,
+      requestWork,
+      degraded: metrics ? (field: string) => metrics.v2Degraded.inc({ field }) : undefined,
+    };
+    await partners.register(promoStandardsSoapV2, { ...v2, publicBaseUrl: deps.publicBaseUrl });
+    await partners.register(partnerJsonApiV2, v2);
   });
   return app;
 }

@@ -1,6 +1,7 @@
 import { maxPurchaseOrdersPerAnswer } from '../adapters/mongodb/purchase-order-groups.js';
 import type { QueryMetrics } from '../plumbing/metrics/query-metrics.js';
-import type { OrderLookups, ShipmentQuery, StatusQuery } from '../../contracts/lookups.js';
+import type { OrderLookups, OrderLookupsV2, OrderStatusV2Query, ShipmentQuery, StatusQuery } from '../../contracts/lookups.js';
+import type { CappedAnswer, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../contracts/lookup-answers-v2.js';
 import type { OrderStatusView, ShipmentNotificationView } from '../../contracts/lookup-answers.js';
 
 /** The lookups, counting each answer's purchase orders and the answers cut at the limit. */
@@ -21,6 +22,32 @@ export class MeasuredLookups implements OrderLookups {
   private measured<T>(lookup: string, answer: T[]): T[] {
     this.metrics.answerPurchaseOrders.observe({ lookup }, answer.length);
     if (answer.length >= maxPurchaseOrdersPerAnswer) this.metrics.answersCut.inc({ lookup });
+    return answer;
+  }
+}
+
+/** The 2.0.0 lookups, measured as the 1.0.0 ones: an answer is cut when more purchase orders matched. */
+export class MeasuredLookupsV2 implements OrderLookupsV2 {
+  constructor(
+    private readonly inner: OrderLookupsV2,
+    private readonly metrics: Pick<QueryMetrics, 'answerPurchaseOrders' | 'answersCut'>,
+  ) {}
+
+  async orderStatusV2(clientIds: string[], query: OrderStatusV2Query, signal?: AbortSignal): Promise<CappedAnswer<OrderStatusV2View>> {
+    return this.measured('order_status', await this.inner.orderStatusV2(clientIds, query, signal));
+  }
+
+  issues(clientIds: string[], issueId: string, signal?: AbortSignal): Promise<IssueView[]> {
+    return this.inner.issues(clientIds, issueId, signal);
+  }
+
+  async shipmentNotificationsV2(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedAnswer<ShipmentNotificationV2View>> {
+    return this.measured('shipments', await this.inner.shipmentNotificationsV2(clientIds, query, signal));
+  }
+
+  private measured<T>(lookup: string, answer: CappedAnswer<T>): CappedAnswer<T> {
+    this.metrics.answerPurchaseOrders.observe({ lookup }, answer.orders.length);
+    if (answer.more) this.metrics.answersCut.inc({ lookup });
     return answer;
   }
 }

@@ -10,7 +10,7 @@ import { StoreConnection } from '../adapters/mongodb/store-connection.js';
 import { SwitchingLookups } from '../adapters/mongodb/switching-lookups.js';
 import { startOpsServer } from '../plumbing/ops-port/ops-server.js';
 import { buildApp } from './app.js';
-import type { OrderLookups } from '../../contracts/lookups.js';
+import type { OrderLookups, OrderLookupsV2 } from '../../contracts/lookups.js';
 import type { Authenticator } from '../domain/credentials/credential.js';
 import { createRequestLimits } from './rate-limit/index.js';
 
@@ -65,11 +65,17 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
     orderStatus: (clientIds, query, signal) => store.whenConnected((cancel) => switching.orderStatus(clientIds, query, cancel), signal),
     shipmentNotifications: (clientIds, query, signal) => store.whenConnected((cancel) => switching.shipmentNotifications(clientIds, query, cancel), signal),
   };
+  const lookupsV2: OrderLookupsV2 = {
+    orderStatusV2: (clientIds, query, signal) => store.whenConnected((cancel) => switching.orderStatusV2(clientIds, query, cancel), signal),
+    issues: (clientIds, issueId, signal) => store.whenConnected((cancel) => switching.issues(clientIds, issueId, cancel), signal),
+    shipmentNotificationsV2: (clientIds, query, signal) => store.whenConnected((cancel) => switching.shipmentNotificationsV2(clientIds, query, cancel), signal),
+  };
   const pingStore = async () => void (await db.command({ ping: 1 }, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) }));
   const app = await buildApp({
     logger,
     publicBaseUrl: config.publicBaseUrl,
     lookups,
+    lookupsV2,
     authenticator,
     metrics,
     limits,

@@ -1,7 +1,8 @@
 // In-memory stand-ins for the query service's ports (no MongoDB involved): lookups that answer what a
 // test sets, an authenticator over fixed accounts.
-import type { OrderLookups, ShipmentQuery, StatusQuery } from '../../contracts/lookups.js';
+import type { OrderLookups, OrderLookupsV2, OrderStatusV2Query, ShipmentQuery, StatusQuery } from '../../contracts/lookups.js';
 import type { OrderStatusView, ShipmentNotificationView } from '../../contracts/lookup-answers.js';
+import type { CappedAnswer, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../contracts/lookup-answers-v2.js';
 import type { Authenticator, Credential, ReserveLogin } from '../../services/domain/credentials/credential.js';
 
 export class FakeLookups implements OrderLookups {
@@ -21,6 +22,57 @@ export class FakeLookups implements OrderLookups {
     this.shipmentCalls.push({ clientIds, query });
     if (this.failure) throw this.failure;
     return this.notifications;
+  }
+}
+
+/**
+ * The 2.0.0 lookups over data a test sets, keyed by client: each answers only the asking
+ * credential's clients' data, as the store does, so isolation shows through the fakes too.
+ * poSearch/soSearch and queryType 1/2 filter by the reference; other queryTypes answer all.
+ */
+export class FakeLookupsV2 implements OrderLookupsV2 {
+  statuses: Array<{ clientId: string; order: OrderStatusV2View }> = [];
+  issueRecords: Array<{ clientId: string; issue: IssueView }> = [];
+  notifications: Array<{ clientId: string; notification: ShipmentNotificationV2View }> = [];
+  /** Set to answer every list with `more` (the cap). */
+  more = false;
+  failure: Error | undefined;
+  readonly statusCalls: Array<{ clientIds: string[]; query: OrderStatusV2Query }> = [];
+  readonly issueCalls: Array<{ clientIds: string[]; issueId: string }> = [];
+  readonly shipmentCalls: Array<{ clientIds: string[]; query: ShipmentQuery }> = [];
+
+  async orderStatusV2(clientIds: string[], query: OrderStatusV2Query): Promise<CappedAnswer<OrderStatusV2View>> {
+    this.statusCalls.push({ clientIds, query });
+    if (this.failure) throw this.failure;
+    const orders = this.statuses
+      .filter((s) => clientIds.includes(s.clientId))
+      .map((s) => s.order)
+      .filter((o) => {
+        if (query.queryType === 'poSearch') return o.purchaseOrderNumber === query.referenceNumber;
+        if (query.queryType === 'soSearch') return o.details.some((d) => d.salesOrderNumber === query.referenceNumber);
+        return true;
+      });
+    return { orders, more: this.more };
+  }
+
+  async issues(clientIds: string[], issueId: string): Promise<IssueView[]> {
+    this.issueCalls.push({ clientIds, issueId });
+    if (this.failure) throw this.failure;
+    return this.issueRecords.filter((r) => clientIds.includes(r.clientId) && r.issue.issueId === issueId).map((r) => r.issue);
+  }
+
+  async shipmentNotificationsV2(clientIds: string[], query: ShipmentQuery): Promise<CappedAnswer<ShipmentNotificationV2View>> {
+    this.shipmentCalls.push({ clientIds, query });
+    if (this.failure) throw this.failure;
+    const orders = this.notifications
+      .filter((n) => clientIds.includes(n.clientId))
+      .map((n) => n.notification)
+      .filter((n) => {
+        if (query.queryType === 1) return n.purchaseOrderNumber === query.referenceNumber;
+        if (query.queryType === 2) return n.salesOrders.some((s) => s.salesOrderNumber === query.referenceNumber);
+        return true;
+      });
+    return { orders, more: this.more };
   }
 }
 

@@ -61,3 +61,39 @@ const answerParser = new XMLParser({
 export function answerBody(xml: string): XmlNode {
   return (answerParser.parse(xml) as { Envelope: { Body: XmlNode } }).Envelope.Body;
 }
+
+// ---- 2.0.0 (oss-osn-2.0.0.md)
+
+export const ORDER_STATUS_V2_URL = '/api/promostandards/order-status/2.0.0';
+export const SHIPMENT_V2_URL = '/api/promostandards/order-shipment-notification/2.0.0';
+export const OSS_V2 = 'http://www.promostandards.org/WSDL/OrderStatus/2.0.0/';
+export const OSN_V2 = 'http://www.promostandards.org/WSDL/OrderShipmentNotificationService/2.0.0/';
+
+export type V2Operation = 'GetOrderStatusRequest' | 'GetIssueRequest' | 'GetServiceMethodsRequest';
+
+/** The login every 2.0.0 request builder starts from (undefined fields are left out). */
+export const V2_LOGIN = { wsVersion: '2.0.0', id: 'both', password: 'secret' };
+
+/** An OSS 2.0.0 request as the XSD has it: the element in M, every field in SharedObjects. */
+export function ossV2Request(operation: V2Operation, fields: Record<string, string | undefined> = {}): string {
+  return envelope(`<ns:${operation} xmlns:ns="${OSS_V2}" xmlns:shar="${OSS_V2}SharedObjects/">${elements({ ...V2_LOGIN, ...fields }, 'shar:')}</ns:${operation}>`);
+}
+
+/** An OSN 2.0.0 request, its fields in SharedObjects (zeep, the XSD) or in M (node-soap 1.x). */
+export function osnV2Request(fields: Record<string, string | undefined> = {}, fieldsIn: 'S' | 'M' = 'S'): string {
+  const ns = fieldsIn === 'S' ? `${OSN_V2}SharedObjects/` : OSN_V2;
+  return envelope(
+    `<ns:GetOrderShipmentNotificationRequest xmlns:ns="${OSN_V2}" xmlns:f="${ns}">${elements({ ...V2_LOGIN, ...fields }, 'f:')}</ns:GetOrderShipmentNotificationRequest>`,
+  );
+}
+
+/** The ServiceMessages of a 2.0.0 answer (either service), in order. */
+export function serviceMessagesOf(xml: string): Array<{ code: number; description: string; severity: string }> {
+  const p = '(?:[A-Za-z0-9]+:)?';
+  const pattern = new RegExp(`<${p}ServiceMessage\\b[^>]*><${p}code>([^<]*)</${p}code><${p}description>([^<]*)</${p}description><${p}severity>([^<]*)</${p}severity></${p}ServiceMessage>`, 'g');
+  return [...xml.matchAll(pattern)].map((m) => ({
+    code: Number(m[1]),
+    description: (m[2] ?? '').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>'),
+    severity: m[3] ?? '',
+  }));
+}

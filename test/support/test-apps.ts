@@ -8,7 +8,8 @@ import { partnerJsonApi } from '../../services/query/json/plugin.js';
 import type { RequestLimits } from '../../services/query/rate-limit/request-limits.js';
 import type { BeforeOperation } from '../../services/query/soap/operations.js';
 import { promoStandardsSoap } from '../../services/query/soap/plugin.js';
-import { ACCOUNTS, FakeAuthenticator, FakeLookups } from './fake-ports.js';
+import type { QueryMetrics } from '../../services/plumbing/metrics/query-metrics.js';
+import { ACCOUNTS, FakeAuthenticator, FakeLookups, FakeLookupsV2 } from './fake-ports.js';
 
 export const BASE_URL = 'https://partners.example.com';
 
@@ -48,4 +49,26 @@ export function appWithLimits(limits: RequestLimits, trustedProxyHops = 0, authe
     limits,
     trustedProxyHops,
   });
+}
+
+export interface V2TestApp {
+  app: FastifyInstance;
+  lookups: FakeLookupsV2;
+  authenticator: FakeAuthenticator;
+}
+
+/** The whole app (buildApp) with fake 2.0.0 lookups: the 2.0.0 SOAP endpoints and the JSON v2 twins, WSDLs under BASE_URL. */
+export async function buildV2TestApp(options: { limits?: RequestLimits; metrics?: QueryMetrics } = {}): Promise<V2TestApp> {
+  const lookups = new FakeLookupsV2();
+  const authenticator = new FakeAuthenticator(ACCOUNTS);
+  const app = await buildApp({
+    logger: pino({ level: 'silent' }),
+    publicBaseUrl: BASE_URL,
+    lookups: new FakeLookups(),
+    lookupsV2: lookups,
+    authenticator,
+    ...options,
+  });
+  await app.ready();
+  return { app, lookups, authenticator };
 }

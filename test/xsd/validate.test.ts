@@ -43,3 +43,22 @@ describe('validateSoapAnswer', () => {
     expect(await validateSoapAnswer('oss', soap('<x:Foo xmlns:x="urn:x"/>'))).not.toEqual([]);
   });
 });
+
+describe('validateSoapAnswer, 2.0.0', () => {
+  const M = 'http://www.promostandards.org/WSDL/OrderStatus/2.0.0/';
+  const methods = (ns: string) => soap(`<GetServiceMethodsResponse xmlns="${M}"><ServiceMethodArray xmlns="${ns}"><serviceMethod>getIssue</serviceMethod></ServiceMethodArray></GetServiceMethodsResponse>`);
+  const OSN2 = 'http://www.promostandards.org/WSDL/OrderShipmentNotificationService/2.0.0/';
+  const osnMessage = (ns: string) =>
+    soap(`<GetOrderShipmentNotificationResponse xmlns="${OSN2}"><ServiceMessageArray><ServiceMessage xmlns="${ns}"><code>301</code><description>referenceNumber not found</description><severity>Error</severity></ServiceMessage></ServiceMessageArray></GetOrderShipmentNotificationResponse>`);
+
+  it('accepts content in SharedObjects and rejects it in the service namespace', async () => {
+    expect(await validateSoapAnswer('oss-2.0.0', methods(`${M}SharedObjects/`))).toEqual([]);
+    expect((await validateSoapAnswer('oss-2.0.0', methods(M))).join('\n')).toMatch(/ServiceMethodArray': This element is not expected/);
+  });
+
+  it('OSN: M:ServiceMessageArray holds S:ServiceMessage, not M:ServiceMessage; an empty array is invalid', async () => {
+    expect(await validateSoapAnswer('osn-2.0.0', osnMessage(`${OSN2}SharedObjects/`))).toEqual([]);
+    expect(await validateSoapAnswer('osn-2.0.0', osnMessage(OSN2))).not.toEqual([]);
+    expect(await validateSoapAnswer('osn-2.0.0', soap(`<GetOrderShipmentNotificationResponse xmlns="${OSN2}"><ServiceMessageArray/></GetOrderShipmentNotificationResponse>`))).not.toEqual([]);
+  });
+});

@@ -4,7 +4,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { validateXML, type XMLFileInfo } from 'xmllint-wasm';
 
-export type XsdService = 'oss' | 'osn';
+export type XsdService = 'oss' | 'osn' | 'oss-2.0.0' | 'osn-2.0.0';
 
 const ROOT = new URL('../../wsdl/', import.meta.url);
 const SERVICES: Record<XsdService, { folder: string; namespace: string; entry: string[] }> = {
@@ -16,6 +16,25 @@ const SERVICES: Record<XsdService, { folder: string; namespace: string; entry: s
   osn: {
     folder: 'osn-1.0.0',
     namespace: 'http://www.promostandards.org/WSDL/OrderShipmentNotificationService/1.0.0/',
+    entry: ['GetOrderShipmentNotificationRequest.xsd', 'GetOrderShipmentNotificationResponse.xsd'],
+  },
+  // 2.0.0: the request and response elements are in the service namespace (M), their content in
+  // M + SharedObjects/ (imported by each entry XSD); the OSN entries bind their prefixes differently.
+  'oss-2.0.0': {
+    folder: 'oss-2.0.0',
+    namespace: 'http://www.promostandards.org/WSDL/OrderStatus/2.0.0/',
+    entry: [
+      'GetOrderStatusRequest.xsd',
+      'GetOrderStatusResponse.xsd',
+      'GetIssueRequest.xsd',
+      'GetIssueResponse.xsd',
+      'GetServiceMethodsRequest.xsd',
+      'GetServiceMethodsResponse.xsd',
+    ],
+  },
+  'osn-2.0.0': {
+    folder: 'osn-2.0.0',
+    namespace: 'http://www.promostandards.org/WSDL/OrderShipmentNotificationService/2.0.0/',
     entry: ['GetOrderShipmentNotificationRequest.xsd', 'GetOrderShipmentNotificationResponse.xsd'],
   },
 };

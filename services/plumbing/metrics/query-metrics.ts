@@ -49,6 +49,12 @@ export function createQueryMetrics() {
       labelNames: ['lookup'] as const,
       registers,
     }),
+    v2Degraded: new Counter({
+      name: 'ossn_v2_degraded_total',
+      help: 'Values of 2.0.0 answers cut, replaced or left out so that the answer stays valid against the XSDs, by field.',
+      labelNames: ['field'] as const,
+      registers,
+    }),
     activeVersion: new Gauge({
       name: 'ossn_query_read_model_version',
       help: 'The read-model version this query service answers from (the active version as it last read it).',

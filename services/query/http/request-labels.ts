@@ -1,6 +1,7 @@
 // What the metrics know of a partner request beyond its route: set by the protocol layer that
 // read the request (the SOAP operation is named inside the body), read when the answer is sent.
 import type { FastifyRequest } from 'fastify';
+import { orderStatusQueryTypes } from '../../../contracts/v2-vocabulary.js';
 
 export interface RequestLabels {
   operation?: string;
@@ -17,9 +18,12 @@ export function labelsOf(request: FastifyRequest): RequestLabels {
   return labels.get(request) ?? {};
 }
 
-/** queryType as a label: 1 to 4, `none` when absent, `other` for anything else (a label must not take any value a client sends). */
+/**
+ * queryType as a label: 1 to 4 or a 2.0.0 OSS word, `none` when absent, `other` for anything else
+ * (a label must not take any value a client sends).
+ */
 export function queryTypeLabel(value: unknown): string {
   if (value === undefined || value === null || value === '') return 'none';
   const text = String(value).trim().replace(/^\+/, '');
-  return ['1', '2', '3', '4'].includes(text) ? text : 'other';
+  return ['1', '2', '3', '4'].includes(text) || (orderStatusQueryTypes as readonly string[]).includes(text) ? text : 'other';
 }

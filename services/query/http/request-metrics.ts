@@ -6,6 +6,8 @@ import type { Interface, Outcome, QueryMetrics } from '../../plumbing/metrics/qu
 import { ErrorCodes, hasCode, OssnError } from '../../../contracts/errors/ossn-error.js';
 import { ORDER_STATUS_JSON_PATH, SHIPMENTS_JSON_PATH } from '../json/index.js';
 import { ORDER_STATUS_PATH, SHIPMENT_NOTIFICATION_PATH } from '../soap/index.js';
+import { ISSUES_JSON_V2_PATH, ORDER_STATUS_JSON_V2_PATH, SHIPMENTS_JSON_V2_PATH } from '../v2/json/plugin.js';
+import { ORDER_STATUS_V2_PATH, SHIPMENT_NOTIFICATION_V2_PATH } from '../v2/soap/plugin.js';
 import { labelsOf, queryTypeLabel } from './request-labels.js';
 
 export interface QueryMetricsOptions {
@@ -17,6 +19,11 @@ const routes = new Map<string, { interface: Interface; operation?: string }>([
   [SHIPMENT_NOTIFICATION_PATH, { interface: 'soap' }],
   [ORDER_STATUS_JSON_PATH, { interface: 'json', operation: 'getOrderStatus' }],
   [SHIPMENTS_JSON_PATH, { interface: 'json', operation: 'getShipments' }],
+  [ORDER_STATUS_V2_PATH, { interface: 'soap' }],
+  [SHIPMENT_NOTIFICATION_V2_PATH, { interface: 'soap' }],
+  [ORDER_STATUS_JSON_V2_PATH, { interface: 'json', operation: 'v2/getOrderStatus' }],
+  [SHIPMENTS_JSON_V2_PATH, { interface: 'json', operation: 'v2/getShipments' }],
+  [ISSUES_JSON_V2_PATH, { interface: 'json', operation: 'v2/getIssue' }],
 ]);
 
 /** The partner route a request was routed to; undefined for WSDLs, probes, /metrics and the like. */

@@ -4,7 +4,7 @@ import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } f
 import type { OrderLookups } from '../../../contracts/lookups.js';
 import type { RequestWork } from '../http/request-work.js';
 import type { Authenticator, ReserveLogin } from '../../domain/credentials/credential.js';
-import { renderEnvelope, renderFault, type FaultCode } from './envelope.js';
+import { renderEnvelope } from './envelope.js';
 import { PasswordChecksBusyError } from '../../domain/credentials/check-slots.js';
 import { RateLimitedError } from '../rate-limit/rate-limited-error.js';
 import { MALFORMED_REQUEST, SoapClientFault } from './soap-faults.js';
@@ -16,7 +16,8 @@ import {
   type OperationContext,
   type OperationTable,
 } from './operations.js';
-import { childText, decodeRequestBody, operationElement } from './parse-envelope.js';
+import { childText, operationElement } from './parse-envelope.js';
+import { acceptXmlBodies, isFastifyRequestError, sendFault, wantsWsdl, XML_CONTENT_TYPE } from './soap-http.js';
 import { labelRequest } from '../http/request-labels.js';
 import { loadServedDocuments, type ServedDocuments, type ServiceFiles } from './wsdl.js';
 
@@ -40,8 +41,6 @@ export interface PromoStandardsSoapOptions {
   bodyLimit?: number;
 }
 
-const XML_CONTENT_TYPE = 'text/xml; charset=utf-8';
-
 const SERVICES: ReadonlyArray<{ files: ServiceFiles; operations: OperationTable }> = [
   { files: { folder: 'oss-1.0.0', wsdlFile: 'OrderStatusService.wsdl', endpointPath: ORDER_STATUS_PATH }, operations: ORDER_STATUS_OPERATIONS },
   {
@@ -49,16 +48,6 @@ const SERVICES: ReadonlyArray<{ files: ServiceFiles; operations: OperationTable 
     operations: SHIPMENT_NOTIFICATION_OPERATIONS,
   },
 ];
-
-function sendFault(reply: FastifyReply, status: number, code: FaultCode, message: string): FastifyReply {
-  return reply.code(status).type(XML_CONTENT_TYPE).send(renderFault(code, message));
-}
-
-// Fastify's own request errors (body too large, bad content length, unknown media type...).
-function isFastifyRequestError(error: FastifyError): boolean {
-  const status = error.statusCode ?? 500;
-  return typeof error.code === 'string' && error.code.startsWith('FST_') && status >= 400 && status < 500;
-}
 
 function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof RateLimitedError) {
@@ -84,10 +73,6 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
   return sendFault(reply, 500, 'soap:Server', 'Internal error');
 }
 
-function wantsWsdl(query: unknown): boolean {
-  return typeof query === 'object' && query !== null && Object.keys(query).some((key) => key.toLowerCase() === 'wsdl');
-}
-
 export const promoStandardsSoap: FastifyPluginAsync<PromoStandardsSoapOptions> = async (app, options) => {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const context: OperationContext = { lookups: options.lookups, authenticator: options.authenticator, beforeOperation: options.beforeOperation };
@@ -95,18 +80,7 @@ export const promoStandardsSoap: FastifyPluginAsync<PromoStandardsSoapOptions> =
 
   app.setErrorHandler(handleError);
 
-  // Whatever the declared type, the body is read as bytes and parsed as XML here; only these
-  // routes live in this context. SOAP 1.2's application/soap+xml is read too (answers stay 1.1).
-  app.removeAllContentTypeParsers();
-  const parseXmlBody = (request: FastifyRequest, body: Buffer, done: (err: Error | null, body?: string) => void): void => {
-    try {
-      done(null, decodeRequestBody(body, request.headers['content-type']));
-    } catch (error) {
-      done(error as Error);
-    }
-  };
-  app.addContentTypeParser(['text/xml', 'application/soap+xml', 'application/xml'], { parseAs: 'buffer', bodyLimit }, parseXmlBody);
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, parseXmlBody);
+  acceptXmlBodies(app, bodyLimit);
 
   SERVICES.forEach(({ files, operations }, index) => {
     const documents = served[index] as ServedDocuments;

@@ -1,0 +1,147 @@
+// Fastify plugin (encapsulated) serving the JSON twins of the 2.0.0 SOAP operations under
+// /api/partners/v2 (oss-osn-2.0.0.md §1, §10.5): HTTP Basic auth, the SOAP request's fields as
+// query parameters, the SOAP 2.0.0 content as the body, and the same checks in the same order;
+// refusals as {"ServiceMessageArray":[…]} with the HTTP status of their code, mapped in one error
+// handler.
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { OrderLookupsV2 } from '../../../../contracts/lookups.js';
+import { PasswordChecksBusyError } from '../../../domain/credentials/check-slots.js';
+import type { Authenticator, Credential, ReserveLogin } from '../../../domain/credentials/credential.js';
+import { AnswerChunks } from '../../http/answer-chunks.js';
+import type { RequestWork } from '../../http/request-work.js';
+import { readBasicAuth } from '../../json/basic-auth.js';
+import { BASIC_REALM } from '../../json/json-errors.js';
+import { parseDateTime as parseRfc3339 } from '../../json/queries.js';
+import { queryHasPassword } from '../../json/url-password.js';
+import { RateLimitedError } from '../../rate-limit/rate-limited-error.js';
+import { parseXsdDateTime } from '../../soap/xsd-datetime.js';
+import { issueAnswer, orderStatusAnswer, shipmentAnswer, type AnswerContext } from '../answers.js';
+import type { Degraded } from '../fitting.js';
+import { shipmentNotificationV2Json } from '../osn/shipment-notification-answer.js';
+import { capMessages, issueTree, orderStatusTree } from '../oss/order-status-tree.js';
+import { readIssueRequest, readOrderStatusRequest, readShipmentRequest, type RequestSource } from '../read-request.js';
+import { httpStatusOf, messages, ServiceMessageError, type ServiceMessage } from '../service-messages.js';
+import { errorResponses, issuesQuerystring, shipmentsQuerystring, statusQuerystring, type V2Querystring } from './schemas.js';
+
+export const PARTNER_API_V2_PREFIX = '/api/partners/v2';
+export const ORDER_STATUS_JSON_V2_PATH = `${PARTNER_API_V2_PREFIX}/orders/status`;
+export const SHIPMENTS_JSON_V2_PATH = `${PARTNER_API_V2_PREFIX}/orders/shipments`;
+export const ISSUES_JSON_V2_PATH = `${PARTNER_API_V2_PREFIX}/issues`;
+
+export interface PartnerJsonV2Options {
+  lookups: OrderLookupsV2;
+  authenticator: Authenticator;
+  /** The rate limit: runs after authentication, before the scope check; throw RateLimitedError to refuse. */
+  admit?: ((credential: Credential) => void | Promise<void>) | undefined;
+  beforePasswordCheck?: ((request: FastifyRequest) => ReserveLogin) | undefined;
+  requestWork?: ((request: FastifyRequest) => RequestWork) | undefined;
+  degraded?: Degraded | undefined;
+}
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** The query parameters as the SOAP fields (trimmed, empty = absent), the login from HTTP Basic auth. */
+function jsonSource(request: FastifyRequest<{ Querystring: V2Querystring }>): RequestSource {
+  return {
+    field: (name) => {
+      const value = request.query[name]?.trim();
+      return value === '' ? undefined : value;
+    },
+    versioned: false,
+    login: () => {
+      const login = readBasicAuth(request.headers.authorization);
+      if (login === 'malformed') return 'unreadable';
+      // An empty id or password is a missing one, as an empty SOAP field is.
+      return login === undefined || login.id === '' || login.password === '' ? undefined : login;
+    },
+    // xsd:dateTime as SOAP reads it, and the RFC 3339 forms v1's twins read.
+    parseDateTime: (text) => parseXsdDateTime(text) ?? parseRfc3339(text),
+  };
+}
+
+function sendMessages(reply: FastifyReply, list: readonly ServiceMessage[], status: number): FastifyReply {
+  if (status === 401) reply.header('www-authenticate', BASIC_REALM);
+  return reply.code(status).type(JSON_CONTENT_TYPE).send({ ServiceMessageArray: list });
+}
+
+function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error instanceof RateLimitedError) {
+    return reply.code(429).header('retry-after', String(error.retryAfterSeconds)).send({ error: 'Rate limit exceeded' });
+  }
+  if (error instanceof ServiceMessageError) return sendMessages(reply, [error.serviceMessage], httpStatusOf(error.serviceMessage));
+  if (error.validation) {
+    // The only schema rule: one value per parameter.
+    const field = error.validation[0]?.instancePath.replace(/^\//, '') || 'query';
+    return sendMessages(reply, [messages.notSupported(field, '(given more than once)')], 400);
+  }
+  if (error instanceof PasswordChecksBusyError) {
+    request.log.debug('password checks at their bound: login refused as busy');
+    reply.header('retry-after', '1');
+  } else {
+    request.log.error({ err: error }, 'JSON v2 request failed');
+  }
+  return sendMessages(reply, [messages.generalError()], 500);
+}
+
+const routes: FastifyPluginAsync<PartnerJsonV2Options> = async (app, options) => {
+  const degraded = options.degraded ?? (() => undefined);
+  const context = (request: FastifyRequest): AnswerContext => ({
+    lookups: options.lookups,
+    authenticator: options.authenticator,
+    admit: options.admit,
+    beforePasswordCheck: options.beforePasswordCheck?.(request),
+    work: options.requestWork?.(request),
+  });
+  const notFound = (reply: FastifyReply, field: 'referenceNumber' | 'issueId') => sendMessages(reply, [messages.notFound(field)], 404);
+
+  app.get<{ Querystring: V2Querystring }>(
+    '/orders/status',
+    { schema: { summary: 'Twin of SOAP OSS 2.0.0 getOrderStatus', querystring: statusQuerystring, response: errorResponses } },
+    async (request, reply) => {
+      const answer = await orderStatusAnswer(readOrderStatusRequest(jsonSource(request)), context(request));
+      if ('notFound' in answer) return notFound(reply, answer.notFound);
+      // Order by order into UTF-8 chunks: a 5,000-order answer is never one tree or one string.
+      const { orders } = answer.found;
+      const out = new AnswerChunks();
+      out.add('{');
+      if (orders.length > 0) {
+        out.add('"OrderStatusArray":[');
+        orders.forEach((order, i) => out.add((i === 0 ? '' : ',') + JSON.stringify(orderStatusTree(order, degraded))));
+        out.add(']');
+      }
+      const warnings = capMessages(answer.found);
+      if (warnings.length > 0) out.add(`${orders.length > 0 ? ',' : ''}"ServiceMessageArray":${JSON.stringify(warnings)}`);
+      out.add('}');
+      return reply.type(JSON_CONTENT_TYPE).send(out.bytes());
+    },
+  );
+
+  app.get<{ Querystring: V2Querystring }>(
+    '/issues',
+    { schema: { summary: 'Twin of SOAP OSS 2.0.0 getIssue', querystring: issuesQuerystring, response: errorResponses } },
+    async (request, reply) => {
+      const answer = await issueAnswer(readIssueRequest(jsonSource(request)), context(request));
+      if ('notFound' in answer) return notFound(reply, answer.notFound);
+      return reply.type(JSON_CONTENT_TYPE).send({ IssueArray: answer.found.map(issueTree) });
+    },
+  );
+
+  app.get<{ Querystring: V2Querystring }>(
+    '/orders/shipments',
+    { schema: { summary: 'Twin of SOAP OSN 2.0.0 getOrderShipmentNotification', querystring: shipmentsQuerystring, response: errorResponses } },
+    async (request, reply) => {
+      const answer = await shipmentAnswer(readShipmentRequest(jsonSource(request)), context(request));
+      if ('notFound' in answer) return notFound(reply, answer.notFound);
+      return reply.type(JSON_CONTENT_TYPE).send(shipmentNotificationV2Json(answer.found, degraded));
+    },
+  );
+};
+
+export const partnerJsonApiV2: FastifyPluginAsync<PartnerJsonV2Options> = async (app, options) => {
+  app.setErrorHandler(handleError);
+  // Before anything derived from the query is read or logged (json/url-password.ts).
+  app.addHook('onRequest', async (request) => {
+    if (queryHasPassword(request.url)) throw new ServiceMessageError(messages.notSupported('password', 'in the URL: send the credential with HTTP Basic auth'));
+  });
+  await app.register(routes, { ...options, prefix: PARTNER_API_V2_PREFIX });
+};

@@ -1,0 +1,131 @@
+// Fastify plugin (encapsulated) serving the PromoStandards OSS 2.0.0 and OSN 2.0.0 SOAP endpoints
+// beside the 1.0.0 ones, their WSDLs and XSDs (oss-osn-2.0.0.md §1). SOAP as 1.0.0: 1.1,
+// document/literal, dispatch on the Body's first element. Refusals and unexpected failures are
+// answered in-band (HTTP 200, a ServiceMessage in the response element); malformed requests,
+// unknown operations and the rate limit stay SOAP faults. All mapped in one error handler.
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { OrderLookupsV2 } from '../../../../contracts/lookups.js';
+import { PasswordChecksBusyError } from '../../../domain/credentials/check-slots.js';
+import type { Authenticator, Credential, ReserveLogin } from '../../../domain/credentials/credential.js';
+import { labelRequest } from '../../http/request-labels.js';
+import type { RequestWork } from '../../http/request-work.js';
+import { RateLimitedError } from '../../rate-limit/rate-limited-error.js';
+import { renderEnvelope } from '../../soap/envelope.js';
+import { childText, operationElement } from '../../soap/parse-envelope.js';
+import { DEFAULT_BODY_LIMIT, ORDER_STATUS_PATH, SHIPMENT_NOTIFICATION_PATH } from '../../soap/plugin.js';
+import { MALFORMED_REQUEST, SoapClientFault } from '../../soap/soap-faults.js';
+import { acceptXmlBodies, isFastifyRequestError, sendFault, wantsWsdl, XML_CONTENT_TYPE } from '../../soap/soap-http.js';
+import { loadServedDocuments, type ServiceFiles } from '../../soap/wsdl.js';
+import type { Degraded } from '../fitting.js';
+import { messages, ServiceMessageError } from '../service-messages.js';
+import { ORDER_STATUS_V2_OPERATIONS, SHIPMENT_NOTIFICATION_V2_OPERATIONS, type SoapV2Context, type SoapV2Operation, type SoapV2Operations } from './operations.js';
+
+export const ORDER_STATUS_V2_PATH = `${ORDER_STATUS_PATH}/2.0.0`;
+export const SHIPMENT_NOTIFICATION_V2_PATH = `${SHIPMENT_NOTIFICATION_PATH}/2.0.0`;
+
+export interface PromoStandardsSoapV2Options {
+  /** Public base URL of the deployment; the WSDLs' soap:address is this plus the endpoint path. */
+  publicBaseUrl: string;
+  lookups: OrderLookupsV2;
+  authenticator: Authenticator;
+  /** The rate limit: runs after authentication, before the scope check; throw RateLimitedError to refuse. */
+  admit?: ((credential: Credential) => void | Promise<void>) | undefined;
+  /** Runs just before a password is checked against the store; throw RateLimitedError to refuse. */
+  beforePasswordCheck?: ((request: FastifyRequest) => ReserveLogin) | undefined;
+  /** What a request's lookup is bound to: cancelled with the request, one of the credential's slots. */
+  requestWork?: ((request: FastifyRequest) => RequestWork) | undefined;
+  /** Told of each value cut or left out to keep an answer valid (ossn_v2_degraded_total). */
+  degraded?: Degraded | undefined;
+  /** Request body limit in bytes; default 64 KiB, as 1.0.0. */
+  bodyLimit?: number;
+}
+
+const SERVICES: ReadonlyArray<{ files: ServiceFiles; operations: SoapV2Operations }> = [
+  { files: { folder: 'oss-2.0.0', wsdlFile: 'OrderStatusServiceV2.wsdl', endpointPath: ORDER_STATUS_V2_PATH }, operations: ORDER_STATUS_V2_OPERATIONS },
+  {
+    files: { folder: 'osn-2.0.0', wsdlFile: 'OrderShipmentNotificationService.wsdl', endpointPath: SHIPMENT_NOTIFICATION_V2_PATH },
+    operations: SHIPMENT_NOTIFICATION_V2_OPERATIONS,
+  },
+];
+
+/** The operation a request asked for, once known: its response element carries refusals. */
+const answering = new WeakMap<FastifyRequest, SoapV2Operation>();
+
+function sendAnswer(reply: FastifyReply, payload: Parameters<typeof renderEnvelope>[0]): FastifyReply {
+  return reply.code(200).type(XML_CONTENT_TYPE).send(renderEnvelope(payload));
+}
+
+function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error instanceof RateLimitedError) {
+    // Back-off is HTTP's job: zeep raises the fault (§8).
+    reply.header('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
+    return sendFault(reply, 429, 'soap:Server', 'Rate limit exceeded — retry later');
+  }
+  if (error instanceof SoapClientFault) {
+    request.log.info({ fault: error.message }, 'SOAP client fault');
+    return sendFault(reply, 500, 'soap:Client', error.message);
+  }
+  if (isFastifyRequestError(error)) {
+    request.log.info({ fault: MALFORMED_REQUEST, code: error.code }, 'SOAP request refused');
+    return sendFault(reply, 500, 'soap:Client', MALFORMED_REQUEST);
+  }
+  const operation = answering.get(request);
+  if (!operation) {
+    request.log.error({ err: error }, 'SOAP 2.0.0 request failed');
+    return sendFault(reply, 500, 'soap:Server', 'Internal error');
+  }
+  if (error instanceof ServiceMessageError) return sendAnswer(reply, operation.messagesOnly([error.serviceMessage]));
+  if (error instanceof PasswordChecksBusyError) {
+    // Debug only: a flood would otherwise write a warning per refused login.
+    request.log.debug('password checks at their bound: login refused as busy');
+    reply.header('Retry-After', '1');
+  } else {
+    request.log.error({ err: error }, 'SOAP 2.0.0 operation failed');
+  }
+  return sendAnswer(reply, operation.messagesOnly([messages.generalError()]));
+}
+
+export const promoStandardsSoapV2: FastifyPluginAsync<PromoStandardsSoapV2Options> = async (app, options) => {
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const served = await Promise.all(SERVICES.map((s) => loadServedDocuments(s.files, options.publicBaseUrl)));
+  const degraded = options.degraded ?? (() => undefined);
+
+  app.setErrorHandler(handleError);
+  acceptXmlBodies(app, bodyLimit);
+
+  SERVICES.forEach(({ files, operations }, index) => {
+    const documents = served[index];
+    if (!documents) throw new Error(`${files.folder}: documents not loaded`);
+    const path = files.endpointPath;
+
+    app.post(path, { bodyLimit }, async (request, reply) => {
+      if (typeof request.body !== 'string') throw new SoapClientFault(MALFORMED_REQUEST);
+      const element = operationElement(request.body);
+      const operation = operations.get(element.name);
+      labelRequest(request, { operation: operation?.name ?? 'unsupported', queryType: childText(element, 'queryType') });
+      if (!operation) throw new SoapClientFault(`Unsupported operation: ${element.name}`);
+      answering.set(request, operation);
+      const context: SoapV2Context = {
+        lookups: options.lookups,
+        authenticator: options.authenticator,
+        admit: options.admit,
+        beforePasswordCheck: options.beforePasswordCheck?.(request),
+        work: options.requestWork?.(request),
+        degraded,
+      };
+      return sendAnswer(reply, await operation.run(element, context));
+    });
+
+    // A static path: Fastify prefers it to 1.0.0's `<path>/:file`.
+    app.get(path, async (request, reply) => {
+      if (!wantsWsdl(request.query)) return reply.callNotFound();
+      return reply.type(XML_CONTENT_TYPE).send(documents.wsdl);
+    });
+
+    app.get<{ Params: { file: string } }>(`${path}/:file`, async (request, reply) => {
+      const schema = documents.schemas.get(request.params.file);
+      if (schema === undefined) return reply.callNotFound();
+      return reply.type(XML_CONTENT_TYPE).send(schema);
+    });
+  });
+};

@@ -2,11 +2,19 @@ import { Type, type Static, type TLiteral, type TObject, type TProperties, type 
 import { nonBlankPattern } from './blank-strings.js';
 import { answerableYears } from './formats.js';
 import { statusIds } from './status-types.js';
+import { contactTypes, issueCategories, issueStatuses, preProductionProofs, quantityUoms, statusWords } from './v2-vocabulary.js';
 
-// The ERP event contract v1 (shared/design/erp-events.md) as TypeBox schemas: each one is plain
-// JSON Schema at run time and a TypeScript type through Static, so the two cannot drift apart.
+// The ERP event contract (shared/design/erp-events.md; v2: oss-osn-2.0.0.md §5) as TypeBox schemas:
+// each one is plain JSON Schema at run time and a TypeScript type through Static, so the two cannot
+// drift apart. Contract v2 is additive: an event of schemaVersion 1 is exactly contract v1, valid
+// forever; the fields and event types v2 adds need schemaVersion 2.
 
+/** The schemaVersion of contract v1. */
 export const schemaVersion = 1;
+/** The schemaVersion of contract v2, which the v2 fields and event types need. */
+export const schemaVersionV2 = 2;
+export const schemaVersions = [schemaVersion, schemaVersionV2] as const;
+export type SchemaVersion = (typeof schemaVersions)[number];
 
 /** Sequences and numbers above this lose precision as JSON numbers, which would break the sequence guard. */
 const maxSafeInteger = Number.MAX_SAFE_INTEGER;
@@ -15,6 +23,13 @@ const maxSafeInteger = Number.MAX_SAFE_INTEGER;
 const text = (maxLength: number) => Type.String({ maxLength });
 /** A required string: the answers' schemas want at least one character there that is not white space. */
 const requiredText = (maxLength: number) => Type.String({ maxLength, pattern: nonBlankPattern });
+/**
+ * A string field contract v2 adds, required or optional: stricter than v1's, a blank one makes the
+ * event bad. The parser reads blank strings as absent only in the fields of contract v1.
+ */
+const v2Text = (maxLength: number) => Type.String({ maxLength, pattern: nonBlankPattern });
+/** An ISO 3166-1 alpha-2 code as a contact's country (contract v2). */
+export const countryPattern = '^[A-Z]{2}$';
 const positiveInteger = () => Type.Integer({ minimum: 1, maximum: maxSafeInteger });
 /** The format's check also wants the years an answer can write (formats.ts); the description says so. */
 const dateTimeRule = { format: 'date-time', description: `RFC 3339 date-time with offset, in the years ${answerableYears}` };
@@ -55,6 +70,67 @@ export const PackageItemSchema = Type.Object(
     distributorPartId: Type.Optional(text(64)),
     purchaseOrderLineNumber: Type.Optional(text(64)),
     quantity: Type.Optional(Type.Number()),
+  },
+  { additionalProperties: false },
+);
+
+/** Contract v2's additions to an address (ShipmentLocationRecorded's shipFrom and shipTo). */
+export const AddressV2Schema = Type.Object(
+  {
+    ...AddressSchema.properties,
+    attentionTo: Type.Optional(v2Text(35)),
+    companyName: Type.Optional(v2Text(35)),
+    email: Type.Optional(v2Text(128)),
+    phone: Type.Optional(v2Text(32)),
+    regionV2: Type.Optional(v2Text(3)),
+  },
+  { additionalProperties: false },
+);
+
+export const PackageItemV2Schema = Type.Object(
+  { ...PackageItemSchema.properties, uom: Type.Optional(literals(quantityUoms)) },
+  { additionalProperties: false },
+);
+
+export const QuantitySchema = Type.Object(
+  { value: Type.Number({ minimum: 0 }), uom: literals(quantityUoms) },
+  { additionalProperties: false },
+);
+
+export const maxLinesPerEvent = 1000;
+export const maxContactsPerEvent = 20;
+
+export const ProductLineSchema = Type.Object(
+  {
+    salesOrderLineNumber: v2Text(64),
+    productId: v2Text(64),
+    partId: Type.Optional(v2Text(64)),
+    purchaseOrderLineNumber: Type.Optional(v2Text(64)),
+    quantityOrdered: QuantitySchema,
+    quantityShipped: Type.Optional(QuantitySchema),
+    status: Type.Optional(literals(statusWords)),
+    issueCategory: Type.Optional(literals(issueCategories)),
+  },
+  { additionalProperties: false },
+);
+
+export const ContactSchema = Type.Object(
+  {
+    contactType: literals(contactTypes),
+    accountName: Type.Optional(v2Text(64)),
+    accountNumber: Type.Optional(v2Text(64)),
+    attentionTo: Type.Optional(v2Text(35)),
+    companyName: Type.Optional(v2Text(35)),
+    address1: Type.Optional(v2Text(35)),
+    address2: Type.Optional(v2Text(35)),
+    address3: Type.Optional(v2Text(35)),
+    city: Type.Optional(v2Text(30)),
+    region: Type.Optional(v2Text(3)),
+    postalCode: Type.Optional(v2Text(10)),
+    country: Type.Optional(Type.String({ pattern: countryPattern })),
+    email: Type.Optional(v2Text(128)),
+    phone: Type.Optional(v2Text(32)),
+    comments: Type.Optional(v2Text(1024)),
   },
   { additionalProperties: false },
 );
@@ -106,15 +182,75 @@ const dataSchemas = {
   ShipmentCompleted: Type.Object({ locationId: Type.Optional(positiveInteger()) }, { additionalProperties: false }),
 };
 
-export type ErpEventType = keyof typeof dataSchemas;
-export const erpEventTypes = Object.keys(dataSchemas) as ErpEventType[];
+/** Contract v2's payloads: v1's with the optional fields v2 adds, and the three new types. */
+const dataSchemasV2 = {
+  SalesOrderStatusChanged: Type.Object(
+    {
+      ...dataSchemas.SalesOrderStatusChanged.properties,
+      statusV2: Type.Optional(literals(statusWords)),
+      additionalExplanation: Type.Optional(v2Text(1024)),
+      qualityProofURL: Type.Optional(v2Text(1024)),
+    },
+    { additionalProperties: false },
+  ),
+  ShipmentLocationRecorded: Type.Object(
+    {
+      ...dataSchemas.ShipmentLocationRecorded.properties,
+      customerPickup: Type.Optional(Type.Boolean()),
+      shipFrom: AddressV2Schema,
+      shipTo: AddressV2Schema,
+    },
+    { additionalProperties: false },
+  ),
+  PackageShipped: Type.Object(
+    {
+      ...dataSchemas.PackageShipped.properties,
+      carrierService: Type.Optional(v2Text(64)),
+      preProductionProof: Type.Optional(literals(preProductionProofs)),
+      items: Type.Optional(Type.Array(PackageItemV2Schema)),
+    },
+    { additionalProperties: false },
+  ),
+  PackageVoided: dataSchemas.PackageVoided,
+  ShipmentCompleted: dataSchemas.ShipmentCompleted,
+  IssueRecorded: Type.Object(
+    {
+      issueId: v2Text(64),
+      issueStatus: literals(issueStatuses),
+      issueCategory: literals(issueCategories),
+      issueName: Type.Optional(v2Text(64)),
+      urgentResponseRequired: Type.Optional(Type.Boolean()),
+      issueDescription: Type.Optional(v2Text(1024)),
+      responseRequiredBy: Type.Optional(dateTime()),
+      issueResolutionURL: Type.Optional(v2Text(1024)),
+      productId: Type.Optional(v2Text(64)),
+      partId: Type.Optional(v2Text(64)),
+    },
+    { additionalProperties: false },
+  ),
+  SalesOrderLinesRecorded: Type.Object(
+    { lines: Type.Array(ProductLineSchema, { maxItems: maxLinesPerEvent }) },
+    { additionalProperties: false },
+  ),
+  OrderContactsRecorded: Type.Object(
+    { contacts: Type.Array(ContactSchema, { maxItems: maxContactsPerEvent }) },
+    { additionalProperties: false },
+  ),
+};
+
+/** The event types of contract v1, which schemaVersion 1 allows. */
+export type ErpEventTypeV1 = keyof typeof dataSchemas;
+export const erpEventTypesV1 = Object.keys(dataSchemas) as ErpEventTypeV1[];
+/** Every event type (contract v2); the types beyond v1's need schemaVersion 2. */
+export type ErpEventType = keyof typeof dataSchemasV2;
+export const erpEventTypes = Object.keys(dataSchemasV2) as ErpEventType[];
 
 /** The envelope with the payload of one type; properties in the order erp-events.md lists them. */
-function envelope<T extends TSchema, D extends TSchema>(type: T, data: D) {
+function envelope<T extends TSchema, V extends TSchema, D extends TSchema>(type: T, version: V, data: D) {
   return {
     eventId: Type.String({ format: 'uuid' }),
     type,
-    schemaVersion: Type.Literal(schemaVersion),
+    schemaVersion: version,
     // No ':' in a client id: the key and the read-model ids are `<clientId>:<salesOrderNumber>`,
     // which must name one client's sales order, whatever the sales order number holds. Like every
     // required string it must not be blank either; one pattern says both.
@@ -126,55 +262,98 @@ function envelope<T extends TSchema, D extends TSchema>(type: T, data: D) {
   };
 }
 
-function eventSchema<T extends ErpEventType, D extends TProperties>(type: T, data: TObject<D>) {
-  return Type.Object(envelope(Type.Literal(type), data), { title: type, additionalProperties: false });
+function eventSchema<T extends ErpEventType, V extends TSchema, D extends TProperties>(type: T, version: V, data: TObject<D>) {
+  return Type.Object(envelope(Type.Literal(type), version, data), { title: type, additionalProperties: false });
 }
 
-export const SalesOrderStatusChangedSchema = eventSchema('SalesOrderStatusChanged', dataSchemas.SalesOrderStatusChanged);
-export const ShipmentLocationRecordedSchema = eventSchema('ShipmentLocationRecorded', dataSchemas.ShipmentLocationRecorded);
-export const PackageShippedSchema = eventSchema('PackageShipped', dataSchemas.PackageShipped);
-export const PackageVoidedSchema = eventSchema('PackageVoided', dataSchemas.PackageVoided);
-export const ShipmentCompletedSchema = eventSchema('ShipmentCompleted', dataSchemas.ShipmentCompleted);
+const v1 = Type.Literal(schemaVersion);
+const v2 = Type.Literal(schemaVersionV2);
 
-export const eventSchemas = {
-  SalesOrderStatusChanged: SalesOrderStatusChangedSchema,
-  ShipmentLocationRecorded: ShipmentLocationRecordedSchema,
-  PackageShipped: PackageShippedSchema,
-  PackageVoided: PackageVoidedSchema,
-  ShipmentCompleted: ShipmentCompletedSchema,
+/** Contract v1, each type under schemaVersion 1: exactly what v1 readers accepted. */
+export const eventSchemasV1 = {
+  SalesOrderStatusChanged: eventSchema('SalesOrderStatusChanged', v1, dataSchemas.SalesOrderStatusChanged),
+  ShipmentLocationRecorded: eventSchema('ShipmentLocationRecorded', v1, dataSchemas.ShipmentLocationRecorded),
+  PackageShipped: eventSchema('PackageShipped', v1, dataSchemas.PackageShipped),
+  PackageVoided: eventSchema('PackageVoided', v1, dataSchemas.PackageVoided),
+  ShipmentCompleted: eventSchema('ShipmentCompleted', v1, dataSchemas.ShipmentCompleted),
 } as const;
 
-/** The envelope alone (any type, any data object): to report envelope problems of an unknown type. */
-export const AnyEnvelopeSchema = Type.Object(envelope(Type.String(), Type.Object({})), { additionalProperties: false });
+/** Contract v2, each type under schemaVersion 2. */
+export const eventSchemasV2 = {
+  SalesOrderStatusChanged: eventSchema('SalesOrderStatusChanged', v2, dataSchemasV2.SalesOrderStatusChanged),
+  ShipmentLocationRecorded: eventSchema('ShipmentLocationRecorded', v2, dataSchemasV2.ShipmentLocationRecorded),
+  PackageShipped: eventSchema('PackageShipped', v2, dataSchemasV2.PackageShipped),
+  PackageVoided: eventSchema('PackageVoided', v2, dataSchemasV2.PackageVoided),
+  ShipmentCompleted: eventSchema('ShipmentCompleted', v2, dataSchemasV2.ShipmentCompleted),
+  IssueRecorded: eventSchema('IssueRecorded', v2, dataSchemasV2.IssueRecorded),
+  SalesOrderLinesRecorded: eventSchema('SalesOrderLinesRecorded', v2, dataSchemasV2.SalesOrderLinesRecorded),
+  OrderContactsRecorded: eventSchema('OrderContactsRecorded', v2, dataSchemasV2.OrderContactsRecorded),
+} as const;
 
-export const ErpEventSchema = Type.Union(Object.values(eventSchemas), {
+/** The schemas of each schemaVersion, by event type: a type missing under a version needs a later one. */
+export const eventSchemasByVersion: Record<SchemaVersion, Partial<Record<ErpEventType, TSchema>>> = {
+  [schemaVersion]: eventSchemasV1,
+  [schemaVersionV2]: eventSchemasV2,
+};
+
+/** The envelope alone (any type, any data object): to report envelope problems of an unknown type. */
+export const AnyEnvelopeSchema = Type.Object(envelope(Type.String(), Type.Union([v1, v2]), Type.Object({})), { additionalProperties: false });
+
+/** Contract v1 as one schema: every v1 reader's contract, kept as it was. */
+export const ErpEventV1Schema = Type.Union(Object.values(eventSchemasV1), {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'urn:ossn:erp-event:v1',
   title: 'ERP event, contract v1',
 });
 
-/** The contract as plain JSON Schema (draft 2020-12), e.g. for `JSON.stringify` into a file. */
-export const erpEventJsonSchema: Readonly<Record<string, unknown>> = JSON.parse(JSON.stringify(ErpEventSchema));
+/** Contract v2 as one schema: v1's branches (schemaVersion 1) and v2's (schemaVersion 2), so a superset of v1. */
+export const ErpEventSchema = Type.Union([...Object.values(eventSchemasV1), ...Object.values(eventSchemasV2)], {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'urn:ossn:erp-event:v2',
+  title: 'ERP event, contract v2 (schemaVersion 1 events are contract v1)',
+});
 
-/** An address as the contract carries it, and as the read models keep and the lookups answer it. */
-export type Address = Static<typeof AddressSchema>;
-/** A package's item as the contract carries it, and as the read models keep and the lookups answer it. */
-export type PackageItem = Static<typeof PackageItemSchema>;
+/** The contract (v2, which holds v1) as plain JSON Schema (draft 2020-12), e.g. for `JSON.stringify` into a file. */
+export const erpEventJsonSchema: Readonly<Record<string, unknown>> = JSON.parse(JSON.stringify(ErpEventSchema));
+/** Contract v1 alone as plain JSON Schema. */
+export const erpEventV1JsonSchema: Readonly<Record<string, unknown>> = JSON.parse(JSON.stringify(ErpEventV1Schema));
+
+// The TypeScript types: one type per event type with v2's payload and either schemaVersion. A
+// schemaVersion 1 event never holds v2's fields (the parser refuses them), which v2's optional
+// fields allow; so the projections handle both versions with one handler per type.
+type EventType<K extends ErpEventType> = Omit<Static<(typeof eventSchemasV2)[K]>, 'schemaVersion'> & { schemaVersion: SchemaVersion };
+
+/** An address as the contract carries it (v2's fields included), and as the read models keep it. */
+export type Address = Static<typeof AddressV2Schema>;
+/** An address of contract v1 alone: what the 1.0.0 answers show. */
+export type AddressV1 = Static<typeof AddressSchema>;
+/** A package's item as the contract carries it (v2's uom included), and as the read models keep it. */
+export type PackageItem = Static<typeof PackageItemV2Schema>;
+/** A package's item of contract v1 alone. */
+export type PackageItemV1 = Static<typeof PackageItemSchema>;
 /**
  * A package as PackageShipped describes it, without its location and number, its shipmentDate a
  * Date: as the read models keep it (under its packageId) and the lookups answer it (as its id).
  */
 export type PackageDetails = Omit<PackageShipped['data'], 'locationId' | 'packageId' | 'shipmentDate'> & { shipmentDate: Date };
 export type ShipmentDestinationType = (typeof shipmentDestinationTypes)[number];
-export type SalesOrderStatusChanged = Static<typeof SalesOrderStatusChangedSchema>;
-export type ShipmentLocationRecorded = Static<typeof ShipmentLocationRecordedSchema>;
-export type PackageShipped = Static<typeof PackageShippedSchema>;
-export type PackageVoided = Static<typeof PackageVoidedSchema>;
-export type ShipmentCompleted = Static<typeof ShipmentCompletedSchema>;
+export type ProductLine = Static<typeof ProductLineSchema>;
+export type Contact = Static<typeof ContactSchema>;
+export type SalesOrderStatusChanged = EventType<'SalesOrderStatusChanged'>;
+export type ShipmentLocationRecorded = EventType<'ShipmentLocationRecorded'>;
+export type PackageShipped = EventType<'PackageShipped'>;
+export type PackageVoided = EventType<'PackageVoided'>;
+export type ShipmentCompleted = EventType<'ShipmentCompleted'>;
+export type IssueRecorded = EventType<'IssueRecorded'>;
+export type SalesOrderLinesRecorded = EventType<'SalesOrderLinesRecorded'>;
+export type OrderContactsRecorded = EventType<'OrderContactsRecorded'>;
 export type ErpEvent =
   | SalesOrderStatusChanged
   | ShipmentLocationRecorded
   | PackageShipped
   | PackageVoided
-  | ShipmentCompleted;
+  | ShipmentCompleted
+  | IssueRecorded
+  | SalesOrderLinesRecorded
+  | OrderContactsRecorded;
 export type ErpEventOf<T extends ErpEventType> = Extract<ErpEvent, { type: T }>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { erpEventJsonSchema, erpEventTypes } from './erp-event-schema.js';
+import { erpEventJsonSchema, erpEventTypes, erpEventTypesV1, erpEventV1JsonSchema } from './erp-event-schema.js';
 import { parseErpEvent } from './parse-erp-event.js';
 import { locationRecorded, packageShipped, packageVoided, sampleEvent, shipmentCompleted, statusChanged } from '../test/fixtures/sample-events.js';
 
@@ -49,8 +49,8 @@ describe('parseErpEvent: valid events', () => {
     expect(parseErpEvent(Buffer.from(JSON.stringify(event)))).toEqual({ ok: true, event });
   });
 
-  it('covers every event type', () => {
-    expect(Object.keys(valid).sort()).toEqual([...erpEventTypes].sort());
+  it('covers every event type of contract v1', () => {
+    expect(Object.keys(valid).sort()).toEqual([...erpEventTypesV1].sort());
   });
 
   it('reads the optional-only payloads at their smallest', () => {
@@ -86,10 +86,10 @@ describe('parseErpEvent: kinds of failure', () => {
 
   it('names an unknown schema version and judges nothing else', () => {
     const result = errorsOf(variant(valid.PackageVoided, (e) => {
-      e.schemaVersion = 2;
-      e.data = { anything: 'goes in v2' };
+      e.schemaVersion = 3;
+      e.data = { anything: 'goes in v3' };
     }));
-    expect(result).toEqual({ ok: false, kind: 'unknown-schema-version', errors: ['/schemaVersion: unknown schema version 2, this reader knows 1'] });
+    expect(result).toEqual({ ok: false, kind: 'unknown-schema-version', errors: ['/schemaVersion: unknown schema version 3, this reader knows 1, 2'] });
   });
 
   it('counts a schemaVersion that is not an integer as a schema violation', () => {
@@ -328,17 +328,30 @@ describe('erpEventJsonSchema', () => {
     return [...here, ...Object.values(node).flatMap(objects)];
   };
 
-  it('is plain JSON Schema with one branch per event type', () => {
+  type Branch = { properties: { type: { const: string }; schemaVersion: { const: number } } };
+  const branchesOf = (schema: Readonly<Record<string, unknown>>) =>
+    (schema.anyOf as Branch[]).map((b) => `${b.properties.type.const}@${b.properties.schemaVersion.const}`);
+
+  it('is plain JSON Schema: contract v2, with one branch per event type and schemaVersion', () => {
     expect(JSON.parse(JSON.stringify(erpEventJsonSchema))).toEqual(erpEventJsonSchema);
     expect(erpEventJsonSchema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
-    const branches = erpEventJsonSchema.anyOf as { properties: { type: { const: string } } }[];
-    expect(branches.map((b) => b.properties.type.const)).toEqual(erpEventTypes);
+    expect(erpEventJsonSchema.$id).toBe('urn:ossn:erp-event:v2');
+    expect(branchesOf(erpEventJsonSchema)).toEqual([...erpEventTypesV1.map((t) => `${t}@1`), ...erpEventTypes.map((t) => `${t}@2`)]);
+  });
+
+  it("holds contract v1's schema unchanged as its schemaVersion 1 branches (a superset of v1)", () => {
+    expect(erpEventV1JsonSchema.$id).toBe('urn:ossn:erp-event:v1');
+    expect(branchesOf(erpEventV1JsonSchema)).toEqual(erpEventTypesV1.map((t) => `${t}@1`));
+    expect((erpEventJsonSchema.anyOf as unknown[]).slice(0, erpEventTypesV1.length)).toEqual(erpEventV1JsonSchema.anyOf);
+    // 5 envelopes, 5 payloads, shipFrom, shipTo and the package item.
+    expect(objects(erpEventV1JsonSchema)).toHaveLength(13);
   });
 
   it('allows no property beyond those listed, anywhere', () => {
     const all = objects(erpEventJsonSchema);
-    // 5 envelopes, 5 payloads, shipFrom, shipTo and the package item.
-    expect(all).toHaveLength(13);
+    // v1's 13; v2's 8 envelopes, 8 payloads, shipFrom, shipTo, the package item, a line with its
+    // two quantities, and a contact.
+    expect(all).toHaveLength(13 + 8 + 8 + 3 + 3 + 1);
     expect(all.filter((o) => o.additionalProperties !== false)).toEqual([]);
   });
 });

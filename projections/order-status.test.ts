@@ -24,6 +24,11 @@ describe('order status: SalesOrderStatusChanged', () => {
       expectedDeliveryDate: new Date('2025-05-14T00:00:00Z'),
       responseRequired: false,
       validTimestamp: new Date('2025-05-01T13:15:00Z'),
+      statusSequence: 3,
+      progressStatusId: 20,
+      expectedShipDay: '2025-05-10',
+      expectedDeliveryDay: '2025-05-14',
+      lastOccurredAt: new Date('2025-05-01T13:15:00Z'),
     } satisfies OrderStatusState);
   });
 
@@ -37,6 +42,9 @@ describe('order status: SalesOrderStatusChanged', () => {
       statusId: 60,
       open: true,
       validTimestamp: new Date('2025-05-01T10:04:00Z'),
+      statusSequence: 4,
+      progressStatusId: 60,
+      lastOccurredAt: new Date('2025-05-01T10:04:00Z'),
     });
     expect(Object.keys(after ?? {})).not.toContain('purchaseOrderNumber');
   });

@@ -3,10 +3,13 @@ import { compact } from './compact.js';
 import type { PackageState } from './state.js';
 
 // Event payloads copied into state records field by field: the state never shares objects with
-// the event, and carries no property beyond those of its type.
+// the event, and carries no property beyond those of its type. Contract v2's fields sit beside v1's
+// (absent when the ERP did not send them), so the 1.0.0 answers read the same records.
 
 export function toAddress(a: Address): Address {
   return compact({
+    attentionTo: a.attentionTo,
+    companyName: a.companyName,
     address1: a.address1,
     address2: a.address2,
     address3: a.address3,
@@ -15,6 +18,9 @@ export function toAddress(a: Address): Address {
     region: a.region,
     postalCode: a.postalCode,
     country: a.country,
+    email: a.email,
+    phone: a.phone,
+    regionV2: a.regionV2,
   });
 }
 
@@ -26,6 +32,7 @@ function toItem(i: PackageItem): PackageItem {
     distributorPartId: i.distributorPartId,
     purchaseOrderLineNumber: i.purchaseOrderLineNumber,
     quantity: i.quantity,
+    uom: i.uom,
   });
 }
 
@@ -35,6 +42,7 @@ export function toPackage(data: ErpEventOf<'PackageShipped'>['data']): PackageSt
     trackingNumber: data.trackingNumber,
     shipmentDate: new Date(data.shipmentDate),
     carrier: data.carrier,
+    carrierService: data.carrierService,
     shipmentMethod: data.shipmentMethod,
     shippingAccount: data.shippingAccount,
     shipmentTerms: data.shipmentTerms,
@@ -44,6 +52,7 @@ export function toPackage(data: ErpEventOf<'PackageShipped'>['data']): PackageSt
     height: data.height,
     weightUOM: data.weightUOM,
     weight: data.weight,
+    preProductionProof: data.preProductionProof,
     items: data.items?.map(toItem),
   });
 }

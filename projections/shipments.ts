@@ -50,7 +50,7 @@ function onStatusChanged(state: ShipmentsState | undefined, event: ErpEventOf<'S
 }
 
 /**
- * Replaces the addresses and destination type and keeps packages and complete flag. A location
+ * Replaces the addresses, destination type and customer pickup and keeps packages and complete flag. A location
  * recorded after a whole completion starts incomplete, yet the sales order stays complete
  * (completedAsWhole): the ERP declared the order shipped, and a later location does not undo that.
  */
@@ -61,6 +61,7 @@ function onLocationRecorded(state: ShipmentsState | undefined, event: ErpEventOf
   const location: LocationState = compact({
     locationId: data.locationId,
     complete: previous?.complete ?? false,
+    customerPickup: data.customerPickup,
     shipFrom: toAddress(data.shipFrom),
     shipTo: toAddress(data.shipTo),
     shipmentDestinationType: data.shipmentDestinationType,
@@ -115,6 +116,12 @@ export function evolveShipments(state: ShipmentsState | undefined, event: ErpEve
       return onPackageVoided(state, event);
     case 'ShipmentCompleted':
       return onShipmentCompleted(state, event);
+    // Contract v2's order details are the order-status model's: here they are not applied, so the
+    // sequence stays where the last event applied here left it.
+    case 'IssueRecorded':
+    case 'SalesOrderLinesRecorded':
+    case 'OrderContactsRecorded':
+      return state;
     default:
       return unhandledEvent(event);
   }

@@ -57,8 +57,9 @@ export type ContactState = ContactView;
 /**
  * The order-status read model of one sales order. The v1 status fields are absent until the first
  * SalesOrderStatusChanged (an event of a contract v2 type may come first: the document then exists,
- * unanswerable until a status brings its purchase order number). Fields added for 2.0.0 are absent
- * on a stream of contract v1 events, apart from statusSequence and lastOccurredAt.
+ * unanswerable until a status brings its purchase order number). On a stream of contract v1 events
+ * the fields added for 2.0.0 are absent apart from those v1's fields give: statusSequence,
+ * lastOccurredAt, progressStatusId, expectedShipDay/expectedDeliveryDay, and the derived hold issues.
  */
 export interface OrderStatusState extends Partial<StatusFields> {
   clientId: string;
@@ -67,7 +68,10 @@ export interface OrderStatusState extends Partial<StatusFields> {
   sequence: number;
   /** Sequence of the last SalesOrderStatusChanged applied: 1.0.0's change time moves only with it. */
   statusSequence?: number;
-  /** The last non-hold statusId applied: a hold keeps the 2.0.0 status where the order had got to. */
+  /**
+   * The last non-hold statusId applied (equal to statusId while not on hold; absent when only holds
+   * were applied, which maps to `received`): a hold keeps the 2.0.0 status where the order had got to.
+   */
   progressStatusId?: StatusId;
   /** The ERP's 2.0.0 status word, overriding the mapped one (the only source of `shipped`). */
   statusV2?: StatusWord;

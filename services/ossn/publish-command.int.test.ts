@@ -1,12 +1,13 @@
 // `ossn publish` as the ERP team meets it: on a fresh system, before the topics exist, one plain
 // line saying which topic is missing and how to create it; with --create-topics it creates them;
-// a large file shows its progress.
+// a large file shows its progress; contract v2's events go out as v1's do.
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { generateDemoEvents } from './demo-events/demo-events.js';
 import { deadLetterTopic } from '../../contracts/transport.js';
+import { asV2, contactsRecorded, issueRecorded, linesRecorded, locationRecorded, packageShipped, sampleShipTo, statusChanged } from '../../test/fixtures/sample-events.js';
 import { runOssn } from '../../test/support/ossn-cli.js';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
 import { createKafka } from '../adapters/kafka/client.js';
@@ -43,4 +44,30 @@ it('names the missing topic in one line, creates the topics when asked, and show
   await admin.connect();
   const metadata = await admin.fetchTopicMetadata({ topics: [topic] }).finally(() => admin.disconnect());
   expect(metadata.topics[0]?.partitions).toHaveLength(3);
+});
+
+it('publishes contract v2 events beside v1 ones, and refuses v2 content under schemaVersion 1 by line', { timeout: 60_000 }, async () => {
+  const { topic, suffix } = uniqueNames('publish-cli-v2');
+  const v2Status = asV2(statusChanged(2, { purchaseOrderNumber: 'PO-1', statusId: 80, statusV2: 'shipped', additionalExplanation: 'Delivery pending' }));
+  const lines = [
+    statusChanged(1),
+    v2Status,
+    { ...v2Status, sequence: 3, schemaVersion: 1 },
+    issueRecorded(4, { issueStatus: 'Pending', issueDescription: 'Send a vector logo' }),
+    linesRecorded(5, [{ salesOrderLineNumber: '1', productId: 'PC61', quantityOrdered: { value: 2, uom: 'DZ' } }]),
+    contactsRecorded(6, [{ contactType: 'Order', email: 'jo@acme.example' }]),
+    asV2(locationRecorded(7, 1, { customerPickup: true, shipTo: { ...sampleShipTo, attentionTo: 'Dock 4' } })),
+    asV2(packageShipped(8, 1, 1, { carrierService: 'UPS Ground', preProductionProof: 'Yes', items: [{ supplierProductId: 'PC61', quantity: 24, uom: 'EA' }] })),
+  ];
+  const file = join(tmpdir(), `ossn-publish-${suffix}.ndjson`);
+  writeFileSync(file, lines.map((e) => `${JSON.stringify(e)}\n`).join(''));
+  const vars = { KAFKA_BROKERS: env.kafkaBrokers.join(','), OSSN_TOPIC: topic, OSSN_TOPIC_PARTITIONS: '1', LOG_LEVEL: 'info' };
+
+  const published = await runOssn(['publish', '--create-topics', file], vars);
+  expect(published.stdout).toBe(`sent 7 events to ${topic}; refused 1 lines\n`);
+  expect(published.stderr).toContain(
+    'line 3 refused: /data/statusV2: is not an allowed property; /data/additionalExplanation: is not an allowed property; /schemaVersion: the fields of contract v2 need schemaVersion 2\n',
+  );
+  expect(published.code).toBe(1);
+  expect(await topicSize(kafka, topic)).toBe(7n);
 });

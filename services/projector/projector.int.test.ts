@@ -83,7 +83,7 @@ describe('projector against real Kafka and MongoDB', () => {
       '{not json',
       JSON.stringify({ ...first, eventId: 'e4c1b1a0-0000-4000-8000-000000000001', sequence: 'one' }),
       JSON.stringify({ ...first, type: 'OrderExploded' }),
-      JSON.stringify({ ...first, schemaVersion: 2 }),
+      JSON.stringify({ ...first, schemaVersion: 3 }),
       JSON.stringify({
         ...first,
         salesOrderNumber: 'SO-NO-LOCATION',

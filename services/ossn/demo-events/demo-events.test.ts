@@ -123,7 +123,65 @@ describe('generateDemoEvents: variety', () => {
       const stream = generateDemoEvents({ clients: 2, orders: 16, seed, now });
       expect(foldEvents(stream).rejected).toEqual([]);
       const types = new Set(stream.map((e) => e.type));
-      expect(types.size).toBe(5);
+      expect(types.size).toBe(8);
+    }
+  });
+});
+
+// oss-osn-2.0.0.md §4, §5: enough contract v2 content that the examples show a full 2.0.0 answer.
+describe('generateDemoEvents: contract v2', () => {
+  const statuses = [...folded.orderStatus.values()];
+  const issues = statuses.flatMap((s) => s.issues ?? []);
+  const locations = [...folded.shipments.values()].flatMap((so) => so.locations);
+  const packages = locations.flatMap((l) => l.packages);
+
+  it('speaks contract v2, with every new event type', () => {
+    expect(events.every((e) => e.schemaVersion === 2)).toBe(true);
+    for (const type of ['IssueRecorded', 'SalesOrderLinesRecorded', 'OrderContactsRecorded'] as const) expect(ofType(type).length).toBeGreaterThan(0);
+  });
+
+  it('has orders still on hold, with an open derived issue and the progress status kept, and holds left behind', () => {
+    const onHold = statuses.filter((s) => s.statusId !== undefined && [11, 40, 41, 42, 43, 44].includes(s.statusId));
+    expect(onHold.length).toBeGreaterThan(0);
+    for (const s of onHold) {
+      expect(s.progressStatusId).toBe(20);
+      expect(s.issues?.filter((i) => i.source === 'hold' && i.issueStatus === 'Open')).toHaveLength(1);
+      expect(s.additionalExplanation).toMatch(/Reminder sent/);
+    }
+    expect(issues.some((i) => i.source === 'hold' && i.issueStatus === 'Closed')).toBe(true);
+  });
+
+  it('has ERP issues open, pending and closed', () => {
+    const erp = issues.filter((i) => i.source === 'erp');
+    expect(new Set(erp.map((i) => i.issueStatus))).toEqual(new Set(['Open', 'Pending', 'Closed']));
+    expect(erp.every((i) => !i.issueId.startsWith('ossn-'))).toBe(true);
+  });
+
+  it('has product lines ordered and shipped, and contacts', () => {
+    expect(statuses.some((s) => s.lines?.some((l) => l.quantityShipped && l.status === 'complete'))).toBe(true);
+    expect(statuses.some((s) => s.lines?.some((l) => l.quantityOrdered.uom === 'DZ'))).toBe(true);
+    expect(statuses.some((s) => (s.contacts?.length ?? 0) > 1 && s.contacts?.[0]?.contactType === 'Order')).toBe(true);
+  });
+
+  it("has statusV2 shipped, explanations and proofs", () => {
+    expect(statuses.some((s) => s.statusV2 === 'shipped' && s.statusId === 80)).toBe(true);
+    expect(statuses.some((s) => s.qualityProofURL !== undefined)).toBe(true);
+    expect(statuses.some((s) => s.expectedShipDay !== undefined)).toBe(true);
+  });
+
+  it('has shipments with customer pickups, recipients, carrier services, proofs and units', () => {
+    expect(locations.some((l) => l.customerPickup === true)).toBe(true);
+    expect(locations.some((l) => l.shipTo.attentionTo && l.shipTo.companyName && l.shipTo.email && l.shipTo.phone)).toBe(true);
+    expect(packages.some((p) => p.carrierService !== undefined)).toBe(true);
+    expect(packages.some((p) => p.preProductionProof !== undefined)).toBe(true);
+    expect(packages.some((p) => p.items?.some((i) => i.uom === 'DZ'))).toBe(true);
+    expect(packages.some((p) => p.items?.some((i) => i.uom === undefined))).toBe(true);
+  });
+
+  it("packs only the order's own lines", () => {
+    for (const so of folded.shipments.values()) {
+      const ordered = new Set(folded.orderStatus.get(eventKey(so.clientId, so.salesOrderNumber))?.lines?.map((l) => l.partId));
+      for (const item of so.locations.flatMap((l) => l.packages.flatMap((p) => p.items ?? []))) expect(ordered).toContain(item.supplierPartId);
     }
   });
 });

@@ -2,7 +2,7 @@ import type { ErpEvent } from '../../../contracts/erp-event-schema.js';
 import type { Clock, PlannedEvent } from './plan.js';
 import { Random } from './random.js';
 import { planSalesOrder, profiles, type SalesOrderProfile } from './sales-order.js';
-import { schemaVersion } from '../../../contracts/erp-event-schema.js';
+import { schemaVersionV2 } from '../../../contracts/erp-event-schema.js';
 
 export interface DemoOptions {
   /** Number of clients: CLIENT-001, CLIENT-002, … */
@@ -86,7 +86,7 @@ export function generateDemoEvents({ clients, orders, seed, now }: DemoOptions):
         const event = {
           eventId: random.uuid(),
           type: planned.type,
-          schemaVersion,
+          schemaVersion: schemaVersionV2,
           clientId,
           salesOrderNumber: `SO-${firstSalesOrder + i}`,
           sequence: index + 1,

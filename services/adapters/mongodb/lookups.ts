@@ -12,6 +12,7 @@ import { membersOf, newsSince } from './shipment-reads.js';
 import { toOrderStatusDetail, toSalesOrderShipment } from './documents-to-answers.js';
 import { v1ShipmentsProjection, v1StatusProjection } from './v1-fields.js';
 import { MongoOrderLookupsV2 } from './lookups-v2.js';
+import { endedBySignal } from './ended-by-signal.js';
 
 export { changeTimeOverlapMs };
 
@@ -34,7 +35,11 @@ export class MongoOrderLookups implements OrderLookups, OrderLookupsV2 {
     this.v2 = new MongoOrderLookupsV2(collections);
   }
 
-  async orderStatus(clientIds: string[], query: StatusQuery, signal?: AbortSignal): Promise<OrderStatusView[]> {
+  orderStatus(clientIds: string[], query: StatusQuery, signal?: AbortSignal): Promise<OrderStatusView[]> {
+    return endedBySignal(signal, () => this.readOrderStatus(clientIds, query, signal));
+  }
+
+  private async readOrderStatus(clientIds: string[], query: StatusQuery, signal?: AbortSignal): Promise<OrderStatusView[]> {
     const read: ReadOptions = signal ? { signal } : {};
     if (clientIds.length === 0) return [];
     const base: Filter<OrderStatusDocument> = { clientId: { $in: clientIds }, purchaseOrderNumber: { $exists: true } };
@@ -64,7 +69,11 @@ export class MongoOrderLookups implements OrderLookups, OrderLookupsV2 {
     return groupByPurchaseOrder(this.collections.orderStatus.find<StatusMember>(filter, { sort: byPurchaseOrder, projection: v1StatusProjection, ...read }));
   }
 
-  async shipmentNotifications(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<ShipmentNotificationView[]> {
+  shipmentNotifications(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<ShipmentNotificationView[]> {
+    return endedBySignal(signal, () => this.readShipmentNotifications(clientIds, query, signal));
+  }
+
+  private async readShipmentNotifications(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<ShipmentNotificationView[]> {
     const read: ReadOptions = signal ? { signal } : {};
     const base: Filter<ShipmentsDocument> = { clientId: { $in: clientIds }, purchaseOrderNumber: { $exists: true } };
     if (clientIds.length === 0 || ![1, 2, 3].includes(query.queryType)) return [];
@@ -87,15 +96,15 @@ export class MongoOrderLookups implements OrderLookups, OrderLookupsV2 {
   }
 
   orderStatusV2(clientIds: string[], query: OrderStatusV2Query, signal?: AbortSignal): Promise<CappedAnswer<OrderStatusV2View>> {
-    return this.v2.orderStatusV2(clientIds, query, signal);
+    return endedBySignal(signal, () => this.v2.orderStatusV2(clientIds, query, signal));
   }
 
   issues(clientIds: string[], issueId: string, signal?: AbortSignal): Promise<IssueView[]> {
-    return this.v2.issues(clientIds, issueId, signal);
+    return endedBySignal(signal, () => this.v2.issues(clientIds, issueId, signal));
   }
 
   shipmentNotificationsV2(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedAnswer<ShipmentNotificationV2View>> {
-    return this.v2.shipmentNotificationsV2(clientIds, query, signal);
+    return endedBySignal(signal, () => this.v2.shipmentNotificationsV2(clientIds, query, signal));
   }
 }
 

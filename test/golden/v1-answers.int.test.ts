@@ -3,6 +3,8 @@
 // 2.0.0 was built) written to MongoDB as the projector writes it and read by the real lookups.
 // The answers recorded on main before 2.0.0 (answers.json) must come back unchanged whatever
 // is added beside them. GOLDEN_RECORD=1 records them again; without it a missing file fails.
+// Beside them, oss-osn-2.0.0.md §9.3: the same answers over the stream with contract v2 content
+// woven in (E) and over v1(E), and queryType 3 pollers shown nothing new by contract v2 events alone.
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { setTimeout } from 'node:timers/promises';
@@ -11,18 +13,30 @@ import type { Db, MongoClient } from 'mongodb';
 import { pino } from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseErpEvent } from '../../contracts/parse-erp-event.js';
-import type { ErpEvent } from '../../contracts/erp-events.js';
+import { erpEventTypesV1, type ErpEvent } from '../../contracts/erp-events.js';
 import { foldEvents, type FoldResult } from '../../projections/fold.js';
 import { connectMongo } from '../../services/adapters/mongodb/connect.js';
 import { ensureIndexes, readModelCollections } from '../../services/adapters/mongodb/documents.js';
 import { MongoOrderLookups } from '../../services/adapters/mongodb/lookups.js';
-import { writeEffects } from '../../services/adapters/mongodb/writes.js';
+import { changeTimeOverlapMs } from '../../services/adapters/mongodb/changed-since.js';
+import { loadStates, writeEffects } from '../../services/adapters/mongodb/writes.js';
+import { projectBatch } from '../../services/projector/project-batch.js';
 import type { Credential } from '../../services/domain/credentials/credential.js';
 import { buildApp } from '../../services/query/app.js';
 import { basic } from '../support/json-requests.js';
 import { FakeAuthenticator } from '../support/fake-ports.js';
 import { servers, uniqueNames } from '../support/servers.js';
-import { ORDER_STATUS_URL, post, SHIPMENT_URL, shipmentRequest, statusDetailsRequest, statusTypesRequest } from '../support/soap-requests.js';
+import {
+  ORDER_STATUS_URL,
+  ORDER_STATUS_V2_URL,
+  ossV2Request,
+  post,
+  SHIPMENT_URL,
+  shipmentRequest,
+  statusDetailsRequest,
+  statusTypesRequest,
+} from '../support/soap-requests.js';
+import { V2_ONLY_SALES_ORDER, v1Of, withV2Content } from './v2-interleaved.js';
 
 const HERE = new URL('./1.0.0/', import.meta.url);
 const EVENTS_FILE = new URL('events.jsonl', HERE);
@@ -38,8 +52,15 @@ const LONG_AGO = '2000-01-01T00:00:00Z';
 const FUTURE = '2999-01-01T00:00:00Z';
 
 let mongo: MongoClient;
-let db: Db;
-let app: FastifyInstance;
+const databases: Db[] = [];
+const apps: FastifyInstance[] = [];
+
+/** A fresh database of this file's own, dropped after it. */
+function freshDatabase(prefix: string): Db {
+  const database = mongo.db(uniqueNames(prefix).database);
+  databases.push(database);
+  return database;
+}
 
 /** The fixed stream: read through the contract, as the projector reads it. */
 export async function goldenEvents(): Promise<ErpEvent[]> {
@@ -67,12 +88,17 @@ export async function serveFolded(events: ErpEvent[], folded: FoldResult, databa
     await writeEffects(collections, { orderStatus: [], shipments: [{ after }] });
     await setTimeout(2);
   }
-  return buildApp({
+  // The 2.0.0 endpoints are served beside 1.0.0's, from the same lookups, as in production.
+  const lookups = new MongoOrderLookups(collections);
+  const app = await buildApp({
     logger: pino({ level: 'silent' }),
     publicBaseUrl: 'https://partners.example.com',
-    lookups: new MongoOrderLookups(collections),
+    lookups,
+    lookupsV2: lookups,
     authenticator: new FakeAuthenticator(ACCOUNTS),
   });
+  apps.push(app);
+  return app;
 }
 
 interface Answer {
@@ -134,20 +160,24 @@ export async function askAll(server: FastifyInstance, folded: FoldResult): Promi
 
 beforeAll(async () => {
   mongo = await connectMongo(servers().mongodbUri, 'golden-v1-test');
-  db = mongo.db(uniqueNames('golden-v1').database);
 });
 
 afterAll(async () => {
-  await app?.close();
-  await db?.dropDatabase().catch(() => undefined);
+  for (const app of apps) await app.close();
+  for (const database of databases) await database.dropDatabase().catch(() => undefined);
   await mongo?.close();
 });
+
+async function recordedAnswers(): Promise<Record<string, Answer>> {
+  expect(existsSync(ANSWERS_FILE), 'no golden answers: record them with GOLDEN_RECORD=1 on main').toBe(true);
+  return JSON.parse(await readFile(ANSWERS_FILE, 'utf8')) as Record<string, Answer>;
+}
 
 it('answers 1.0.0 requests, SOAP and JSON, byte for byte as recorded on main before 2.0.0', async () => {
   const events = await goldenEvents();
   const folded = foldEvents(events);
   expect(folded.rejected).toEqual([]);
-  app = await serveFolded(events, folded, db);
+  const app = await serveFolded(events, folded, freshDatabase('golden-v1'));
   const answers = await askAll(app, folded);
   expect(Object.keys(answers).length).toBeGreaterThan(100);
 
@@ -157,3 +187,159 @@ it('answers 1.0.0 requests, SOAP and JSON, byte for byte as recorded on main bef
   expect(Object.keys(answers)).toEqual(Object.keys(golden));
   for (const [name, answer] of Object.entries(golden)) expect(answers[name], name).toEqual(answer);
 }, 120_000);
+
+it('answers 1.0.0 requests over a stream with contract v2 content (E) and over v1(E) byte for byte as recorded', async () => {
+  const e = withV2Content(await goldenEvents());
+  const v1e = v1Of(e);
+  const foldedE = foldEvents(e);
+  const foldedV1 = foldEvents(v1e);
+  expect(foldedE.rejected).toEqual([]);
+  expect(foldedV1.rejected).toEqual([]);
+  // E holds contract v2 content of every kind, v1(E) none of it; the renumbered sequences stay in v1(E).
+  const newTypes = e.filter((event) => !(erpEventTypesV1 as string[]).includes(event.type));
+  expect(new Set(newTypes.map((event) => event.type))).toEqual(new Set(['IssueRecorded', 'SalesOrderLinesRecorded', 'OrderContactsRecorded']));
+  expect(v1e).toHaveLength(e.length - newTypes.length);
+  expect(v1e.every((event) => event.schemaVersion === 1 && event.sequence % 10 === 0)).toBe(true);
+  const statesE = [...foldedE.orderStatus.values()];
+  expect(statesE.filter((s) => s.statusV2 && s.additionalExplanation && s.lines?.length && s.contacts?.length && s.issues?.some((i) => i.source === 'erp')).length).toBeGreaterThan(3);
+  const locationsE = [...foldedE.shipments.values()].flatMap((s) => s.locations);
+  expect(locationsE.some((l) => l.customerPickup === true && l.shipTo.regionV2 === 'ONT' && l.packages.some((p) => p.carrierService && p.items?.some((i) => i.uom)))).toBe(true);
+  expect(JSON.stringify([...foldedV1.orderStatus.values(), ...foldedV1.shipments.values()])).not.toMatch(/statusV2|regionV2|customerPickup|carrierService|"uom"|"lines"|"contacts"/);
+
+  const golden = await recordedAnswers();
+  const appE = await serveFolded(e, foldedE, freshDatabase('golden-v2-e'));
+  const appV1 = await serveFolded(v1e, foldedV1, freshDatabase('golden-v2-v1e'));
+  // The same requests (references from v1(E)): the sales order E alone knows, from v2 events only, is asked below.
+  for (const [name, server] of [['E', appE], ['v1(E)', appV1]] as const) {
+    const answers = await askAll(server, foldedV1);
+    expect(Object.keys(answers), name).toEqual(Object.keys(golden));
+    for (const [request, answer] of Object.entries(golden)) expect(answers[request], `${name}: ${request}`).toEqual(answer);
+  }
+
+  // A sales order that only v2 events made (no status, no purchase order number) is unknown to 1.0.0.
+  const login = { id: PARTNER.id, password: PARTNER.password };
+  const unknown = (await post(appE, ORDER_STATUS_URL, statusDetailsRequest({ ...login, queryType: '2', referenceNumber: 'SO-UNKNOWN' }))).body;
+  const v2Only = await post(appE, ORDER_STATUS_URL, statusDetailsRequest({ ...login, queryType: '2', referenceNumber: V2_ONLY_SALES_ORDER.salesOrderNumber }));
+  expect(v2Only.body).toBe(unknown);
+  const v2OnlyJson = await appE.inject({ url: `/api/partners/v1/orders/status?queryType=2&referenceNumber=${V2_ONLY_SALES_ORDER.salesOrderNumber}`, headers: { authorization: basic(PARTNER.id, PARTNER.password) } });
+  expect(v2OnlyJson.body).toBe('{"orders":[]}');
+
+  // While the store E was written to holds the v2 content: 2.0.0 finds an ERP issue there.
+  const withIssue = statesE.find((s) => LINKED.includes(s.clientId) && s.purchaseOrderNumber && s.issues?.some((i) => i.source === 'erp'))!;
+  const issueId = withIssue.issues!.find((i) => i.source === 'erp')!.issueId;
+  const issueAnswer = await post(appE, ORDER_STATUS_V2_URL, ossV2Request('GetIssueRequest', { ...login, issueId }));
+  expect(issueAnswer.body).toContain(`<issueId>${issueId}</issueId>`);
+}, 120_000);
+
+it('1.0.0 queryType 3 (SOAP and JSON, statuses and shipments) shows a poller nothing new when only contract v2 changes came after its poll', async () => {
+  const events = await goldenEvents();
+  const folded = foldEvents(events);
+  const database = freshDatabase('golden-v2-poll');
+  const app = await serveFolded(events, folded, database);
+  const collections = readModelCollections(database, 1);
+  const lastShipped = Math.max(...[...folded.shipments.values()].flatMap((s) => s.locations.flatMap((l) => l.packages.map((p) => p.shipmentDate.getTime()))));
+  // A poll taken more than the 5 s overlap (plus a second for the clocks) after the v1 states were
+  // written: what the poll asks from cannot reach back to them, only to what is written after it.
+  await setTimeout(changeTimeOverlapMs + 1_000);
+  const pollTime = new Date();
+  expect(lastShipped).toBeLessThan(pollTime.getTime()); // no package matches by its shipmentDate alone
+
+  // Contract v2 alone, through the projector's write path: issues, lines and contacts on sales
+  // orders with and without shipments, and a location recorded again with only v2 fields added.
+  const answerable = [...folded.orderStatus.values()].filter((s) => LINKED.includes(s.clientId) && s.purchaseOrderNumber !== undefined);
+  const withLocation = [...folded.shipments.values()].find((s) => LINKED.includes(s.clientId) && s.purchaseOrderNumber && s.locations.some((l) => l.packages.length > 0))!;
+  const touched = [...new Set([...answerable.slice(0, 4), folded.orderStatus.get(`${withLocation.clientId}:${withLocation.salesOrderNumber}`)!])];
+  const nextSequence = (clientId: string, salesOrderNumber: string) =>
+    Math.max(folded.orderStatus.get(`${clientId}:${salesOrderNumber}`)?.sequence ?? 0, folded.shipments.get(`${clientId}:${salesOrderNumber}`)?.sequence ?? 0) + 1;
+  const v2Events = touched.flatMap(({ clientId, salesOrderNumber }, i) => {
+    const base = nextSequence(clientId, salesOrderNumber);
+    const envelope = (type: string, offset: number, data: Record<string, unknown>) => ({
+      eventId: `00000000-0000-4000-9000-${(i * 10 + offset).toString(16).padStart(12, '0')}`,
+      type,
+      schemaVersion: 2,
+      clientId,
+      salesOrderNumber,
+      sequence: base + offset,
+      occurredAt: '2026-11-01T12:00:00Z',
+      data,
+    });
+    return [
+      envelope('IssueRecorded', 0, { issueId: `ISS-POLL-${i}`, issueStatus: 'Open', issueCategory: 'artHold' }),
+      envelope('SalesOrderLinesRecorded', 1, { lines: [{ salesOrderLineNumber: '1', productId: 'MUG-11OZ', quantityOrdered: { value: 6, uom: 'EA' } }] }),
+      envelope('OrderContactsRecorded', 2, { contacts: [{ contactType: 'Order', email: 'orders@buyer.example' }] }),
+    ];
+  });
+  const location = withLocation.locations.find((l) => l.packages.length > 0)!;
+  const relocated = {
+    eventId: '00000000-0000-4000-9000-0000000000ff',
+    type: 'ShipmentLocationRecorded',
+    schemaVersion: 2,
+    clientId: withLocation.clientId,
+    salesOrderNumber: withLocation.salesOrderNumber,
+    sequence: nextSequence(withLocation.clientId, withLocation.salesOrderNumber) + 3,
+    occurredAt: '2026-11-01T12:00:01Z',
+    data: {
+      locationId: location.locationId,
+      shipFrom: { ...location.shipFrom, attentionTo: 'Dock 4' },
+      shipTo: { ...location.shipTo, companyName: 'Buyer Inc', regionV2: 'IDA' },
+      ...(location.shipmentDestinationType ? { shipmentDestinationType: location.shipmentDestinationType } : {}),
+      customerPickup: true,
+    },
+  };
+  const projected = await project(collections, [...v2Events, relocated]);
+  expect(projected.effects.orderStatus).toHaveLength(touched.length);
+  expect(projected.effects.shipments).toHaveLength(1);
+
+  const golden = await recordedAnswers();
+  const since = pollTime.toISOString();
+  const nothingNew = async () => {
+    expect((await ask(app, 'oss', since)).body).toBe(golden[`soap oss {"queryType":"3","statusTimeStamp":"${FUTURE}"}`]!.body);
+    expect((await ask(app, 'osn', since)).body).toBe(golden[`soap osn {"queryType":"3","shipmentDateTimeStamp":"${FUTURE}"}`]!.body);
+    expect((await ask(app, 'status', since)).body).toBe(golden[`json status {"queryType":"3","statusTimeStamp":"${FUTURE}"}`]!.body);
+    expect((await ask(app, 'shipments', since)).body).toBe(golden[`json shipments {"queryType":"3","shipmentDateTimeStamp":"${FUTURE}"}`]!.body);
+  };
+  await nothingNew();
+  // 2.0.0's lastUpdate does see them: the writes happened after the poll time.
+  const lastUpdate = await post(app, ORDER_STATUS_V2_URL, ossV2Request('GetOrderStatusRequest', { id: PARTNER.id, password: PARTNER.password, queryType: 'lastUpdate', statusTimeStamp: since }));
+  expect([...lastUpdate.body.matchAll(/<salesOrderNumber>([^<]*)</g)].map((m) => m[1]).sort()).toEqual(touched.map((s) => s.salesOrderNumber).sort());
+
+  // The same poll does show a status change and a new package written after it (so the times above could show news).
+  const status = touched[0]!;
+  const statusChange = { ...v2Events[0]!, eventId: '00000000-0000-4000-9000-000000000100', type: 'SalesOrderStatusChanged', schemaVersion: 1, clientId: status.clientId, salesOrderNumber: status.salesOrderNumber, sequence: 1_000, data: { purchaseOrderNumber: status.purchaseOrderNumber, statusId: 60 } };
+  const shipped = { ...relocated, eventId: '00000000-0000-4000-9000-000000000101', type: 'PackageShipped', schemaVersion: 1, sequence: 1_001, data: { locationId: location.locationId, packageId: 999, trackingNumber: 'TRK-AFTER-POLL', shipmentDate: '2026-10-01T00:00:00Z' } };
+  await project(collections, [statusChange, shipped]);
+  expect((await ask(app, 'oss', since)).body).toMatch(new RegExp(`<factoryOrderNumber>${status.salesOrderNumber}</factoryOrderNumber><statusID>60</statusID>`));
+  expect((await ask(app, 'status', since)).json<{ orders: unknown[] }>().orders).toHaveLength(1);
+  expect((await ask(app, 'osn', since)).body).toContain('TRK-AFTER-POLL');
+  expect((await ask(app, 'shipments', since)).body).toContain('TRK-AFTER-POLL');
+}, 120_000);
+
+/** Reads the events as the projector does and writes their effects through the store's write path. */
+async function project(collections: ReturnType<typeof readModelCollections>, sent: object[]) {
+  const events = sent.map((event) => {
+    const read = parseErpEvent(JSON.stringify(event));
+    if (!read.ok) throw new Error(`refused: ${JSON.stringify(event)}: ${read.errors.join('; ')}`);
+    return read.event;
+  });
+  const keys = [...new Set(events.map((event) => `${event.clientId}:${event.salesOrderNumber}`))];
+  const batch = projectBatch(await loadStates(collections, keys), events.map((event) => ({ event, source: event })));
+  expect(batch.rejected).toEqual([]);
+  await writeEffects(collections, batch.effects);
+  return batch;
+}
+
+/** A 1.0.0 queryType 3 request since `since`: SOAP or JSON, statuses or shipments. */
+function ask(server: FastifyInstance, what: 'oss' | 'osn' | 'status' | 'shipments', since: string) {
+  const login = { id: PARTNER.id, password: PARTNER.password };
+  const headers = { authorization: basic(PARTNER.id, PARTNER.password) };
+  switch (what) {
+    case 'oss':
+      return post(server, ORDER_STATUS_URL, statusDetailsRequest({ ...login, queryType: '3', statusTimeStamp: since }));
+    case 'osn':
+      return post(server, SHIPMENT_URL, shipmentRequest({ ...login, queryType: '3', shipmentDateTimeStamp: since }));
+    case 'status':
+      return server.inject({ url: `/api/partners/v1/orders/status?${new URLSearchParams({ queryType: '3', statusTimeStamp: since })}`, headers });
+    case 'shipments':
+      return server.inject({ url: `/api/partners/v1/orders/shipments?${new URLSearchParams({ queryType: '3', shipmentDateTimeStamp: since })}`, headers });
+  }
+}

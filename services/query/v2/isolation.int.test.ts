@@ -11,7 +11,7 @@ import type { ErpEvent } from '../../../contracts/erp-events.js';
 import type { StatusId } from '../../../contracts/status-types.js';
 import { sampleEvent, sampleShipFrom, sampleShipTo } from '../../../test/fixtures/sample-events.js';
 import { basic } from '../../../test/support/json-requests.js';
-import { answerBody, ORDER_STATUS_V2_URL, osnV2Request, ossV2Request, post, serviceMessagesOf, SHIPMENT_V2_URL, type XmlNode } from '../../../test/support/soap-requests.js';
+import { answerBody, ORDER_STATUS_V2_URL, osnV2Request, ossV2Request, post, serviceMessagesOf, SHIPMENT_V2_URL } from '../../../test/support/soap-requests.js';
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
 import { connectMongo } from '../../adapters/mongodb/connect.js';
 import { documentId, ensureIndexes, readModelCollections } from '../../adapters/mongodb/documents.js';

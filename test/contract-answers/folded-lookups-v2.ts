@@ -1,0 +1,75 @@
+// The 2.0.0 lookups over read models folded in memory, for tests of what the answers hold (as
+// folded-lookups.ts for 1.0.0): built with the store's own mappings from state to view
+// (documents-to-answers-v2.ts), choosing sales orders by each query as the MongoDB lookups do in
+// outline (which ones exactly, in what order and under the cap, is tested against MongoDB beside
+// them). Every sales order counts as updated, whatever lastUpdate's time.
+import type { CappedAnswer, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../contracts/lookup-answers-v2.js';
+import type { OrderLookupsV2, OrderStatusV2Query, ShipmentQuery } from '../../contracts/lookups.js';
+import { isOpenIssue } from '../../contracts/v2-vocabulary.js';
+import { purchaseOrderComplete } from '../../projections/completion.js';
+import type { FoldResult } from '../../projections/fold.js';
+import { hasStatus, type StatusedOrderState } from '../../projections/state.js';
+import { toIssueView, toOrderStatusDetailV2, toSalesOrderShipmentV2 } from '../../services/adapters/mongodb/documents-to-answers-v2.js';
+import { groupByPurchaseOrder, groupKey } from '../../services/adapters/mongodb/purchase-order-groups.js';
+
+type ReadModels = Pick<FoldResult, 'orderStatus' | 'shipments'>;
+type SalesOrderLike = { clientId: string; salesOrderNumber: string; purchaseOrderNumber?: string };
+
+/** The answerable sales orders of the clients (with a purchase order number), by purchase order, client, sales order. */
+function answerable<T extends SalesOrderLike>(states: Iterable<T>, clientIds: string[]): T[] {
+  const key = (s: T) => [s.purchaseOrderNumber ?? '', s.clientId, s.salesOrderNumber];
+  const compare = (a: T, b: T) => {
+    const [x, y] = [key(a), key(b)];
+    const i = x.findIndex((part, n) => part !== y[n]);
+    return i === -1 ? 0 : (x[i] as string) < (y[i] as string) ? -1 : 1;
+  };
+  return [...states].filter((s) => clientIds.includes(s.clientId) && s.purchaseOrderNumber !== undefined).sort(compare);
+}
+
+const none = { orders: [], more: false };
+
+export class FoldedLookupsV2 implements OrderLookupsV2 {
+  readModels: ReadModels = { orderStatus: new Map(), shipments: new Map() };
+
+  async orderStatusV2(clientIds: string[], query: OrderStatusV2Query): Promise<CappedAnswer<OrderStatusV2View>> {
+    const chosen = (s: StatusedOrderState): boolean => {
+      switch (query.queryType) {
+        case 'poSearch':
+          return s.purchaseOrderNumber === query.referenceNumber;
+        case 'soSearch':
+          return s.salesOrderNumber === query.referenceNumber;
+        case 'allOpen':
+          return s.open;
+        case 'allOpenIssues':
+          return (s.issues ?? []).some((issue) => isOpenIssue(issue.issueStatus));
+        case 'lastUpdate':
+          return true;
+      }
+    };
+    const states = answerable([...this.readModels.orderStatus.values()].filter(hasStatus), clientIds).filter(chosen);
+    const groups = await groupByPurchaseOrder(states);
+    return { orders: groups.map((g) => ({ purchaseOrderNumber: g.purchaseOrderNumber, details: g.members.map((s) => toOrderStatusDetailV2(s, query)) })), more: false };
+  }
+
+  async issues(clientIds: string[], issueId: string): Promise<IssueView[]> {
+    return answerable([...this.readModels.orderStatus.values()].filter(hasStatus), clientIds)
+      .sort((a, b) => a.clientId.localeCompare(b.clientId) || a.salesOrderNumber.localeCompare(b.salesOrderNumber))
+      .flatMap((s) => (s.issues ?? []).filter((issue) => issue.issueId === issueId).map(toIssueView));
+  }
+
+  async shipmentNotificationsV2(clientIds: string[], query: ShipmentQuery): Promise<CappedAnswer<ShipmentNotificationV2View>> {
+    if (![1, 2, 3].includes(query.queryType)) return none;
+    const all = answerable(this.readModels.shipments.values(), clientIds);
+    const chosen = all.filter((so) => query.queryType === 3 || (query.queryType === 1 ? so.purchaseOrderNumber : so.salesOrderNumber) === query.referenceNumber);
+    const groups = await groupByPurchaseOrder(chosen.flatMap((so) => {
+      const view = toSalesOrderShipmentV2(so);
+      return view ? [{ clientId: so.clientId, purchaseOrderNumber: so.purchaseOrderNumber, view }] : [];
+    }));
+    // A purchase order is complete when every sales order of its client carrying its number is, answered or not.
+    const members = (key: string) => all.filter((so) => groupKey(so) === key);
+    return {
+      orders: groups.map((g) => ({ purchaseOrderNumber: g.purchaseOrderNumber, complete: purchaseOrderComplete(members(groupKey(g))), salesOrders: g.members.map((m) => m.view) })),
+      more: false,
+    };
+  }
+}

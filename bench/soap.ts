@@ -17,6 +17,10 @@
 //      purchase orders, getOrderStatusDetails queryType 4 as SOAP vs the same data as JSON, with
 //      the lookup and the serialization timed apart, plus both over HTTP through the real app
 //      (SOAP and the JSON endpoint /api/partners/v1/orders/status).
+//  (e) 2.0.0 beside 1.0.0: requests/second of SOAP getOrderStatus poSearch (OSS 2.0.0, issues and
+//      product lines asked for) and of getOrderStatusDetails queryType 1 (OSS 1.0.0) for the same
+//      purchase orders through the same app and read models, interleaved rounds; printed with the
+//      ratio 2.0.0 / 1.0.0.
 //
 // Data: demo sales orders (default 50 clients, 100,000 sales orders, plus CLIENT-BIG for (c)),
 // folded by the projections and bulk-inserted as the store's documents into the local stack's
@@ -43,7 +47,7 @@ import { orderStatusDetailsPayload } from '../services/query/soap/build-order-st
 import { renderEnvelope } from '../services/query/soap/envelope.js';
 import { ORDER_STATUS_JSON_PATH, SHIPMENTS_JSON_PATH } from '../services/query/json/plugin.js';
 import { ORDER_STATUS_PATH, SHIPMENT_NOTIFICATION_PATH } from '../services/query/soap/index.js';
-import { shipmentRequest, statusDetailsRequest } from '../test/support/soap-requests.js';
+import { ORDER_STATUS_V2_URL, ossV2Request, shipmentRequest, statusDetailsRequest } from '../test/support/soap-requests.js';
 import { connectMongo } from '../services/adapters/mongodb/connect.js';
 import type { ReadModelCollections } from '../services/adapters/mongodb/documents.js';
 import { MongoOrderLookups } from '../services/adapters/mongodb/lookups.js';
@@ -142,6 +146,7 @@ async function startStage(db: Db, collections: ReadModelCollections, credentials
     {
       logger: createLogger('bench-soap', LOG_LEVEL),
       lookups,
+      lookupsV2: new MongoOrderLookups(collections),
       authenticator,
     },
     {
@@ -190,6 +195,20 @@ function soapRequest(credential: Credential, queryType: number, referenceNumber?
   return { method: 'POST', path: ORDER_STATUS_PATH, body, headers: SOAP_HEADERS };
 }
 
+const SOAP_V2_HEADERS = { 'content-type': 'text/xml; charset=utf-8', soapaction: '"getOrderStatus"' };
+
+function soapV2Request(credential: Credential, purchaseOrder: string): LoadRequest {
+  const body = ossV2Request('GetOrderStatusRequest', {
+    id: credential.id,
+    password: credential.password,
+    queryType: 'poSearch',
+    referenceNumber: purchaseOrder,
+    returnIssueDetailType: 'allIssues',
+    returnProductDetail: 'true',
+  });
+  return { method: 'POST', path: ORDER_STATUS_V2_URL, body, headers: SOAP_V2_HEADERS };
+}
+
 function jsonRequest(credential: Credential, queryType: number, referenceNumber?: string): LoadRequest {
   const params = new URLSearchParams({ queryType: String(queryType), ...(referenceNumber === undefined ? {} : { referenceNumber }) });
   const authorization = `Basic ${Buffer.from(`${credential.id}:${credential.password}`).toString('base64')}`;
@@ -212,6 +231,58 @@ async function checkAnswers(stage: Stage, credential: Credential, po: string): P
   const bare = await fetch(stage.bare.url + bareRequest(credential, 1, po).path);
   const json = (await bare.json()) as Array<{ purchaseOrderNumber: string }>;
   if (bare.status !== 200 || json[0]?.purchaseOrderNumber !== po) throw new Error(`the bare answer for ${po} is not as expected (HTTP ${bare.status})`);
+}
+
+// ---- (e) 2.0.0 beside 1.0.0
+
+interface VersionFigures {
+  v1Rps: number;
+  v2Rps: number;
+  v1ServerMs: number;
+  v2ServerMs: number;
+  requestsPerRound: number;
+  failures: number;
+}
+
+async function versions(stage: Stage, loader: LoadGenerator, credential: Credential, purchaseOrders: string[]): Promise<VersionFigures> {
+  say(`(e) getOrderStatus poSearch (2.0.0) vs getOrderStatusDetails queryType 1 (1.0.0): ${purchaseOrders.length} purchase orders asked in turn, concurrency ${CONCURRENCY}`);
+  const probe = soapV2Request(credential, purchaseOrders[0] as string);
+  const answer = await fetch(stage.real.url + probe.path, { method: 'POST', headers: SOAP_V2_HEADERS, body: probe.body });
+  const xml = await answer.text();
+  if (answer.status !== 200 || !xml.includes(`${purchaseOrders[0]}</`) || xml.includes('ServiceMessage')) {
+    throw new Error(`the 2.0.0 answer for ${purchaseOrders[0]} is not as expected (HTTP ${answer.status}): ${xml.slice(0, 400)}`);
+  }
+  const sides = [
+    { name: '1.0.0', requests: purchaseOrders.map((po) => soapRequest(credential, 1, po)) },
+    { name: '2.0.0', requests: purchaseOrders.map((po) => soapV2Request(credential, po)) },
+  ];
+  const warm: number[] = [];
+  for (const side of sides) {
+    await loader.run(stage.real.url, side.requests, 4 * CONCURRENCY, CONCURRENCY);
+    warm.push(rate(await loader.run(stage.real.url, side.requests, 16 * CONCURRENCY, CONCURRENCY)));
+  }
+  const requestsPerRound = FIXED_REQUESTS ?? Math.max(CONCURRENCY, Math.min(20_000, Math.round(Math.min(...warm) * ROUND_SECONDS)));
+  const rps: Record<string, number[]> = { '1.0.0': [], '2.0.0': [] };
+  const server: Record<string, number[]> = { '1.0.0': [], '2.0.0': [] };
+  let failures = 0;
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const side of round % 2 === 0 ? [...sides].reverse() : sides) {
+      stage.serverMs.real.length = 0;
+      const result = await loader.run(stage.real.url, side.requests, requestsPerRound, CONCURRENCY);
+      failures += failureCount(result);
+      (rps[side.name] as number[]).push(rate(result));
+      (server[side.name] as number[]).push(median(stage.serverMs.real));
+      say(`  round ${round}/${ROUNDS} ${side.name}: ${requestsPerRound} requests ${describeRun(result, stage.serverMs.real)}`);
+    }
+  }
+  return {
+    v1Rps: median(rps['1.0.0'] as number[]),
+    v2Rps: median(rps['2.0.0'] as number[]),
+    v1ServerMs: median(server['1.0.0'] as number[]),
+    v2ServerMs: median(server['2.0.0'] as number[]),
+    requestsPerRound,
+    failures,
+  };
 }
 
 // ---- (a) and (b)
@@ -551,6 +622,7 @@ async function main(): Promise<void> {
 
     const figures: ThroughputFigures[] = [];
     figures.push(await throughput(`full store (${seeded.summary.statusDocuments} sales orders)`, stage, loader, partner, purchaseOrdersOf(seeded.summary, linked)));
+    const versionFigures = await versions(stage, loader, partner, purchaseOrdersOf(seeded.summary, linked));
     const bigFigures = BIG_ORDERS > 0 ? await bigAnswer(stage, loader, big) : undefined;
     if (BIG_ORDERS > 0) say(`(d) the largest answers for ${BIG_CLIENT}, over HTTP, ${BIG_RUNS} runs each after a warm-up`);
     const largest = BIG_ORDERS > 0 ? await largestAnswer(stage, loader, big) : [];
@@ -571,6 +643,13 @@ async function main(): Promise<void> {
     console.log(`machine: ${cpus().length} CPUs, load average now ${load()}; store ${await storeDescription(uri)}`);
     console.log('(a)/(b) SOAP vs bare JSON, same store query, over HTTP on loopback:');
     for (const f of figures) printThroughput(f);
+    {
+      const v = versionFigures;
+      console.log(`(e) 2.0.0 getOrderStatus poSearch vs 1.0.0 getOrderStatusDetails queryType 1, ${seeded.summary.statusDocuments} sales orders (medians of ${ROUNDS} rounds of ${v.requestsPerRound}):`);
+      console.log(`    1.0.0 ${v.v1Rps.toFixed(1).padStart(8)} req/s, server median ${ms(v.v1ServerMs)}`);
+      console.log(`    2.0.0 ${v.v2Rps.toFixed(1).padStart(8)} req/s, server median ${ms(v.v2ServerMs)}`);
+      console.log(`    2.0.0 / 1.0.0 ${(v.v2Rps / v.v1Rps).toFixed(2).padStart(6)}${v.failures > 0 ? `   FAILURES ${v.failures}` : ''}`);
+    }
     if (bigFigures) {
       const b = bigFigures;
       console.log(`(c) ${BIG_CLIENT}, getOrderStatusDetails queryType 4: ${b.purchaseOrders} purchase orders, ${b.salesOrders} sales orders (medians of ${BIG_RUNS})`);
@@ -593,6 +672,7 @@ async function main(): Promise<void> {
     }
     const file = writeResults('soap', {
       largestAnswers: largest,
+      versions: { ...versionFigures, v2OverV1: versionFigures.v2Rps / versionFigures.v1Rps },
       salesOrders: seeded.summary.statusDocuments,
       throughput: figures.map((f) => ({ ...f, soapOverBare: f.soapRps / f.bareRps, jsonOverBare: f.jsonRps / f.bareRps })),
       bigAnswer: bigFigures &&

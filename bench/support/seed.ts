@@ -1,17 +1,18 @@
 // The bench's data set: demo sales orders folded by the projections and inserted in bulk as
 // read-model documents shaped exactly as the store writes them (services/adapters/mongodb/writes.ts:
-// the state, `_id` <clientId>:<salesOrderNumber>, `changedAt` on statuses, visible times and
+// the state, `_id` <clientId>:<salesOrderNumber>, `changedAt`, `updatedAt`, `issueIds` and `openIssue` on statuses, visible times and
 // `lastNewsAt` on shipments, each package made visible when it shipped), with the store's indexes. A database already seeded with the same parameters is
 // reused as it is.
 import type { Collection, Db, Document, OptionalUnlessRequiredId } from 'mongodb';
 import { generateDemoEvents } from '../../services/ossn/demo-events/demo-events.js';
 import type { ErpEvent } from '../../contracts/erp-events.js';
 import { foldEvents } from '../../projections/fold.js';
+import { isOpenIssue } from '../../contracts/v2-vocabulary.js';
 import type { OrderStatusState, ShipmentsState } from '../../projections/state.js';
 import { documentId, ensureIndexes, readModelCollections, type OrderStatusDocument, type ReadModelCollections, type ShipmentsDocument } from '../../services/adapters/mongodb/documents.js';
 
 /** Bump when the documents written change shape, so older bench databases are seeded again. */
-const SEED_FORMAT = 3;
+const SEED_FORMAT = 4;
 const READ_MODEL_VERSION = 1;
 /** The read-model version the seeded collections belong to: what a query service must read (READ_MODEL_VERSION). */
 export const seededReadModelVersion = READ_MODEL_VERSION;
@@ -52,7 +53,15 @@ function sameParams(a: SeedParams, b: SeedParams): boolean {
 }
 
 function statusDocument(state: OrderStatusState, changedAt: Date): OrderStatusDocument {
-  return { _id: documentId(state.clientId, state.salesOrderNumber), ...state, changedAt };
+  const issues = state.issues ?? [];
+  return {
+    _id: documentId(state.clientId, state.salesOrderNumber),
+    ...state,
+    changedAt,
+    updatedAt: changedAt,
+    issueIds: issues.map((issue) => issue.issueId),
+    openIssue: issues.some((issue) => isOpenIssue(issue.issueStatus)),
+  };
 }
 
 function shipmentsDocument(state: ShipmentsState): ShipmentsDocument {

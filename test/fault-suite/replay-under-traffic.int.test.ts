@@ -44,7 +44,7 @@ function partnerStream(template: { location: ErpEventOf<'ShipmentLocationRecorde
     const next = (sequence.get(so) ?? 0) + 1;
     sequence.set(so, next);
     const eventId = `00000000-0000-4000-8000-${String(++ids).padStart(12, '0')}`;
-    return { eventId, type, schemaVersion: 1, clientId, salesOrderNumber: `SO-${so}`, sequence: next, occurredAt: at.toISOString(), data } as ErpEvent;
+    return { eventId, type, schemaVersion: 2, clientId, salesOrderNumber: `SO-${so}`, sequence: next, occurredAt: at.toISOString(), data } as ErpEvent;
   };
   const status = (so: number) => event(so, 'SalesOrderStatusChanged', { purchaseOrderNumber: `PO-${1 + (so % 15)}`, statusId: statusIds[random(statusIds.length)] });
   const initial = Array.from({ length: salesOrders }, (_, so) => [status(so), event(so, 'ShipmentLocationRecorded', { ...template.location, locationId: 1 })]).flat();

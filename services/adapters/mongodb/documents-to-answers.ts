@@ -23,7 +23,7 @@ export function toOrderStatusDetail(doc: StatusFields & { salesOrderNumber: stri
 const toAddress = (address: Address): Address => picked(address, v1AddressFields);
 const toItem = (item: PackageItem): PackageItem => picked(item, v1ItemFields);
 
-function toPackage(pkg: PackageState): PackageView {
+export function toPackage(pkg: PackageState): PackageView {
   const { packageId, ...rest } = picked(pkg, v1PackageFields);
   return { id: packageId, ...rest, ...(pkg.items ? { items: pkg.items.map(toItem) } : {}) };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ErpEvent } from '../../../contracts/erp-events.js';
-import { locationRecorded, packageShipped, packageVoided, shipmentCompleted, statusChanged } from '../../../test/fixtures/sample-events.js';
+import { asV2, locationRecorded, packageShipped, packageVoided, shipmentCompleted, statusChanged } from '../../../test/fixtures/sample-events.js';
 import { evolveShipments } from '../../../projections/shipments.js';
 import type { ShipmentsState } from '../../../projections/state.js';
 import type { ShipmentsDocument } from './documents.js';
@@ -52,6 +52,14 @@ describe('visibleTimes: what a write makes visible', () => {
     expect(visibleTimes(second, same).locations[0]!.packages).toEqual([stored(0, 0), stored(0, 1)]);
     const corrected = fold(same, packageShipped(7, 1, 2, { trackingNumber: '1ZCORRECTED' }));
     expect(visibleTimes(same, corrected).locations[0]!.packages).toEqual([stored(0, 0), now]);
+  });
+
+  it('a package sent again with only contract v2 extras changed is no news: 1.0.0 shows it as it was', () => {
+    const extras = fold(shipped, asV2(packageShipped(5, 1, 1, { carrierService: 'Ground', preProductionProof: 'Yes' })));
+    expect(extras.locations[0]!.packages[0]!.carrierService).toBe('Ground');
+    expect(visibleTimes(shipped, extras).locations[0]!.packages).toEqual([stored(0, 0)]);
+    const shown = { ...extras, locations: extras.locations.map((l) => ({ ...l, packages: l.packages.map((p) => ({ ...p, visibleAt: new Date(1) })) })) } as ShipmentsDocument;
+    expect(carriedOver(visibleTimes(undefined, shipped), shipped, shown).locations[0]!.packages).toEqual([{ from: 'value', at: new Date(1) }]);
   });
 
   it('a voided package leaves the others’ times where they are, though their places in the location move', () => {

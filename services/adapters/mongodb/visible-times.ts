@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { ShipmentsState } from '../../../projections/state.js';
-import type { ShipmentsDocument, StoredLocation, StoredPackage } from './documents.js';
+import type { PackageState, ShipmentsState } from '../../../projections/state.js';
+import type { ShipmentsDocument, StoredLocation } from './documents.js';
+import { toPackage } from './documents-to-answers.js';
 
 // Which of a shipments document's visible times (see documents.ts) a write sets anew, which it
 // keeps, and which a rebuild carries over from the live version. Pure: the write step turns the
@@ -35,6 +36,14 @@ export interface VisibleTimes {
 const now: TimeSource = { from: 'now' };
 const none: TimeSource = { from: 'none' };
 
+/**
+ * Whether two packages show partners the same: their contract v1 fields, as 1.0.0 answers them. A
+ * package sent again with only contract v2 extras changed is no news, so that 1.0.0 answers over a
+ * stream with v2 events equal those over it without them (oss-osn-2.0.0.md §1); 2.0.0's queryType 3
+ * follows the same rule (§4.3).
+ */
+const showsTheSame = (a: PackageState, b: PackageState): boolean => a === b || isDeepStrictEqual(toPackage(a), toPackage(b));
+
 /** A flag that changed since `before`; one that starts set is a change too, one that starts clear is not. */
 const flagTime = (before: boolean | undefined, after: boolean, kept: TimeSource): TimeSource =>
   before === undefined ? (after ? now : none) : before === after ? kept : now;
@@ -48,7 +57,7 @@ export const stampsAny = (times: VisibleTimes): boolean =>
 /**
  * The times of the document written for `after`, the stored one holding `before` (none: a new
  * document). A package is made visible when it first appears, when it is replaced by one that
- * differs, and when its sales order comes under a purchase order number (partners of that purchase
+ * differs in what 1.0.0 shows of it, and when its sales order comes under a purchase order number (partners of that purchase
  * order have not seen it); one left as it was keeps its time, so that recording its location again
  * or a redelivered event never makes it new. A complete flag's time moves when the flag changes.
  */
@@ -65,7 +74,7 @@ export function visibleTimes(before: ShipmentsState | undefined, after: Shipment
         completeChangedAt: flagTime(previous?.complete, location.complete, { from: 'stored', location: i }),
         packages: location.packages.map((pkg) => {
           const j = previous ? previous.packages.findIndex((p) => p.packageId === pkg.packageId) : -1;
-          const same = j >= 0 && !cameUnderPurchaseOrder && (previous!.packages[j] === pkg || isDeepStrictEqual(previous!.packages[j], pkg));
+          const same = j >= 0 && !cameUnderPurchaseOrder && showsTheSame(previous!.packages[j]!, pkg);
           return same ? { from: 'stored', location: i, package: j } : now;
         }),
       };
@@ -78,8 +87,6 @@ function shownTime(time: Date | undefined, shownBefore: Date | undefined): TimeS
   if (time === undefined) return none; // shown since before such times were recorded
   return shownBefore === undefined || time < shownBefore ? { from: 'value', at: time } : undefined;
 }
-
-const withoutTime = ({ visibleAt: _, ...pkg }: StoredPackage) => pkg;
 
 /**
  * `times` with every 'now' (and 'none') replaced by the time `shown` gives the same thing, where it
@@ -106,7 +113,7 @@ export function carriedOver(times: VisibleTimes, after: ShipmentsState, shown: S
         packages: location.packages.map((source, j) => {
           const pkg = state.packages[j]!;
           const shownPackage = shownLocation?.packages.find((p) => p.packageId === pkg.packageId);
-          return carry(source, samePurchaseOrder && shownPackage !== undefined && isDeepStrictEqual(withoutTime(shownPackage), pkg), shownPackage?.visibleAt);
+          return carry(source, samePurchaseOrder && shownPackage !== undefined && showsTheSame(shownPackage, pkg), shownPackage?.visibleAt);
         }),
       };
     }),

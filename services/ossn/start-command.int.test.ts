@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MongoClient } from 'mongodb';
+import { freePort } from '../../test/support/free-port.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { statusChanged } from '../../test/fixtures/sample-events.js';
 import { eventKey } from '../../contracts/transport.js';
@@ -50,7 +51,8 @@ const variables = {
 };
 
 it('serves the projector metrics and probes, follows ossn replay to the new version, and stops on one Ctrl-C', { timeout: 300_000 }, async () => {
-  ossn = startOssn(['start'], variables, { cwd });
+  // A port of its own (not 0), so that the printed examples' URLs reach it.
+  ossn = startOssn(['start'], { ...variables, PORT: String(await freePort()) }, { cwd });
   const { child, output, exit } = ossn;
 
   // Ready once it prints its examples, which end with how to stop it.
@@ -69,6 +71,15 @@ it('serves the projector metrics and probes, follows ossn replay to the new vers
   expect(sample(await scrape(), 'ossn_projector_events_applied_total')).toBeGreaterThan(0);
   expect(sample(await scrape(), 'ossn_projector_read_model_version')).toBe(1);
   expect(await (await fetch(`${queryOpsUrl}/metrics`)).text()).toContain('ossn_query_requests_total');
+
+  // The printed 2.0.0 example shows a full answer: the demo data's issues, product lines and contacts.
+  const v2Example = /curl -s -u '([^':]+):([^']+)' '([^']+\/v2\/orders\/status[^']*)'/.exec(output());
+  expect(v2Example, output()).not.toBeNull();
+  const [, user, password, v2Url] = v2Example!;
+  const v2Answer = await fetch(v2Url!, { headers: { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` } });
+  const v2Body = await v2Answer.text();
+  expect(v2Answer.status, v2Body).toBe(200);
+  for (const part of ['"IssueArray"', '"ProductArray"', '"OrderContactArray"']) expect(v2Body).toContain(part);
 
   // ossn replay rebuilds version 2 and switches to it: the projector follows.
   const replayed = await runOssn(['replay'], { ...variables, LOG_LEVEL: 'warn' }, { timeoutMs: 180_000 });

@@ -1,4 +1,5 @@
 const oss = 'http://www.promostandards.org/WSDL/OrderStatusService/1.0.0/';
+const ossV2 = 'http://www.promostandards.org/WSDL/OrderStatus/2.0.0/';
 
 /** What `ossn start` prints: the base URL, the demo credential, three commands to paste and the operators' ports. */
 export function examples({
@@ -17,6 +18,12 @@ export function examples({
     `<soapenv:Body><ns:GetOrderStatusDetailsRequest><ns:wsVersion>1.0.0</ns:wsVersion><ns:id>${id}</ns:id>` +
     `<ns:password>${password}</ns:password><ns:queryType>4</ns:queryType>` +
     `<ns:statusTimeStamp>2000-01-01T00:00:00Z</ns:statusTimeStamp></ns:GetOrderStatusDetailsRequest></soapenv:Body></soapenv:Envelope>`;
+  const soapV2Body =
+    `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:ns="${ossV2}" xmlns:shar="${ossV2}SharedObjects/">` +
+    `<soapenv:Body><ns:GetOrderStatusRequest><shar:wsVersion>2.0.0</shar:wsVersion><shar:id>${id}</shar:id>` +
+    `<shar:password>${password}</shar:password><shar:queryType>allOpen</shar:queryType>` +
+    `<shar:returnIssueDetailType>allIssues</shar:returnIssueDetailType><shar:returnProductDetail>true</shar:returnProductDetail>` +
+    `</ns:GetOrderStatusRequest></soapenv:Body></soapenv:Envelope>`;
   return `
 ossn is running at ${baseUrl}
   demo credential: id ${id}, password ${password} (linked to clients CLIENT-001 and CLIENT-002)
@@ -27,9 +34,15 @@ Open orders as JSON:
 Open orders over SOAP:
   curl -s '${baseUrl}/api/promostandards/order-status' -H 'Content-Type: text/xml; charset=utf-8' -H 'SOAPAction: getOrderStatusDetails' --data '${soapBody}'
 
-The WSDLs, for a SOAP client:
+PromoStandards 2.0.0, open orders with their issues, product lines and contacts, as JSON and over SOAP:
+  curl -s -u '${id}:${password}' '${baseUrl}/api/partners/v2/orders/status?queryType=allOpen&returnIssueDetailType=allIssues&returnProductDetail=true'
+  curl -s '${baseUrl}/api/promostandards/order-status/2.0.0' -H 'Content-Type: text/xml; charset=utf-8' -H 'SOAPAction: getOrderStatus' --data '${soapV2Body}'
+
+The WSDLs, for a SOAP client (1.0.0, then 2.0.0):
   ${baseUrl}/api/promostandards/order-status?wsdl
   ${baseUrl}/api/promostandards/order-shipment-notification?wsdl
+  ${baseUrl}/api/promostandards/order-status/2.0.0?wsdl
+  ${baseUrl}/api/promostandards/order-shipment-notification/2.0.0?wsdl
 
 Metrics and probes (/metrics, /healthz, /readyz):
   projector      ${operators.projector}

@@ -113,6 +113,15 @@ describe('order status v2: order details do not touch the status', () => {
     });
   });
 
+  it.each([
+    ['IssueRecorded', issueRecorded(5)],
+    ['SalesOrderLinesRecorded', linesRecorded(5, [line('1')])],
+    ['OrderContactsRecorded', contactsRecorded(5, [{ contactType: 'Bill' }])],
+  ] as const)('a %s on a state folded before 2.0.0 (no statusSequence) names the status sequence it had', (_, event) => {
+    const v1: OrderStatusState = { clientId: 'C1', salesOrderNumber: 'SO-9', sequence: 3, statusId: 20, open: true, validTimestamp: new Date('2025-05-01T10:03:00Z') };
+    expect(evolveOrderStatus(deepFreeze(v1), event)).toMatchObject({ sequence: 5, statusSequence: 3 });
+  });
+
   it('ignores shipment events, v2 or not, without advancing', () => {
     const state = stateAfter(statusChanged(1), issueRecorded(2));
     expect(evolveOrderStatus(state, asV2(locationRecorded(3, 1, { customerPickup: true })))).toBe(state);

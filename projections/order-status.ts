@@ -6,7 +6,7 @@ import { unhandledEvent } from './event-rejected.js';
 import { holdCategory, withHoldIssue } from './hold-issues.js';
 import { toContacts, toLines } from './order-records.js';
 import { alreadyApplied } from './sequence-guard.js';
-import type { OrderStatusState } from './state.js';
+import { statusSequenceOf, type OrderStatusState } from './state.js';
 
 const optionalDate = (value: string | undefined): Date | undefined => (value === undefined ? undefined : new Date(value));
 
@@ -54,7 +54,16 @@ function onStatusChanged(state: OrderStatusState | undefined, event: ErpEventOf<
  */
 function withDetails(state: OrderStatusState | undefined, event: ErpEvent, changes: Partial<OrderStatusState>): OrderStatusState {
   const current = state ?? { clientId: event.clientId, salesOrderNumber: event.salesOrderNumber, sequence: 0 };
-  return { ...current, ...changes, sequence: event.sequence, lastOccurredAt: new Date(event.occurredAt) };
+  // A state folded before 2.0.0 lacks statusSequence (its sequence was its status's): named before
+  // the sequence moves on, so that no one takes this event for a status.
+  const statusSequence = statusSequenceOf(current);
+  return {
+    ...current,
+    ...changes,
+    ...(statusSequence === undefined ? {} : { statusSequence }),
+    sequence: event.sequence,
+    lastOccurredAt: new Date(event.occurredAt),
+  };
 }
 
 const onIssueRecorded = (state: OrderStatusState | undefined, event: ErpEventOf<'IssueRecorded'>): OrderStatusState =>

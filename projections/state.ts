@@ -90,6 +90,13 @@ export interface OrderStatusState extends Partial<StatusFields> {
   lastOccurredAt?: Date;
 }
 
+/**
+ * The sequence of the last status event a state shows: states folded before 2.0.0 lack
+ * statusSequence, and there every event applied was a status.
+ */
+export const statusSequenceOf = (state: Pick<OrderStatusState, 'statusSequence' | 'sequence' | 'statusId'>): number | undefined =>
+  state.statusSequence ?? (state.statusId !== undefined ? state.sequence : undefined);
+
 // Addresses, packages and their items are kept as the contract carries them (Address, PackageDetails).
 
 export interface PackageState extends PackageDetails {

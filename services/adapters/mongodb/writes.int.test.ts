@@ -2,7 +2,7 @@ import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoEvents } from '../../ossn/demo-events/demo-events.js';
 import type { ErpEvent } from '../../../contracts/erp-events.js';
-import { locationRecorded, packageShipped, packageVoided, shipmentCompleted, statusChanged } from '../../../test/fixtures/sample-events.js';
+import { issueRecorded, locationRecorded, packageShipped, packageVoided, shipmentCompleted, statusChanged } from '../../../test/fixtures/sample-events.js';
 import { evolveShipments } from '../../../projections/shipments.js';
 import type { OrderStatusState, ShipmentsState } from '../../../projections/state.js';
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
@@ -155,6 +155,32 @@ describe('read-model writes against the real server', () => {
     );
     await expect(writeEffects(collections, { orderStatus: [{ after: status(4, 40) }], shipments: [] })).rejects.toThrow(WriteConflictError);
     expect((await collections.orderStatus.findOne({ _id: 'C1:SO-1' }))?.statusId).toBe(60);
+  });
+
+  it('an event of contract v2 on a document written before 2.0.0 (no statusSequence) moves updatedAt, never 1.0.0\'s changedAt', async () => {
+    const collections = fresh();
+    const shownAt = new Date('2026-01-05T08:00:00Z');
+    // As the projector wrote it before 2.0.0: every event applied was a status, no statusSequence, no updatedAt.
+    await collections.orderStatus.insertOne({
+      _id: 'C1:SO-9',
+      clientId: 'C1',
+      salesOrderNumber: 'SO-9',
+      sequence: 3,
+      purchaseOrderNumber: 'PO-1',
+      statusId: 20,
+      open: true,
+      validTimestamp: new Date('2025-05-01T10:03:00Z'),
+      changedAt: shownAt,
+    });
+    const folded = projectBatch(await loadStates(collections, ['C1:SO-9']), [{ event: issueRecorded(4), source: 4 }]);
+    const at = Date.now();
+    await writeEffects(collections, folded.effects);
+    const stored = (await collections.orderStatus.findOne({ _id: 'C1:SO-9' }))!;
+    expect(stored.sequence).toBe(4);
+    expect(stored.issueIds).toEqual(['I-1']);
+    expect(stored.changedAt).toEqual(shownAt);
+    expect(stored.updatedAt!.getTime()).toBeGreaterThanOrEqual(at - 1_000);
+    expect(stored.statusSequence).toBe(3);
   });
 
   it('keeps the change times a rebuild finds already shown by the live version, and stamps newer states', async () => {

@@ -1,5 +1,5 @@
 import { MongoBulkWriteError, type AnyBulkWriteOperation, type BulkWriteResult, type Collection, type Document, type Filter, type UpdateFilter } from 'mongodb';
-import type { OrderStatusState, ShipmentsState } from '../../../projections/state.js';
+import { statusSequenceOf, type OrderStatusState, type ShipmentsState } from '../../../projections/state.js';
 import {
   documentId,
   orderStatusStateProjection,
@@ -209,13 +209,6 @@ interface ShownChangeTimes {
   /** `updatedAt`, else (written before 2.0.0) `changedAt`. */
   updatedAt?: Date;
 }
-
-/**
- * The sequence of the last status event a state shows: states folded before 2.0.0 lack
- * statusSequence, and there every event applied was a status.
- */
-export const statusSequenceOf = (state: Pick<OrderStatusState, 'statusSequence' | 'sequence' | 'statusId'>): number | undefined =>
-  state.statusSequence ?? (state.statusId !== undefined ? state.sequence : undefined);
 
 const shownBeforeCut = (time: Date | undefined, cut: Date | undefined): time is Date => time !== undefined && (cut === undefined || time < cut);
 

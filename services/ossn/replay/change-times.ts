@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Collection, Document } from 'mongodb';
 import type { OrderStatusDocument, ReadModelCollections } from '../../adapters/mongodb/documents.js';
 import { picked, v1StatusFields } from '../../adapters/mongodb/v1-fields.js';
-import { statusSequenceOf } from '../../adapters/mongodb/writes.js';
+import { statusSequenceOf } from '../../../projections/state.js';
 import { settleAgainstLive, type PageSettlement, type SettleOptions } from './settling.js';
 
 export interface ChangeTimeReport {

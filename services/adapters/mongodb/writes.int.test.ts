@@ -80,6 +80,22 @@ describe('read-model writes against the real server', () => {
     expect((await loadStates(collections, ['C1:SO-1'])).orderStatus.get('C1:SO-1')).toEqual(second);
   });
 
+  it('removes whatever field the new state lacks: contract v2 fields, and one no list names', async () => {
+    const collections = fresh();
+    const line = { salesOrderLineNumber: '1', productId: 'PC61', quantityOrdered: { value: 12, uom: 'EA' as const } };
+    const first = status(1, 10, { purchaseOrderNumber: 'PO-1', additionalExplanation: 'art missing', qualityProofURL: 'https://proof.example/1', lines: [line] });
+    // A field of some later release, which no code here knows of.
+    const withFuture = { ...first, futureField: 'later' } as OrderStatusState;
+    await writeEffects(collections, { orderStatus: [{ after: withFuture }], shipments: [] });
+    expect(await collections.orderStatus.findOne({ _id: 'C1:SO-1' })).toMatchObject({ additionalExplanation: 'art missing', lines: [line], futureField: 'later' });
+    const second = status(2, 20, { purchaseOrderNumber: 'PO-1' });
+    await writeEffects(collections, { orderStatus: [{ before: withFuture, after: second }], shipments: [] });
+
+    const stored = (await collections.orderStatus.findOne({ _id: 'C1:SO-1' }))!;
+    for (const field of ['additionalExplanation', 'qualityProofURL', 'lines', 'futureField']) expect(stored).not.toHaveProperty(field);
+    expect((await loadStates(collections, ['C1:SO-1'])).orderStatus.get('C1:SO-1')).toEqual(second);
+  });
+
   it('inserts a new sales order exactly as folded, empty arrays included, and reads it back equal', async () => {
     const collections = fresh();
     const noLocations: ShipmentsState = { clientId: 'C1', salesOrderNumber: 'SO-1', sequence: 1, completedAsWhole: false, complete: false, locations: [] };

@@ -38,26 +38,6 @@ export class WriteConflictError extends OssnError {
   }
 }
 
-/** Every field a later state of a sales order may lack that an earlier one had. */
-const statusOptionalFields = [
-  'purchaseOrderNumber',
-  'expectedShipDate',
-  'expectedDeliveryDate',
-  'responseRequired',
-  'statusSequence',
-  'progressStatusId',
-  'statusV2',
-  'expectedShipDay',
-  'expectedDeliveryDay',
-  'additionalExplanation',
-  'qualityProofURL',
-  'lines',
-  'contacts',
-  'issues',
-  'lastOccurredAt',
-] as const satisfies readonly (keyof OrderStatusState)[];
-const shipmentsOptionalFields = ['purchaseOrderNumber'] as const;
-
 /** Ids per read: a batch's sales orders in a few point-read queries of bounded size. */
 const idsPerLoad = 1_000;
 
@@ -94,18 +74,19 @@ interface GuardedWrite<T extends Document> {
  * sent: the projections share unchanged parts between states, so a field whose value is the very
  * same object is unchanged. Less to encode, send and apply than the whole document.
  */
-function differences(before: object, set: Document, optionalFields: readonly string[]): { changed: Document; removed: string[] } {
+function differences(before: object, set: Document): { changed: Document; removed: string[] } {
   const previous = before as Document;
   const changed: Document = {};
-  for (const field in set) if (set[field] !== previous[field]) changed[field] = set[field];
-  const removed = optionalFields.filter((field) => set[field] === undefined && previous[field] !== undefined);
+  for (const field in set) if (set[field] !== undefined && set[field] !== previous[field]) changed[field] = set[field];
+  // Whatever `before` holds that the new state lacks, whichever field it is: none lingers.
+  const removed: string[] = [];
+  for (const field in previous) if (previous[field] !== undefined && set[field] === undefined) removed.push(field);
   return { changed, removed };
 }
 
 function guardedWrite<T extends { _id: string; sequence: number }>(
   key: string,
   change: StateChange<{ sequence: number }>,
-  optionalFields: readonly string[],
   set: Document,
   stamp: Document,
 ): GuardedWrite<T> {
@@ -114,7 +95,7 @@ function guardedWrite<T extends { _id: string; sequence: number }>(
     const update = { $setOnInsert: set, ...stamp } as UpdateFilter<T>;
     return { op: { updateOne: { filter: { _id: key } as Filter<T>, update, upsert: true } }, inserts: true };
   }
-  const { changed, removed } = differences(before, set, optionalFields);
+  const { changed, removed } = differences(before, set);
   const update: Document = { ...stamp };
   if (Object.keys(changed).length > 0) update.$set = changed;
   if (removed.length > 0) update.$unset = Object.fromEntries(removed.map((field) => [field, '']));
@@ -133,7 +114,7 @@ function guardedShipmentsWrite(key: string, change: StateChange<ShipmentsState>,
     const update = plainInsert(after, times) ?? insertPipeline(key, after, times);
     return { op: { updateOne: { filter: { _id: key }, update, upsert: true } }, inserts: true };
   }
-  const { changed, removed } = differences(before, { ...after }, shipmentsOptionalFields);
+  const { changed, removed } = differences(before, after);
   const update = plainUpdate(before, after, changed, removed, times) ?? updatePipeline(changed, removed, after, times, before);
   return { op: { updateOne: { filter: { _id: key, sequence: before.sequence }, update } }, inserts: false };
 }
@@ -189,7 +170,7 @@ export async function writeEffects(
     const key = documentId(change.after.clientId, change.after.salesOrderNumber);
     const { set, stamp } = changeTimes(change, carried.get(key), previousShownBefore);
     const before = change.before && { ...change.before, ...issueFields(change.before) };
-    return guardedWrite<OrderStatusDocument>(key, { ...change, before }, statusOptionalFields, { ...change.after, ...issueFields(change.after, change.before), ...set }, stamp);
+    return guardedWrite<OrderStatusDocument>(key, { ...change, before }, { ...change.after, ...issueFields(change.after, change.before), ...set }, stamp);
   });
 
   const shipmentOps = effects.shipments.map((change) => {

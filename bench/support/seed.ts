@@ -7,9 +7,8 @@ import type { Collection, Db, Document, OptionalUnlessRequiredId } from 'mongodb
 import { generateDemoEvents } from '../../services/ossn/demo-events/demo-events.js';
 import type { ErpEvent } from '../../contracts/erp-events.js';
 import { foldEvents } from '../../projections/fold.js';
-import { isOpenIssue } from '../../contracts/v2-vocabulary.js';
 import type { OrderStatusState, ShipmentsState } from '../../projections/state.js';
-import { documentId, ensureIndexes, readModelCollections, type OrderStatusDocument, type ReadModelCollections, type ShipmentsDocument } from '../../services/adapters/mongodb/documents.js';
+import { documentId, ensureIndexes, issueFieldsOf, readModelCollections, type OrderStatusDocument, type ReadModelCollections, type ShipmentsDocument } from '../../services/adapters/mongodb/documents.js';
 
 /** Bump when the documents written change shape, so older bench databases are seeded again. */
 const SEED_FORMAT = 4;
@@ -53,15 +52,7 @@ function sameParams(a: SeedParams, b: SeedParams): boolean {
 }
 
 function statusDocument(state: OrderStatusState, changedAt: Date): OrderStatusDocument {
-  const issues = state.issues ?? [];
-  return {
-    _id: documentId(state.clientId, state.salesOrderNumber),
-    ...state,
-    changedAt,
-    updatedAt: changedAt,
-    issueIds: issues.map((issue) => issue.issueId),
-    openIssue: issues.some((issue) => isOpenIssue(issue.issueStatus)),
-  };
+  return { _id: documentId(state.clientId, state.salesOrderNumber), ...state, changedAt, updatedAt: changedAt, ...issueFieldsOf(state) };
 }
 
 function shipmentsDocument(state: ShipmentsState): ShipmentsDocument {

@@ -1,4 +1,5 @@
 import { MongoServerError, type Collection, type Db, type Document, type IndexDescription } from 'mongodb';
+import { isOpenIssue } from '../../../contracts/v2-vocabulary.js';
 import type { LocationState, OrderStatusState, PackageState, ShipmentsState } from '../../../projections/state.js';
 
 /**
@@ -34,6 +35,12 @@ export interface OrderStatusDocument extends OrderStatusState {
   /** Whether an issue is Open or Pending: allOpenIssues reads these through an index. */
   openIssue?: boolean;
 }
+
+/** The store's issue fields of a state: what getIssue and allOpenIssues read through their indexes. */
+export const issueFieldsOf = (state: OrderStatusState): Required<Pick<OrderStatusDocument, 'issueIds' | 'openIssue'>> => ({
+  issueIds: (state.issues ?? []).map((issue) => issue.issueId),
+  openIssue: (state.issues ?? []).some((issue) => isOpenIssue(issue.issueStatus)),
+});
 
 /** The store's own fields of an order-status document: a projection without them reads it as the state the projections fold. */
 export const orderStatusStoreFields = { changedAt: 0, updatedAt: 0, issueIds: 0, openIssue: 0 } as const;

@@ -199,6 +199,27 @@ describe('read-model writes against the real server', () => {
     expect(stored.statusSequence).toBe(3);
   });
 
+  it('keeps issueIds and openIssue in step with the issues, batch after batch', async () => {
+    const collections = fresh();
+    const stored = async () => {
+      const doc = (await collections.orderStatus.findOne({ _id: 'C1:SO-9' }))!;
+      return { issueIds: doc.issueIds, openIssue: doc.openIssue };
+    };
+    const batches: [ErpEvent[], { issueIds: string[]; openIssue: boolean }][] = [
+      [[statusChanged(1)], { issueIds: [], openIssue: false }],
+      [[issueRecorded(2)], { issueIds: ['I-1'], openIssue: true }],
+      [[issueRecorded(3, { issueId: 'I-2', issueStatus: 'Closed' })], { issueIds: ['I-1', 'I-2'], openIssue: true }],
+      [[issueRecorded(4, { issueStatus: 'Closed' }), statusChanged(5, { purchaseOrderNumber: 'PO-1', statusId: 60 })], { issueIds: ['I-1', 'I-2'], openIssue: false }],
+      [[statusChanged(6, { purchaseOrderNumber: 'PO-1', statusId: 70 })], { issueIds: ['I-1', 'I-2'], openIssue: false }],
+      [[issueRecorded(7, { issueId: 'I-3', issueStatus: 'Pending' })], { issueIds: ['I-1', 'I-2', 'I-3'], openIssue: true }],
+    ];
+    for (const [events, expected] of batches) {
+      const folded = projectBatch(await loadStates(collections, ['C1:SO-9']), events.map((event) => ({ event, source: event })));
+      await writeEffects(collections, folded.effects);
+      expect(await stored()).toEqual(expected);
+    }
+  });
+
   it('keeps the change times a rebuild finds already shown by the live version, and stamps newer states', async () => {
     const live = fresh();
     await writeEffects(live, { orderStatus: [{ after: status(3, 20) }], shipments: [] });

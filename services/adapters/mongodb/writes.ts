@@ -2,6 +2,7 @@ import { MongoBulkWriteError, type AnyBulkWriteOperation, type BulkWriteResult, 
 import { statusSequenceOf, type OrderStatusState, type ShipmentsState } from '../../../projections/state.js';
 import {
   documentId,
+  issueFieldsOf,
   orderStatusStateProjection,
   shipmentsStateProjection,
   type OrderStatusDocument,
@@ -12,7 +13,6 @@ import { writeErrorsOf } from './store-refusals.js';
 import { insertPipeline, plainInsert, plainUpdate, updatePipeline } from './shipments-update.js';
 import { carriedOver, visibleTimes } from './visible-times.js';
 import { ErrorCodes, OssnError } from '../../../contracts/errors/ossn-error.js';
-import { isOpenIssue } from '../../../contracts/v2-vocabulary.js';
 
 /** A read model's state for one sales order before and after a batch; before is absent for a new one. */
 export interface StateChange<S> {
@@ -169,8 +169,9 @@ export async function writeEffects(
   const statusOps = effects.orderStatus.map((change) => {
     const key = documentId(change.after.clientId, change.after.salesOrderNumber);
     const { set, stamp } = changeTimes(change, carried.get(key), previousShownBefore);
-    const before = change.before && { ...change.before, ...issueFields(change.before) };
-    return guardedWrite<OrderStatusDocument>(key, { ...change, before }, { ...change.after, ...issueFields(change.after, change.before), ...set }, stamp);
+    // The issue fields follow the issues: the projections keep the very same array while they are unchanged.
+    const issues = !change.before || change.before.issues !== change.after.issues ? issueFieldsOf(change.after) : {};
+    return guardedWrite<OrderStatusDocument>(key, change, { ...change.after, ...issues, ...set }, stamp);
   });
 
   const shipmentOps = effects.shipments.map((change) => {
@@ -213,22 +214,6 @@ function changeTimes(change: StateChange<OrderStatusState>, shown: ShownChangeTi
   if (shown !== undefined && after.sequence <= shown.sequence && shownBeforeCut(shown.updatedAt, shownBefore)) set.updatedAt = shown.updatedAt;
   else stamped.updatedAt = true;
   return { set, stamp: Object.keys(stamped).length > 0 ? { $currentDate: stamped } : {} };
-}
-
-const noIssues: string[] = [];
-/** By issues array: the same issues give the very same values, which the write then leaves out as unchanged. */
-const issueFieldsCache = new WeakMap<object, { issueIds: string[]; openIssue: boolean }>();
-
-/** The store's issue fields of a state (with `before`, whose issues are the very same: its values). */
-function issueFields(state: OrderStatusState, before?: OrderStatusState): { issueIds: string[]; openIssue: boolean } {
-  if (before !== undefined && before.issues === state.issues) return issueFields(before);
-  const key = state.issues ?? noIssues;
-  let fields = issueFieldsCache.get(key);
-  if (!fields) {
-    fields = { issueIds: (state.issues ?? []).map((issue) => issue.issueId), openIssue: (state.issues ?? []).some((issue) => isOpenIssue(issue.issueStatus)) };
-    issueFieldsCache.set(key, fields);
-  }
-  return fields;
 }
 
 async function changeTimesOf(previous: ReadModelCollections, changes: StateChange<OrderStatusState>[]): Promise<Map<string, ShownChangeTimes>> {

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Collection, Document } from 'mongodb';
-import type { OrderStatusDocument, ReadModelCollections } from '../../adapters/mongodb/documents.js';
+import { orderStatusStoreFields, type OrderStatusDocument, type ReadModelCollections } from '../../adapters/mongodb/documents.js';
 import { picked, v1StatusFields } from '../../adapters/mongodb/v1-fields.js';
 import { statusSequenceOf } from '../../../projections/state.js';
 import { settleAgainstLive, type PageSettlement, type SettleOptions } from './settling.js';
@@ -12,7 +12,12 @@ export interface ChangeTimeReport {
   stamped: number;
 }
 
-const withoutTimes = ({ changedAt: _c, updatedAt: _u, issueIds: _i, openIssue: _o, ...state }: OrderStatusDocument) => state;
+/** The document without the store's own fields (orderStatusStoreFields): the state it shows. */
+const withoutTimes = (doc: OrderStatusDocument): Document => {
+  const state: Document = { ...doc };
+  for (const field of Object.keys(orderStatusStoreFields)) delete state[field];
+  return state;
+};
 /** What 1.0.0 answers of a sales order. */
 const v1Shown = (doc: OrderStatusDocument) => picked(doc, ['clientId', 'salesOrderNumber', 'open', ...v1StatusFields]);
 

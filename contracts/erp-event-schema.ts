@@ -338,6 +338,8 @@ export type PackageItemV1 = Static<typeof PackageItemSchema>;
 export type PackageDetails = Omit<PackageShipped['data'], 'locationId' | 'packageId' | 'shipmentDate'> & { shipmentDate: Date };
 export type ShipmentDestinationType = (typeof shipmentDestinationTypes)[number];
 export type ProductLine = Static<typeof ProductLineSchema>;
+/** A quantity of a product line (contract v2). */
+export type Quantity = Static<typeof QuantitySchema>;
 export type Contact = Static<typeof ContactSchema>;
 export type SalesOrderStatusChanged = EventType<'SalesOrderStatusChanged'>;
 export type ShipmentLocationRecorded = EventType<'ShipmentLocationRecorded'>;

@@ -2,7 +2,10 @@
 // lookups produce these from the read models; the 2.0.0 SOAP and JSON renderers write them. Values
 // are as stored: fitting them to the XSDs (cuts, countries, defaults; §4.4) is the renderers' job,
 // so that every cut is counted where it is made.
-import type { ContactType, IssueCategory, IssueStatus, PreProductionProof, QuantityUom, StatusWord } from './v2-vocabulary.js';
+import type { Address, Contact, PackageItem, ProductLine, Quantity } from './erp-event-schema.js';
+import type { IssueCategory, IssueStatus, PreProductionProof, StatusWord } from './v2-vocabulary.js';
+
+export type { Quantity };
 
 /** An issue as answered (the read model keeps a few bookkeeping fields beside these). */
 export interface IssueView {
@@ -19,41 +22,10 @@ export interface IssueView {
 }
 
 /** A contact of a sales order as the ERP gave it (OrderContactsRecorded), kept and answered so. */
-export interface ContactView {
-  contactType: ContactType;
-  accountName?: string;
-  accountNumber?: string;
-  attentionTo?: string;
-  companyName?: string;
-  address1?: string;
-  address2?: string;
-  address3?: string;
-  city?: string;
-  region?: string;
-  postalCode?: string;
-  country?: string;
-  email?: string;
-  phone?: string;
-  comments?: string;
-}
+export type ContactView = Contact;
 
-/** A quantity of a product line (contract v2). */
-export interface Quantity {
-  value: number;
-  uom: QuantityUom;
-}
-
-export interface ProductView {
-  productId: string;
-  partId?: string;
-  salesOrderLineNumber: string;
-  purchaseOrderLineNumber?: string;
-  quantityOrdered: Quantity;
-  quantityShipped?: Quantity;
-  issueCategory?: IssueCategory;
-  /** The line's status, else the detail's. */
-  status: StatusWord;
-}
+/** A product line as the ERP gave it, its status the line's, else the detail's. */
+export type ProductView = Omit<ProductLine, 'status'> & { status: StatusWord };
 
 export interface OrderStatusDetailV2View {
   salesOrderNumber: string;
@@ -79,31 +51,10 @@ export interface OrderStatusV2View {
 }
 
 /** An address as stored (contract v1 fields and the v2 additions), before fitting. */
-export interface AddressV2View {
-  attentionTo?: string;
-  companyName?: string;
-  address1: string;
-  address2?: string;
-  address3?: string;
-  address4?: string;
-  city: string;
-  region: string;
-  regionV2?: string;
-  postalCode: string;
-  country?: string;
-  email?: string;
-  phone?: string;
-}
+export type AddressV2View = Address;
 
-export interface ItemV2View {
-  supplierProductId?: string;
-  supplierPartId?: string;
-  distributorProductId?: string;
-  distributorPartId?: string;
-  purchaseOrderLineNumber?: string;
-  quantity?: number;
-  uom?: QuantityUom;
-}
+/** A package's item as stored (contract v1 fields and v2's uom). */
+export type ItemV2View = PackageItem;
 
 export interface PackageV2View {
   id: number;

@@ -2,10 +2,10 @@
 // (pure functions, see order-status.ts and shipments.ts); the MongoDB store persists them as
 // documents with a few bookkeeping fields of its own (change time, rebuild version).
 
-import type { Address, PackageDetails, ShipmentDestinationType } from '../contracts/erp-event-schema.js';
+import type { Address, Contact, PackageDetails, ProductLine, ShipmentDestinationType } from '../contracts/erp-event-schema.js';
 import type { StatusId } from '../contracts/status-types.js';
-import type { ContactView, IssueView, Quantity } from '../contracts/lookup-answers-v2.js';
-import type { IssueCategory, StatusWord } from '../contracts/v2-vocabulary.js';
+import type { IssueView, Quantity } from '../contracts/lookup-answers-v2.js';
+import type { StatusWord } from '../contracts/v2-vocabulary.js';
 
 export type { Quantity };
 
@@ -39,20 +39,11 @@ export interface IssueState extends IssueView {
   closedSequence?: number;
 }
 
-/** A product line of a sales order (SalesOrderLinesRecorded). */
-export interface ProductLineState {
-  salesOrderLineNumber: string;
-  productId: string;
-  partId?: string;
-  purchaseOrderLineNumber?: string;
-  quantityOrdered: Quantity;
-  quantityShipped?: Quantity;
-  status?: StatusWord;
-  issueCategory?: IssueCategory;
-}
+/** A product line of a sales order (SalesOrderLinesRecorded), as the ERP gave it. */
+export type ProductLineState = ProductLine;
 
 /** A contact of a sales order (OrderContactsRecorded), as the ERP gave it. */
-export type ContactState = ContactView;
+export type ContactState = Contact;
 
 /**
  * The order-status read model of one sales order. The v1 status fields are absent until the first

@@ -1,6 +1,5 @@
 import type {
   AddressV2View,
-  ContactView,
   IssueView,
   ItemV2View,
   OrderStatusDetailV2View,
@@ -76,27 +75,7 @@ function issuesAsked(issues: readonly IssueState[], detail: IssueDetailType): Is
   return (detail === 'openIssues' ? listed.filter(open) : listed).map(toIssueView);
 }
 
-const productFields = ['productId', 'partId', 'salesOrderLineNumber', 'purchaseOrderLineNumber', 'quantityOrdered', 'quantityShipped', 'issueCategory'] as const satisfies readonly (keyof ProductView)[];
-
-const toProduct = (line: ProductLineState, detailStatus: StatusWord): ProductView => ({ ...picked(line, productFields), status: line.status ?? detailStatus });
-
-const contactFields = [
-  'contactType',
-  'accountName',
-  'accountNumber',
-  'attentionTo',
-  'companyName',
-  'address1',
-  'address2',
-  'address3',
-  'city',
-  'region',
-  'postalCode',
-  'country',
-  'email',
-  'phone',
-  'comments',
-] as const satisfies readonly (keyof ContactView)[];
+const toProduct = (line: ProductLineState, detailStatus: StatusWord): ProductView => ({ ...line, status: line.status ?? detailStatus });
 
 /** An order-status document (its fields the 2.0.0 lookups read) as a 2.0.0 OrderStatusDetail. */
 export function toOrderStatusDetailV2(doc: StatusedOrderState, asked: { returnIssueDetailType: IssueDetailType; returnProductDetail: boolean }): OrderStatusDetailV2View {
@@ -110,7 +89,7 @@ export function toOrderStatusDetailV2(doc: StatusedOrderState, asked: { returnIs
     ...(doc.expectedShipDay !== undefined ? { expectedShipDate: doc.expectedShipDay } : {}),
     ...(doc.expectedDeliveryDay !== undefined ? { expectedDeliveryDate: doc.expectedDeliveryDay } : {}),
     ...picked(doc, ['additionalExplanation', 'qualityProofURL'] as const),
-    contacts: (doc.contacts ?? []).map((contact) => picked(contact, contactFields)),
+    contacts: doc.contacts ?? [],
     ...(asked.returnProductDetail ? { products: (doc.lines ?? []).map((line) => toProduct(line, status)) } : {}),
     issues: issuesAsked(issues, asked.returnIssueDetailType),
     validTimestamp: doc.validTimestamp,
@@ -152,14 +131,12 @@ const packageFields = [
   'preProductionProof',
 ] as const satisfies readonly (keyof PackageV2View)[];
 
-type Stored<V> = Partial<V> & object;
+const toAddressV2 = (address: AddressV2View): AddressV2View => picked(address, addressFields);
 
-const toAddressV2 = (address: object): AddressV2View => picked(address as Stored<AddressV2View>, addressFields) as AddressV2View;
-
+/** A package without the store's bookkeeping beside it (its visible time). */
 function toPackageV2(pkg: PackageState): PackageV2View {
-  const stored = pkg as PackageState & Stored<PackageV2View>;
-  const items = stored.items as Stored<ItemV2View>[] | undefined;
-  return { id: pkg.packageId, ...(picked(stored, packageFields) as Omit<PackageV2View, 'id'>), ...(items ? { items: items.map((item) => picked(item, itemFields)) } : {}) };
+  const { items } = pkg;
+  return { id: pkg.packageId, ...picked(pkg, packageFields), ...(items ? { items: items.map((item) => picked(item, itemFields)) } : {}) };
 }
 
 /** A location as a 2.0.0 Shipment; undefined for one without packages (2.0.0's PackageArray needs one). */

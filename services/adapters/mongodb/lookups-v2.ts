@@ -4,7 +4,7 @@ import type { CappedAnswer, IssueView, OrderStatusV2View, SalesOrderShipmentV2Vi
 import { purchaseOrderComplete } from '../../../projections/completion.js';
 import type { IssueState, ShipmentsState, StatusedOrderState } from '../../../projections/state.js';
 import { changedSince, changeTimeOverlapMs, type ReadOptions } from './changed-since.js';
-import type { OrderStatusDocument, ReadModelCollections, ShipmentsDocument } from './documents.js';
+import { shipmentsStateProjection, type OrderStatusDocument, type ReadModelCollections, type ShipmentsDocument } from './documents.js';
 import { toIssueView, toOrderStatusDetailV2, toSalesOrderShipmentV2 } from './documents-to-answers-v2.js';
 import { cappedGroups, groupKey, type PurchaseOrderGroup } from './purchase-order-groups.js';
 import { membersOf, newsSince } from './shipment-reads.js';
@@ -36,9 +36,17 @@ const statusFields = {
 } as const;
 const statusWithLines = { ...statusFields, lines: 1 } as const;
 
-/** A shipments document less what no 2.0.0 answer holds; queryType 3 keeps the times it narrows by. */
-const shipmentsFields = { _id: 0, sequence: 0, completedAsWhole: 0, completeChangedAt: 0, purchaseOrderSetAt: 0, lastNewsAt: 0, shipmentDates: 0, 'locations.completeChangedAt': 0, 'locations.packages.visibleAt': 0 } as const;
-const shipmentNewsFields = { _id: 0, sequence: 0, lastNewsAt: 0, shipmentDates: 0 } as const;
+/** A shipments document less what no 2.0.0 answer holds: the store's fields (documents.ts) and the guard's. */
+const shipmentsFields = { ...shipmentsStateProjection, sequence: 0, completedAsWhole: 0 } as const;
+/** queryType 3 keeps the visible times it narrows by. */
+const {
+  completeChangedAt: _soFlag,
+  purchaseOrderSetAt: _underPurchaseOrder,
+  'locations.completeChangedAt': _locationFlag,
+  'locations.packages.visibleAt': _visible,
+  ...withoutVisibleTimes
+} = shipmentsStateProjection;
+const shipmentNewsFields = { ...withoutVisibleTimes, sequence: 0 } as const;
 
 /** 2.0.0 answers only what has a package: a location without one is left out, so is a sales order with none. */
 const hasPackage = { 'locations.packages.0': { $exists: true } } as const;

@@ -108,3 +108,32 @@ describe('a 2.0.0 rebuild over a version built before 2.0.0', () => {
     await expectNothingOldAsNew(rebuilt);
   });
 });
+
+describe('a rebuild over a version 2.0.0 made', () => {
+  it('settles each document the live version changed since a time once, read by updatedAt, which every write stamps', async () => {
+    const own = mongo.db(uniqueNames('change-times-v2').database);
+    try {
+      const live = readModelCollections(own, 1);
+      const rebuilt = readModelCollections(own, 2);
+      await Promise.all([ensureIndexes(live), ensureIndexes(rebuilt)]);
+      const since = await serverNow();
+      const states = rebuiltStates();
+      // Status writes (changedAt and updatedAt both stamped), then an issue on SO-2 (updatedAt alone).
+      await writeEffects(live, { orderStatus: states.map((after) => ({ after })), shipments: [] });
+      const issue = { issueId: 'I-2', issueStatus: 'Open', issueCategory: 'artHold', urgentResponseRequired: false, source: 'erp', firstSequence: 5 } as const;
+      const withIssue = { ...states[1]!, sequence: 5, issues: [issue] };
+      await writeEffects(live, { orderStatus: [{ before: states[1], after: withIssue }], shipments: [] });
+      await sleep(20);
+      // The rebuild wrote the same states with times of its own.
+      await writeEffects(rebuilt, { orderStatus: [states[0]!, withIssue, states[2]!].map((after) => ({ after })), shipments: [] });
+
+      const report = await settleChangeTimes(rebuilt, live, { liveChangedSince: since, stamp: false });
+      expect(report).toEqual({ carried: 3, stamped: 0 });
+      const times = async (c: ReadModelCollections) =>
+        (await c.orderStatus.find({}, { sort: { _id: 1 }, projection: { changedAt: 1, updatedAt: 1 } }).toArray()).map((d) => [d._id, d.changedAt, d.updatedAt]);
+      expect(await times(rebuilt)).toEqual(await times(live));
+    } finally {
+      await own.dropDatabase();
+    }
+  });
+});

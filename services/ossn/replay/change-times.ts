@@ -1,9 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Collection, Document } from 'mongodb';
+import { MongoServerError, type Collection, type Document } from 'mongodb';
 import { orderStatusStoreFields, type OrderStatusDocument, type ReadModelCollections } from '../../adapters/mongodb/documents.js';
 import { picked, v1StatusFields } from '../../adapters/mongodb/v1-fields.js';
 import { statusSequenceOf } from '../../../projections/state.js';
-import { settleAgainstLive, type PageSettlement, type SettleOptions } from './settling.js';
+import { settleAgainstLive, type LiveChangeTime, type PageSettlement, type SettleOptions } from './settling.js';
 
 export interface ChangeTimeReport {
   /** Documents whose change times are now the ones the live version shows. */
@@ -63,8 +63,27 @@ function settleDocument(doc: OrderStatusDocument, live: OrderStatusDocument | un
   if (Object.keys(update).length > 0) settlement.ops.push({ updateOne: { filter: { _id: doc._id, sequence: doc.sequence }, update } });
 }
 
-const hasIndex = async (collection: Collection<OrderStatusDocument>, name: string) =>
-  (await collection.indexes().catch(() => [])).some((index) => index.name === name);
+/** NamespaceNotFound: the collection does not exist, so it has no index. */
+const namespaceNotFound = 26;
+
+async function hasIndex(collection: Collection<OrderStatusDocument>, name: string): Promise<boolean> {
+  try {
+    return (await collection.indexes()).some((index) => index.name === name);
+  } catch (error) {
+    if (error instanceof MongoServerError && error.code === namespaceNotFound) return false;
+    throw error;
+  }
+}
+
+/**
+ * Where to find what the live version changed since a time: a version 2.0.0 made stamps `updatedAt`
+ * in every write (`changedAt` in some of them), so its `by_update_time` index finds each such
+ * document once; a version made before 2.0.0 has no `updatedAt` (nor its index), and stamped
+ * `changedAt` in every write.
+ */
+async function liveChangeTime(live: ReadModelCollections): Promise<LiveChangeTime> {
+  return (await hasIndex(live.orderStatus, 'by_update_time')) ? { field: 'updatedAt', index: 'by_update_time' } : { field: 'changedAt', index: 'by_change_time' };
+}
 
 /**
  * Gives rebuilt statuses the change times a poller can rely on (see SettleOptions for the pass
@@ -82,13 +101,7 @@ const hasIndex = async (collection: Collection<OrderStatusDocument>, name: strin
  */
 export async function settleChangeTimes(rebuilt: ReadModelCollections, live: ReadModelCollections, options: SettleOptions): Promise<ChangeTimeReport> {
   const settle = (doc: OrderStatusDocument, shown: OrderStatusDocument | undefined, settlement: PageSettlement<OrderStatusDocument>) => settleDocument(doc, shown, settlement, options);
-  const report = await settleAgainstLive(rebuilt.orderStatus, live.orderStatus, { field: 'changedAt', index: 'by_change_time' }, options, settle);
-  // What the live version changed since, read by either change time: a write of a v2 event moves
-  // updatedAt alone. A version made before 2.0.0 has no updatedAt (nor its index) to read.
-  if (options.liveChangedSince !== undefined && (await hasIndex(live.orderStatus, 'by_update_time'))) {
-    const more = await settleAgainstLive(rebuilt.orderStatus, live.orderStatus, { field: 'updatedAt', index: 'by_update_time' }, options, settle);
-    report.carried += more.carried;
-    report.stamped += more.stamped;
-  }
-  return report;
+  // Without a time every rebuilt document is settled, whichever field is named.
+  const changeTime = options.liveChangedSince === undefined ? { field: 'changedAt', index: 'by_change_time' } : await liveChangeTime(live);
+  return settleAgainstLive(rebuilt.orderStatus, live.orderStatus, changeTime, options, settle);
 }

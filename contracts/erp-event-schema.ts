@@ -21,13 +21,12 @@ const maxSafeInteger = Number.MAX_SAFE_INTEGER;
 
 /** An optional string: a blank one is read as absent (blank-strings.ts), so it needs no minimum here. */
 const text = (maxLength: number) => Type.String({ maxLength });
-/** A required string: the answers' schemas want at least one character there that is not white space. */
-const requiredText = (maxLength: number) => Type.String({ maxLength, pattern: nonBlankPattern });
 /**
- * A string field contract v2 adds, required or optional: stricter than v1's, a blank one makes the
- * event bad. The parser reads blank strings as absent only in the fields of contract v1.
+ * A required string: the answers' schemas want at least one character there that is not white
+ * space. Also every string field contract v2 adds, required or optional: stricter than v1's, a
+ * blank one makes the event bad (the parser reads blank strings as absent only in v1's fields).
  */
-const v2Text = (maxLength: number) => Type.String({ maxLength, pattern: nonBlankPattern });
+const requiredText = (maxLength: number) => Type.String({ maxLength, pattern: nonBlankPattern });
 /** An ISO 3166-1 alpha-2 code as a contact's country (contract v2). */
 export const countryPattern = '^[A-Z]{2}$';
 const positiveInteger = () => Type.Integer({ minimum: 1, maximum: maxSafeInteger });
@@ -78,11 +77,11 @@ export const PackageItemSchema = Type.Object(
 export const AddressV2Schema = Type.Object(
   {
     ...AddressSchema.properties,
-    attentionTo: Type.Optional(v2Text(35)),
-    companyName: Type.Optional(v2Text(35)),
-    email: Type.Optional(v2Text(128)),
-    phone: Type.Optional(v2Text(32)),
-    regionV2: Type.Optional(v2Text(3)),
+    attentionTo: Type.Optional(requiredText(35)),
+    companyName: Type.Optional(requiredText(35)),
+    email: Type.Optional(requiredText(128)),
+    phone: Type.Optional(requiredText(32)),
+    regionV2: Type.Optional(requiredText(3)),
   },
   { additionalProperties: false },
 );
@@ -102,10 +101,10 @@ export const maxContactsPerEvent = 20;
 
 export const ProductLineSchema = Type.Object(
   {
-    salesOrderLineNumber: v2Text(64),
-    productId: v2Text(64),
-    partId: Type.Optional(v2Text(64)),
-    purchaseOrderLineNumber: Type.Optional(v2Text(64)),
+    salesOrderLineNumber: requiredText(64),
+    productId: requiredText(64),
+    partId: Type.Optional(requiredText(64)),
+    purchaseOrderLineNumber: Type.Optional(requiredText(64)),
     quantityOrdered: QuantitySchema,
     quantityShipped: Type.Optional(QuantitySchema),
     status: Type.Optional(literals(statusWords)),
@@ -117,20 +116,20 @@ export const ProductLineSchema = Type.Object(
 export const ContactSchema = Type.Object(
   {
     contactType: literals(contactTypes),
-    accountName: Type.Optional(v2Text(64)),
-    accountNumber: Type.Optional(v2Text(64)),
-    attentionTo: Type.Optional(v2Text(35)),
-    companyName: Type.Optional(v2Text(35)),
-    address1: Type.Optional(v2Text(35)),
-    address2: Type.Optional(v2Text(35)),
-    address3: Type.Optional(v2Text(35)),
-    city: Type.Optional(v2Text(30)),
-    region: Type.Optional(v2Text(3)),
-    postalCode: Type.Optional(v2Text(10)),
+    accountName: Type.Optional(requiredText(64)),
+    accountNumber: Type.Optional(requiredText(64)),
+    attentionTo: Type.Optional(requiredText(35)),
+    companyName: Type.Optional(requiredText(35)),
+    address1: Type.Optional(requiredText(35)),
+    address2: Type.Optional(requiredText(35)),
+    address3: Type.Optional(requiredText(35)),
+    city: Type.Optional(requiredText(30)),
+    region: Type.Optional(requiredText(3)),
+    postalCode: Type.Optional(requiredText(10)),
     country: Type.Optional(Type.String({ pattern: countryPattern })),
-    email: Type.Optional(v2Text(128)),
-    phone: Type.Optional(v2Text(32)),
-    comments: Type.Optional(v2Text(1024)),
+    email: Type.Optional(requiredText(128)),
+    phone: Type.Optional(requiredText(32)),
+    comments: Type.Optional(requiredText(1024)),
   },
   { additionalProperties: false },
 );
@@ -188,8 +187,8 @@ const dataSchemasV2 = {
     {
       ...dataSchemas.SalesOrderStatusChanged.properties,
       statusV2: Type.Optional(literals(statusWords)),
-      additionalExplanation: Type.Optional(v2Text(1024)),
-      qualityProofURL: Type.Optional(v2Text(1024)),
+      additionalExplanation: Type.Optional(requiredText(1024)),
+      qualityProofURL: Type.Optional(requiredText(1024)),
     },
     { additionalProperties: false },
   ),
@@ -205,7 +204,7 @@ const dataSchemasV2 = {
   PackageShipped: Type.Object(
     {
       ...dataSchemas.PackageShipped.properties,
-      carrierService: Type.Optional(v2Text(64)),
+      carrierService: Type.Optional(requiredText(64)),
       preProductionProof: Type.Optional(literals(preProductionProofs)),
       items: Type.Optional(Type.Array(PackageItemV2Schema)),
     },
@@ -215,16 +214,16 @@ const dataSchemasV2 = {
   ShipmentCompleted: dataSchemas.ShipmentCompleted,
   IssueRecorded: Type.Object(
     {
-      issueId: v2Text(64),
+      issueId: requiredText(64),
       issueStatus: literals(issueStatuses),
       issueCategory: literals(issueCategories),
-      issueName: Type.Optional(v2Text(64)),
+      issueName: Type.Optional(requiredText(64)),
       urgentResponseRequired: Type.Optional(Type.Boolean()),
-      issueDescription: Type.Optional(v2Text(1024)),
+      issueDescription: Type.Optional(requiredText(1024)),
       responseRequiredBy: Type.Optional(dateTime()),
-      issueResolutionURL: Type.Optional(v2Text(1024)),
-      productId: Type.Optional(v2Text(64)),
-      partId: Type.Optional(v2Text(64)),
+      issueResolutionURL: Type.Optional(requiredText(1024)),
+      productId: Type.Optional(requiredText(64)),
+      partId: Type.Optional(requiredText(64)),
     },
     { additionalProperties: false },
   ),
@@ -325,12 +324,8 @@ type EventType<K extends ErpEventType> = Omit<Static<(typeof eventSchemasV2)[K]>
 
 /** An address as the contract carries it (v2's fields included), and as the read models keep it. */
 export type Address = Static<typeof AddressV2Schema>;
-/** An address of contract v1 alone: what the 1.0.0 answers show. */
-export type AddressV1 = Static<typeof AddressSchema>;
 /** A package's item as the contract carries it (v2's uom included), and as the read models keep it. */
 export type PackageItem = Static<typeof PackageItemV2Schema>;
-/** A package's item of contract v1 alone. */
-export type PackageItemV1 = Static<typeof PackageItemSchema>;
 /**
  * A package as PackageShipped describes it, without its location and number, its shipmentDate a
  * Date: as the read models keep it (under its packageId) and the lookups answer it (as its id).

@@ -1,4 +1,5 @@
 import { eventKey, type ErpEventOf } from '../contracts/erp-events.js';
+import { isOpenIssue } from '../contracts/v2-vocabulary.js';
 import { compact } from './compact.js';
 import { EventRejectedError } from './event-rejected.js';
 import { derivedIssuePrefix } from './hold-issues.js';
@@ -24,7 +25,7 @@ export function withErpIssue(issues: IssueState[] | undefined, event: ErpEventOf
   }
   const current = issues ?? [];
   const previous = current.find((i) => i.source === 'erp' && i.issueId === data.issueId);
-  const closed = data.issueStatus === 'Closed';
+  const closed = !isOpenIssue(data.issueStatus);
   const issue: IssueState = compact({
     issueId: data.issueId,
     issueStatus: data.issueStatus,
@@ -46,7 +47,7 @@ export function withErpIssue(issues: IssueState[] | undefined, event: ErpEventOf
   const erpIssues = current.filter((i) => i.source === 'erp');
   if (erpIssues.length < maxErpIssues) return [...current, issue];
   const closedFirst = erpIssues
-    .filter((i) => i.issueStatus === 'Closed')
+    .filter((i) => !isOpenIssue(i.issueStatus))
     .reduce<IssueState | undefined>((first, i) => (first === undefined || (i.closedSequence ?? 0) < (first.closedSequence ?? 0) ? i : first), undefined);
   if (!closedFirst) {
     throw new EventRejectedError(`sales order ${salesOrder} has ${maxErpIssues} ERP issues, none Closed: issue ${JSON.stringify(data.issueId)} refused`);

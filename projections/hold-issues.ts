@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ErpEventOf } from '../contracts/erp-events.js';
 import { statusName, type StatusId } from '../contracts/status-types.js';
-import type { IssueCategory } from '../contracts/v2-vocabulary.js';
+import { isOpenIssue, type IssueCategory } from '../contracts/v2-vocabulary.js';
 import { compact } from './compact.js';
 import type { IssueState } from './state.js';
 
@@ -33,7 +33,7 @@ export function holdIssueId(clientId: string, salesOrderNumber: string, sequence
   return `${derivedIssuePrefix}hold-${hash.slice(0, 20)}`;
 }
 
-const isOpenHoldIssue = (issue: IssueState): boolean => issue.source === 'hold' && issue.issueStatus !== 'Closed';
+const isOpenHoldIssue = (issue: IssueState): boolean => issue.source === 'hold' && isOpenIssue(issue.issueStatus);
 
 /** The hold's own fields, from the status event that entered or repeated it. */
 function holdFields(event: ErpEventOf<'SalesOrderStatusChanged'>) {
@@ -46,7 +46,7 @@ function holdFields(event: ErpEventOf<'SalesOrderStatusChanged'>) {
 
 /** Keeps the last `keptClosedHoldIssues` closed derived issues (by the sequence that closed them). */
 function withoutOldClosedHolds(issues: IssueState[]): IssueState[] {
-  const closed = issues.filter((i) => i.source === 'hold' && i.issueStatus === 'Closed');
+  const closed = issues.filter((i) => i.source === 'hold' && !isOpenIssue(i.issueStatus));
   if (closed.length <= keptClosedHoldIssues) return issues;
   const dropped = new Set(
     closed

@@ -16,7 +16,7 @@ export const changeTimeOverlapMs = 5_000;
  * Documents per round trip of a read that stops at the answer's end, so that the server reads
  * little past it (by default the first getMore sends up to 16 MiB, far past the answer).
  */
-export const readPastTheAnswer = 1_000;
+const readPastTheAnswer = 1_000;
 
 /** Options of every read of a lookup: its signal closes the cursors and ends the reads under way. */
 export interface ReadOptions {
@@ -24,7 +24,7 @@ export interface ReadOptions {
 }
 
 /** The change time a lookup filters on: 1.0.0's (status moves only) or 2.0.0's (every write). */
-export type ChangeTimeField = 'changedAt' | 'updatedAt';
+type ChangeTimeField = 'changedAt' | 'updatedAt';
 
 type Changed = { clientId: string; purchaseOrderNumber?: string; salesOrderNumber: string } & { [field in ChangeTimeField]?: Date };
 

@@ -33,7 +33,7 @@ const statusWordOf: Partial<Record<StatusId, StatusWord>> = {
  * else that of its statusId; a hold (11, 40-44) answers the progress the order had made before
  * it (the last non-hold statusId applied), `received` when it made none.
  */
-export function statusWord(state: Pick<StatusedOrderState, 'statusId' | 'statusV2' | 'progressStatusId'>): StatusWord {
+function statusWord(state: Pick<StatusedOrderState, 'statusId' | 'statusV2' | 'progressStatusId'>): StatusWord {
   return state.statusV2 ?? statusWordOf[state.statusId] ?? (state.progressStatusId !== undefined ? statusWordOf[state.progressStatusId] : undefined) ?? 'received';
 }
 
@@ -59,13 +59,13 @@ const open = (issue: IssueState) => isOpenIssue(issue.issueStatus);
  * §10.2: the issues an IssueArray may list, in the order kept: an open derived hold issue is left
  * out while an open ERP issue of its category exists (closed derived ones are always listed).
  */
-export function listedIssues(issues: readonly IssueState[]): IssueState[] {
+function listedIssues(issues: readonly IssueState[]): IssueState[] {
   const openErpCategories = new Set(issues.filter((i) => i.source === 'erp' && open(i)).map((i) => i.issueCategory));
   return issues.filter((i) => !(i.source === 'hold' && open(i) && openErpCategories.has(i.issueCategory)));
 }
 
 /** §4.2: the open derived hold's category, else the first open ERP issue's, whatever issues are asked for. */
-export function detailIssueCategory(issues: readonly IssueState[]): IssueCategory | undefined {
+function detailIssueCategory(issues: readonly IssueState[]): IssueCategory | undefined {
   return (issues.find((i) => i.source === 'hold' && open(i)) ?? issues.find((i) => i.source === 'erp' && open(i)))?.issueCategory;
 }
 
@@ -140,7 +140,7 @@ function toPackageV2(pkg: PackageState): PackageV2View {
 }
 
 /** A location as a 2.0.0 Shipment; undefined for one without packages (2.0.0's PackageArray needs one). */
-export function toShipmentV2(location: LocationState): ShipmentV2View | undefined {
+function toShipmentV2(location: LocationState): ShipmentV2View | undefined {
   if (location.packages.length === 0) return undefined;
   return {
     id: location.locationId,

@@ -146,9 +146,10 @@ interface KeyedNews<S> {
 }
 
 /**
- * Reads of many purchase orders' sales orders are made as up to this many reads side by side, of
- * at least `partSize` purchase orders each: the server reads one part while the others' documents
- * are decoded here.
+ * Reads of many purchase orders' sales orders are made as up to `parallelReads` reads side by side,
+ * one for each `partSize` purchase orders begun, the purchase orders shared evenly among them (so a
+ * part may hold fewer than `partSize`: 1,500 make two of 750): the server reads one part while the
+ * others' documents are decoded here.
  */
 const parallelReads = 2;
 const partSize = 1_000;

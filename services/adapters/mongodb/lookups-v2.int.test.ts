@@ -1,6 +1,7 @@
 import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address } from '../../../contracts/erp-event-schema.js';
+import type { CappedAnswer, ShipmentNotificationV2View } from '../../../contracts/lookup-answers-v2.js';
 import type { OrderStatusV2Query } from '../../../contracts/lookups.js';
 import type { IssueState, LocationState, OrderStatusState, PackageState, ShipmentsState } from '../../../projections/state.js';
 import { sampleShipFrom, sampleShipTo } from '../../../test/fixtures/sample-events.js';
@@ -297,6 +298,34 @@ describe('the 5,000 purchase-order cap (2.0.0 says when more matched)', () => {
     expect((await lookups.orderStatusV2(['C1'], query({ queryType: 'allOpen' }))).more).toBe(false);
     expect((await lookups.orderStatusV2(['C1'], query({ queryType: 'lastUpdate', statusTimeStamp: new Date(0) }))).more).toBe(false);
   });
+
+  it('OSN queryTypes 1 and 3: 5,000 purchase orders with more when 5,001 matched, and without when exactly 5,000 did', async () => {
+    const store = await freshStore('v2-osn-cap');
+    const lookups = new MongoOrderLookups(store);
+    // One purchase order number under 5,001 clients (a credential may hold them all): 5,001 purchase orders for queryType 1 too.
+    const clientIds = Array.from({ length: maxPurchaseOrdersPerAnswer + 1 }, (_, i) => `C${String(i).padStart(5, '0')}`);
+    const pkg = { packageId: 1, trackingNumber: 'TRK-1', shipmentDate: new Date('2026-11-02T08:00:00Z') };
+    const states = clientIds.map(
+      (clientId): ShipmentsState => ({
+        clientId,
+        salesOrderNumber: 'SO-1',
+        sequence: 1,
+        purchaseOrderNumber: 'PO-1',
+        completedAsWhole: false,
+        complete: false,
+        locations: [{ locationId: 1, complete: false, shipFrom: sampleShipFrom, shipTo: sampleShipTo, packages: [pkg] }],
+      }),
+    );
+    await writeEffects(store, { orderStatus: [], shipments: states.map((after) => ({ after })) });
+    const outline = (answer: CappedAnswer<ShipmentNotificationV2View>) => [answer.orders.length, answer.more];
+    const byNumber = () => lookups.shipmentNotificationsV2(clientIds, { queryType: 1, referenceNumber: 'PO-1' });
+    const polled = () => lookups.shipmentNotificationsV2(clientIds, { queryType: 3, shipmentDateTimeStamp: new Date(0) });
+    expect(outline(await byNumber())).toEqual([maxPurchaseOrdersPerAnswer, true]);
+    expect(outline(await polled())).toEqual([maxPurchaseOrdersPerAnswer, true]);
+    await store.shipments.deleteOne({ _id: documentId('C05000', 'SO-1') });
+    expect(outline(await byNumber())).toEqual([maxPurchaseOrdersPerAnswer, false]);
+    expect(outline(await polled())).toEqual([maxPurchaseOrdersPerAnswer, false]);
+  }, 60_000);
 });
 
 describe('OSN 2.0.0 lookups', () => {

@@ -1,7 +1,9 @@
 // A lookup whose request has gone (client away, or answered at its deadline) is cancelled on the
 // real server, not only abandoned: its cursor is gone there and nothing more is read for it.
-import type { CommandStartedEvent, MongoClient } from 'mongodb';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { CommandStartedEvent, CommandSucceededEvent, MongoClient } from 'mongodb';
+import { afterAll, beforeAll, expect, it, onTestFinished } from 'vitest';
+import type { ShipmentsState } from '../../../projections/state.js';
+import { sampleShipFrom, sampleShipTo } from '../../../test/fixtures/sample-events.js';
 import { generateDemoEvents } from '../../ossn/demo-events/demo-events.js';
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
 import { projectBatch } from '../../projector/project-batch.js';
@@ -36,11 +38,11 @@ afterAll(async () => {
   await mongo.close();
 });
 
-/** The open cursors the server holds on the order-status collection of this test. */
-async function openCursors(): Promise<number> {
+/** The open cursors the server holds on a collection (the order-status one of this test unless told). */
+async function openCursors(ns = `${names.database}.${readModelCollections(mongo.db(names.database), 1).orderStatus.collectionName}`): Promise<number> {
   const ops = await mongo
     .db('admin')
-    .aggregate([{ $currentOp: { idleCursors: true, allUsers: true } }, { $match: { type: 'idleCursor', ns: `${names.database}.${readModelCollections(mongo.db(names.database), 1).orderStatus.collectionName}` } }])
+    .aggregate([{ $currentOp: { idleCursors: true, allUsers: true } }, { $match: { type: 'idleCursor', ns } }])
     .toArray();
   return ops.length;
 }
@@ -79,3 +81,66 @@ it('leaves no cursor on the server and reads no further batch once its signal ab
   // The same lookup left alone reads its answer whole.
   expect((await lookups.orderStatus([clientId], { queryType: 4 })).length).toBeGreaterThan(500);
 });
+
+it('ends every read of a lookup that reads in parts side by side, leaving no cursor on the server, once its signal aborts', async () => {
+  // Shipment queryType 3 over more than 2,000 purchase orders with news reads their sales orders in two parts at once.
+  const database = `${names.database}-parts`;
+  onTestFinished(async () => {
+    await mongo.db(database).dropDatabase();
+  });
+  const store = readModelCollections(mongo.db(database), 1);
+  await ensureIndexes(store);
+  const pkg = { packageId: 1, trackingNumber: 'TRK-1', shipmentDate: new Date('2026-11-02T08:00:00Z') };
+  const states = Array.from(
+    { length: 2_400 },
+    (_, i): ShipmentsState => ({
+      clientId: 'C1',
+      salesOrderNumber: `SO-${i}`,
+      sequence: 1,
+      purchaseOrderNumber: `PO-${i}`,
+      completedAsWhole: false,
+      complete: false,
+      locations: [{ locationId: 1, complete: false, shipFrom: sampleShipFrom, shipTo: sampleShipTo, packages: [pkg] }],
+    }),
+  );
+  await writeEffects(store, { orderStatus: [], shipments: states.map((after) => ({ after })) });
+  const lookups = new MongoOrderLookups(readModelCollections(monitored.db(database), 1));
+  const query = { queryType: 3, shipmentDateTimeStamp: new Date(0) } as const;
+
+  // The parts' cursors: the finds that read sales orders whole (their projection leaves the news time out), not their purchase orders' members.
+  const partFinds = new Set<number>();
+  const partCursors = new Set<string>();
+  const partGetMores: string[] = [];
+  const cancel = new AbortController();
+  const onStarted = (event: CommandStartedEvent) => {
+    if (event.databaseName !== database) return;
+    if (event.commandName === 'find' && (event.command.projection as { lastNewsAt?: number } | undefined)?.lastNewsAt === 0) partFinds.add(event.requestId);
+    if (event.commandName === 'getMore' && partCursors.has(String(event.command.getMore))) {
+      partGetMores.push(String(event.command.getMore));
+      // The request goes away while a part reads its next batch, both parts' cursors made on the server.
+      // (Not while a part's find is under way: a cursor the driver has not heard of yet is left on the
+      // server whatever the lookup does, until the server times it out.)
+      if (partCursors.size === 2) cancel.abort(new Error('the client went away'));
+    }
+  };
+  const onSucceeded = (event: CommandSucceededEvent) => {
+    if (partFinds.has(event.requestId)) partCursors.add(String((event.reply as { cursor: { id: unknown } }).cursor.id));
+  };
+  monitored.on('commandStarted', onStarted);
+  monitored.on('commandSucceeded', onSucceeded);
+  try {
+    await expect(lookups.shipmentNotificationsV2(['C1'], query, cancel.signal)).rejects.toThrow(/client went away/);
+    expect(partFinds.size).toBe(2);
+    await expect.poll(() => openCursors(`${database}.${store.shipments.collectionName}`), { timeout: 2_000, interval: 50 }).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // No part reads on once the signal aborted: at most one getMore each, the one under way.
+    expect(partCursors.size).toBe(2);
+    expect(new Set(partGetMores).size).toBe(partGetMores.length);
+  } finally {
+    monitored.off('commandStarted', onStarted);
+    monitored.off('commandSucceeded', onSucceeded);
+  }
+
+  // The same lookup left alone answers every purchase order.
+  expect((await lookups.shipmentNotificationsV2(['C1'], query)).orders).toHaveLength(2_400);
+}, 60_000);

@@ -45,7 +45,12 @@ function render(orders: ShipmentNotificationV2View[], more = false): { xml: stri
   shipmentNotificationV2Payload(answer, (field) => fields.push(field))(out);
   const xml = out.bytes().toString('utf8');
   const jsonFields: string[] = [];
-  const json = shipmentNotificationV2Json(answer, (field) => jsonFields.push(field));
+  const jsonOut = new AnswerChunks();
+  shipmentNotificationV2Json(answer, (field) => jsonFields.push(field))(jsonOut);
+  const jsonText = jsonOut.bytes().toString('utf8');
+  const json = JSON.parse(jsonText) as Record<string, unknown>;
+  // Written notification by notification, the bytes are still one JSON.stringify of the whole body.
+  expect(jsonText).toBe(JSON.stringify(json));
   // Both renderings fit the same content, so they count the same.
   expect(jsonFields).toEqual(fields);
   return { xml, json, fields };

@@ -7,7 +7,7 @@ import type { AnswerChunks } from '../../http/answer-chunks.js';
 import type { Tree } from '../answer-tree.js';
 import { fitContact, type Degraded } from '../fitting.js';
 import { writeJsonAnswer } from '../json/answer-body.js';
-import { messages, type ServiceMessage } from '../service-messages.js';
+import { capMessages } from '../service-messages.js';
 
 /** An array of at least one item, else absent (every XArray of the XSDs wants one). */
 const some = <T>(items: readonly T[] | undefined, item: (value: T) => Tree): Tree[] | undefined =>
@@ -83,9 +83,6 @@ export const orderStatusTree = (o: OrderStatusV2View, degraded: Degraded): Tree 
   purchaseOrderNumber: o.purchaseOrderNumber,
   OrderStatusDetailArray: o.details.map((d) => detailTree(d, degraded)),
 });
-
-/** The 200 Warning of an answer at the cap, else none. */
-export const capMessages = (answer: CappedAnswer<unknown>): ServiceMessage[] => (answer.more ? [messages.answerFull()] : []);
 
 /** The JSON v2 twin's body of getOrderStatus, written order by order as the SOAP answer is (../soap/responses.ts). */
 export function orderStatusJson(answer: CappedAnswer<OrderStatusV2View>, degraded: Degraded): (out: AnswerChunks) => void {

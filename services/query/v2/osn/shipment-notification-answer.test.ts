@@ -10,7 +10,7 @@ import { preProductionProofs, quantityUoms } from '../../../../contracts/v2-voca
 import { includingSchema } from '../../../../test/xsd/validate.js';
 import { AnswerChunks } from '../../http/answer-chunks.js';
 import { formatDecimal } from '../../soap/xml-text.js';
-import { OSN_V2_NS, OSN_V2_SHARED_NS } from './namespaces.js';
+import { OSN_V2_NS, OSN_V2_SHARED_NS } from '../namespaces.js';
 import type { OrderShipmentNotificationContent, ShipmentContent } from './notification-content.js';
 import { shipmentNotificationV2Json, shipmentNotificationV2Payload } from './shipment-notification-answer.js';
 

@@ -5,9 +5,9 @@ import type { CappedAnswer, ShipmentNotificationV2View } from '../../../../contr
 import type { AnswerChunks } from '../../http/answer-chunks.js';
 import type { Degraded } from '../fitting.js';
 import { writeJsonAnswer } from '../json/answer-body.js';
+import { OSN_V2_NS, OSN_V2_SHARED_NS } from '../namespaces.js';
 import { capMessages } from '../service-messages.js';
 import { contentXml } from './content-xml.js';
-import { OSN_V2_NS, OSN_V2_SHARED_NS } from './namespaces.js';
 import { orderShipmentNotificationContent, type OrderShipmentNotificationContent } from './notification-content.js';
 
 /** The notifications of the answer, each fitted as it is asked for; a purchase order with nothing to show gives none. */

@@ -8,6 +8,7 @@ import type { OrderLookupsV2 } from '../../../../contracts/lookups.js';
 import { PasswordChecksBusyError } from '../../../domain/credentials/check-slots.js';
 import type { Authenticator, Credential, ReserveLogin } from '../../../domain/credentials/credential.js';
 import { AnswerChunks } from '../../http/answer-chunks.js';
+import { labelRequest } from '../../http/request-labels.js';
 import type { RequestWork } from '../../http/request-work.js';
 import { readBasicAuth } from '../../json/basic-auth.js';
 import { BASIC_REALM } from '../../json/json-errors.js';
@@ -99,14 +100,18 @@ const routes: FastifyPluginAsync<PartnerJsonV2Options> = async (app, options) =>
     beforePasswordCheck: options.beforePasswordCheck?.(request),
     work: options.requestWork?.(request),
   });
-  const notFound = (reply: FastifyReply, field: 'referenceNumber' | 'issueId') => sendMessages(reply, [messages.notFound(field)], 404);
+  // A lookup that found nothing: 301 as 404, counted ok as SOAP's in-band 301 and 1.0.0's empty answer are.
+  const notFound = (request: FastifyRequest, reply: FastifyReply, field: 'referenceNumber' | 'issueId') => {
+    labelRequest(request, { outcome: 'ok' });
+    return sendMessages(reply, [messages.notFound(field)], 404);
+  };
 
   app.get<{ Querystring: V2Querystring }>(
     '/orders/status',
     { schema: { summary: 'Twin of SOAP OSS 2.0.0 getOrderStatus', querystring: statusQuerystring, response: errorResponses } },
     async (request, reply) => {
       const answer = await orderStatusAnswer(readOrderStatusRequest(jsonSource(request)), context(request));
-      if ('notFound' in answer) return notFound(reply, answer.notFound);
+      if ('notFound' in answer) return notFound(request, reply, answer.notFound);
       return sendBody(reply, orderStatusJson(answer.found, degraded));
     },
   );
@@ -116,7 +121,7 @@ const routes: FastifyPluginAsync<PartnerJsonV2Options> = async (app, options) =>
     { schema: { summary: 'Twin of SOAP OSS 2.0.0 getIssue', querystring: issuesQuerystring, response: errorResponses } },
     async (request, reply) => {
       const answer = await issueAnswer(readIssueRequest(jsonSource(request)), context(request));
-      if ('notFound' in answer) return notFound(reply, answer.notFound);
+      if ('notFound' in answer) return notFound(request, reply, answer.notFound);
       return sendBody(reply, issuesJson(answer.found));
     },
   );
@@ -126,7 +131,7 @@ const routes: FastifyPluginAsync<PartnerJsonV2Options> = async (app, options) =>
     { schema: { summary: 'Twin of SOAP OSN 2.0.0 getOrderShipmentNotification', querystring: shipmentsQuerystring, response: errorResponses } },
     async (request, reply) => {
       const answer = await shipmentAnswer(readShipmentRequest(jsonSource(request)), context(request));
-      if ('notFound' in answer) return notFound(reply, answer.notFound);
+      if ('notFound' in answer) return notFound(request, reply, answer.notFound);
       return sendBody(reply, shipmentNotificationV2Json(answer.found, degraded));
     },
   );

@@ -73,18 +73,26 @@ it('runs at most 4 lookups of a credential at once: the others wait their turn, 
   expect(lookups.signals).toHaveLength(7);
 });
 
-it('aborts a lookup\'s signal when its client goes away, frees its slot, and drops a waiting one', async () => {
+/** A 1.0.0 request over HTTP as partner `both`: JSON getOrderStatus (a GET) or SOAP getOrderStatusDetails (a POST with a body). */
+const V1_OVER_HTTP = {
+  'JSON 1.0.0': (url: string, signal?: AbortSignal) => fetch(`${url}${STATUS_URL}?queryType=4`, { headers: { authorization: basic('both', 'secret') }, ...(signal ? { signal } : {}) }),
+  'SOAP 1.0.0': (url: string, signal?: AbortSignal) =>
+    fetch(`${url}${ORDER_STATUS_URL}`, { method: 'POST', body: statusDetailsRequest(), headers: { 'content-type': 'text/xml' }, ...(signal ? { signal } : {}) }),
+};
+
+it.each(Object.keys(V1_OVER_HTTP) as Array<keyof typeof V1_OVER_HTTP>)('%s: aborts a lookup\'s signal when its client goes away, frees its slot, and drops a waiting one', async (over) => {
+  const sendOver = V1_OVER_HTTP[over];
   const lookups = new HeldLookups();
   const app = await appWith(lookups);
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   const clients = Array.from({ length: 4 }, () => new AbortController());
   const requests = clients.map((client) =>
-    fetch(`${url}${STATUS_URL}?queryType=4`, { headers: { authorization: basic('both', 'secret') }, signal: client.signal }).catch(() => 'gone'),
+    sendOver(url, client.signal).catch(() => 'gone'),
   );
   await expect.poll(() => lookups.held).toBe(4);
   expect(lookups.signals.map((signal) => signal.aborted)).toEqual([false, false, false, false]);
   const gaveUpWaiting = new AbortController();
-  const waiting = fetch(`${url}${STATUS_URL}?queryType=4`, { headers: { authorization: basic('both', 'secret') }, signal: gaveUpWaiting.signal }).catch(() => 'gone');
+  const waiting = sendOver(url, gaveUpWaiting.signal).catch(() => 'gone');
   await new Promise((resolve) => setTimeout(resolve, 100));
   gaveUpWaiting.abort();
   await waiting;
@@ -95,7 +103,7 @@ it('aborts a lookup\'s signal when its client goes away, frees its slot, and dro
   await expect.poll(() => lookups.signals.every((signal) => signal.aborted)).toBe(true);
   // All four slots are free again although the lookups themselves never answered, and the one
   // that gave up waiting never started.
-  const next = Array.from({ length: 4 }, () => fetch(`${url}${STATUS_URL}?queryType=4`, { headers: { authorization: basic('both', 'secret') } }));
+  const next = Array.from({ length: 4 }, () => sendOver(url));
   await expect.poll(() => lookups.held).toBe(8);
   expect(lookups.signals).toHaveLength(8);
   lookups.releaseAll();
@@ -125,3 +133,4 @@ it('answers a lookup whose turn does not come within the wait 500, SOAP and JSON
   lookups.releaseAll();
   expect((await next).statusCode).toBe(200);
 });
+

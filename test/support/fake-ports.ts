@@ -117,9 +117,12 @@ export class FakeLookupsV2 implements OrderLookupsV2 {
 
 export class FakeAuthenticator implements Authenticator {
   readonly calls: Array<{ id: string; password: string }> = [];
+  /** Thrown by every check while set (the password checks at their bound, the store down). */
+  failure: Error | undefined;
   constructor(private readonly accounts: Record<string, { password: string; credential: Credential }>) {}
 
   async verify(id: string, password: string, reserve?: ReserveLogin): Promise<Credential | undefined> {
+    if (this.failure) throw this.failure;
     const giveBack = await reserve?.(id);
     this.calls.push({ id, password });
     const account = this.accounts[id];

@@ -63,6 +63,17 @@ export function answerBody(xml: string): XmlNode {
   return (answerParser.parse(xml) as { Envelope: { Body: XmlNode } }).Envelope.Body;
 }
 
+/** A value that may be a list, as a list: absent or empty none, one (a single XML child) a list of it. */
+export function arrayOf(value: unknown): XmlNode[] {
+  return value === undefined || value === null || value === '' ? [] : Array.isArray(value) ? (value as XmlNode[]) : [value as XmlNode];
+}
+
+/** The items of an XArray: a JSON array, or the X children of a parsed SOAP element. */
+export function items(node: XmlNode, wrapper: string, item: string): XmlNode[] {
+  const value = node[wrapper];
+  return Array.isArray(value) ? (value as XmlNode[]) : typeof value === 'object' && value !== null ? arrayOf((value as XmlNode)[item]) : [];
+}
+
 // ---- 2.0.0 (oss-osn-2.0.0.md)
 
 export const ORDER_STATUS_V2_URL = '/api/promostandards/order-status/2.0.0';

@@ -10,6 +10,11 @@ import type { RequestWork } from './http/request-work.js';
 /** The longest an argument may be, in characters (code points, as XSD maxLength counts them). */
 export const MAX_FIELD_LENGTH = 64;
 
+/** Longer than MAX_FIELD_LENGTH code points (counted only when its UTF-16 length could be). */
+export function fieldTooLong(value: string): boolean {
+  return value.length > MAX_FIELD_LENGTH && [...value].length > MAX_FIELD_LENGTH;
+}
+
 /** How an interface reads and words its arguments. */
 export interface ArgumentDialect {
   /** What an argument is called in an error: "field" (SOAP), "query parameter" (JSON). */

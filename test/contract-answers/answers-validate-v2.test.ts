@@ -24,7 +24,7 @@ import { escapeText } from '../../services/query/soap/xml-text.js';
 import { ACCOUNTS, FakeAuthenticator, FakeLookups } from '../support/fake-ports.js';
 import { basic } from '../support/json-requests.js';
 import { testSeed } from '../support/seed.js';
-import { ORDER_STATUS_V2_URL, osnV2Request, ossV2Request, post, serviceMessagesOf, SHIPMENT_V2_URL } from '../support/soap-requests.js';
+import { arrayOf, items, ORDER_STATUS_V2_URL, osnV2Request, ossV2Request, post, serviceMessagesOf, SHIPMENT_V2_URL } from '../support/soap-requests.js';
 import { clientIds } from './erp-event-arbitraries.js';
 import { erpEventStreamsV2 } from './erp-event-v2-arbitraries.js';
 import { FoldedLookupsV2 } from './folded-lookups-v2.js';
@@ -58,12 +58,6 @@ type Node = Record<string, unknown>;
 
 // Text exactly as sent (no trimming, no entity decoding), to compare with JSON's text escaped the same way.
 const parser = new XMLParser({ removeNSPrefix: true, parseTagValue: false, processEntities: false, trimValues: false });
-const arrayOf = (value: unknown): Node[] => (value === undefined || value === null || value === '' ? [] : Array.isArray(value) ? (value as Node[]) : [value as Node]);
-/** The items of an XArray: a JSON array, or the X children of a parsed SOAP element. */
-const items = (node: Node, wrapper: string, item: string): Node[] => {
-  const value = node[wrapper];
-  return Array.isArray(value) ? (value as Node[]) : typeof value === 'object' && value !== null ? arrayOf((value as Node)[item]) : [];
-};
 
 /** A value as SOAP writes it: JSON's strings escaped as the XML writer escapes them, other values as text. */
 const soapText = (value: unknown, fromJson: boolean) => (value === undefined ? undefined : fromJson && typeof value === 'string' ? escapeText(value) : String(value));

@@ -11,20 +11,9 @@ import type { FoldResult } from '../../projections/fold.js';
 import { hasStatus, type StatusedOrderState } from '../../projections/state.js';
 import { toIssueView, toOrderStatusDetailV2, toSalesOrderShipmentV2 } from '../../services/adapters/mongodb/documents-to-answers-v2.js';
 import { groupByPurchaseOrder, groupKey } from '../../services/adapters/mongodb/purchase-order-groups.js';
+import { answerableByPurchaseOrder } from './folded-lookups.js';
 
 type ReadModels = Pick<FoldResult, 'orderStatus' | 'shipments'>;
-type SalesOrderLike = { clientId: string; salesOrderNumber: string; purchaseOrderNumber?: string };
-
-/** The answerable sales orders of the clients (with a purchase order number), by purchase order, client, sales order. */
-function answerable<T extends SalesOrderLike>(states: Iterable<T>, clientIds: string[]): T[] {
-  const key = (s: T) => [s.purchaseOrderNumber ?? '', s.clientId, s.salesOrderNumber];
-  const compare = (a: T, b: T) => {
-    const [x, y] = [key(a), key(b)];
-    const i = x.findIndex((part, n) => part !== y[n]);
-    return i === -1 ? 0 : (x[i] as string) < (y[i] as string) ? -1 : 1;
-  };
-  return [...states].filter((s) => clientIds.includes(s.clientId) && s.purchaseOrderNumber !== undefined).sort(compare);
-}
 
 const none = { orders: [], more: false };
 
@@ -46,20 +35,20 @@ export class FoldedLookupsV2 implements OrderLookupsV2 {
           return true;
       }
     };
-    const states = answerable([...this.readModels.orderStatus.values()].filter(hasStatus), clientIds).filter(chosen);
+    const states = answerableByPurchaseOrder([...this.readModels.orderStatus.values()].filter(hasStatus), clientIds).filter(chosen);
     const groups = await groupByPurchaseOrder(states);
     return { orders: groups.map((g) => ({ purchaseOrderNumber: g.purchaseOrderNumber, details: g.members.map((s) => toOrderStatusDetailV2(s, query)) })), more: false };
   }
 
   async issues(clientIds: string[], issueId: string): Promise<IssueView[]> {
-    return answerable([...this.readModels.orderStatus.values()].filter(hasStatus), clientIds)
+    return answerableByPurchaseOrder([...this.readModels.orderStatus.values()].filter(hasStatus), clientIds)
       .sort((a, b) => a.clientId.localeCompare(b.clientId) || a.salesOrderNumber.localeCompare(b.salesOrderNumber))
       .flatMap((s) => (s.issues ?? []).filter((issue) => issue.issueId === issueId).map(toIssueView));
   }
 
   async shipmentNotificationsV2(clientIds: string[], query: ShipmentQuery): Promise<CappedAnswer<ShipmentNotificationV2View>> {
     if (![1, 2, 3].includes(query.queryType)) return none;
-    const all = answerable(this.readModels.shipments.values(), clientIds);
+    const all = answerableByPurchaseOrder(this.readModels.shipments.values(), clientIds);
     const chosen = all.filter((so) => query.queryType === 3 || (query.queryType === 1 ? so.purchaseOrderNumber : so.salesOrderNumber) === query.referenceNumber);
     const groups = await groupByPurchaseOrder(chosen.flatMap((so) => {
       const view = toSalesOrderShipmentV2(so);

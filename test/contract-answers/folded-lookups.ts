@@ -15,7 +15,7 @@ type ReadModels = Pick<FoldResult, 'orderStatus' | 'shipments'>;
  * The answerable sales orders of the clients, by purchase order, then client, then sales order, like
  * the MongoDB lookups' answers (which compare UTF-8 bytes, not UTF-16 units; no order is under test here).
  */
-function answerableByPurchaseOrder<T extends { clientId: string; salesOrderNumber: string; purchaseOrderNumber?: string }>(states: Iterable<T>, clientIds: string[]): T[] {
+export function answerableByPurchaseOrder<T extends { clientId: string; salesOrderNumber: string; purchaseOrderNumber?: string }>(states: Iterable<T>, clientIds: string[]): T[] {
   const key = (s: T) => [s.purchaseOrderNumber ?? '', s.clientId, s.salesOrderNumber];
   const compare = (a: T, b: T) => {
     const [x, y] = [key(a), key(b)];

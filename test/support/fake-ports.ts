@@ -29,6 +29,8 @@ export class FakeLookups implements OrderLookups {
  * The 2.0.0 lookups over data a test sets, keyed by client: each answers only the asking
  * credential's clients' data, as the store does, so isolation shows through the fakes too.
  * poSearch/soSearch and queryType 1/2 filter by the reference; other queryTypes answer all.
+ * Each lookup respects its abort signal as the store does (an aborted lookup rejects with the
+ * signal's reason); with `hold` set it answers only once released, so requests stay in flight.
  */
 export class FakeLookupsV2 implements OrderLookupsV2 {
   statuses: Array<{ clientId: string; order: OrderStatusV2View }> = [];
@@ -40,10 +42,47 @@ export class FakeLookupsV2 implements OrderLookupsV2 {
   readonly statusCalls: Array<{ clientIds: string[]; query: OrderStatusV2Query }> = [];
   readonly issueCalls: Array<{ clientIds: string[]; issueId: string }> = [];
   readonly shipmentCalls: Array<{ clientIds: string[]; query: ShipmentQuery }> = [];
+  /** Set to hold every lookup until releaseAll() or until its signal aborts. */
+  hold = false;
+  /** The signal of each lookup started, in order. */
+  readonly signals: AbortSignal[] = [];
+  private readonly waiting = new Set<() => void>();
 
-  async orderStatusV2(clientIds: string[], query: OrderStatusV2Query): Promise<CappedAnswer<OrderStatusV2View>> {
-    this.statusCalls.push({ clientIds, query });
+  /** Lookups held now (neither released nor aborted). */
+  get held(): number {
+    return this.waiting.size;
+  }
+
+  releaseAll(): void {
+    const released = [...this.waiting];
+    this.waiting.clear();
+    released.forEach((release) => release());
+  }
+
+  /** Before a lookup answers: refused once its signal aborts, held while `hold` is set. */
+  private async start(signal: AbortSignal | undefined): Promise<void> {
+    if (signal) this.signals.push(signal);
+    signal?.throwIfAborted();
+    if (this.hold) {
+      await new Promise<void>((resolve, reject) => {
+        const aborted = () => {
+          this.waiting.delete(release);
+          reject(signal?.reason);
+        };
+        const release = () => {
+          signal?.removeEventListener('abort', aborted);
+          resolve();
+        };
+        this.waiting.add(release);
+        signal?.addEventListener('abort', aborted, { once: true });
+      });
+    }
     if (this.failure) throw this.failure;
+  }
+
+  async orderStatusV2(clientIds: string[], query: OrderStatusV2Query, signal?: AbortSignal): Promise<CappedAnswer<OrderStatusV2View>> {
+    this.statusCalls.push({ clientIds, query });
+    await this.start(signal);
     const orders = this.statuses
       .filter((s) => clientIds.includes(s.clientId))
       .map((s) => s.order)
@@ -55,15 +94,15 @@ export class FakeLookupsV2 implements OrderLookupsV2 {
     return { orders, more: this.more };
   }
 
-  async issues(clientIds: string[], issueId: string): Promise<IssueView[]> {
+  async issues(clientIds: string[], issueId: string, signal?: AbortSignal): Promise<IssueView[]> {
     this.issueCalls.push({ clientIds, issueId });
-    if (this.failure) throw this.failure;
+    await this.start(signal);
     return this.issueRecords.filter((r) => clientIds.includes(r.clientId) && r.issue.issueId === issueId).map((r) => r.issue);
   }
 
-  async shipmentNotificationsV2(clientIds: string[], query: ShipmentQuery): Promise<CappedAnswer<ShipmentNotificationV2View>> {
+  async shipmentNotificationsV2(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedAnswer<ShipmentNotificationV2View>> {
     this.shipmentCalls.push({ clientIds, query });
-    if (this.failure) throw this.failure;
+    await this.start(signal);
     const orders = this.notifications
       .filter((n) => clientIds.includes(n.clientId))
       .map((n) => n.notification)
@@ -78,9 +117,12 @@ export class FakeLookupsV2 implements OrderLookupsV2 {
 
 export class FakeAuthenticator implements Authenticator {
   readonly calls: Array<{ id: string; password: string }> = [];
+  /** Thrown by every check while set (the password checks at their bound, the store down). */
+  failure: Error | undefined;
   constructor(private readonly accounts: Record<string, { password: string; credential: Credential }>) {}
 
   async verify(id: string, password: string, reserve?: ReserveLogin): Promise<Credential | undefined> {
+    if (this.failure) throw this.failure;
     const giveBack = await reserve?.(id);
     this.calls.push({ id, password });
     const account = this.accounts[id];

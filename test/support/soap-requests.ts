@@ -2,6 +2,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import type { FastifyInstance } from 'fastify';
 import { OSN_NS, OSN_SHARED_NS, OSS_NS } from '../../services/query/soap/namespaces.js';
+import { OSN_V2_NS, OSN_V2_SHARED_NS, OSS_V2_NS, OSS_V2_SHARED_NS } from '../../services/query/v2/namespaces.js';
 
 function elements(fields: Record<string, string | undefined>, prefix: string): string {
   return Object.entries(fields)
@@ -62,12 +63,21 @@ export function answerBody(xml: string): XmlNode {
   return (answerParser.parse(xml) as { Envelope: { Body: XmlNode } }).Envelope.Body;
 }
 
+/** A value that may be a list, as a list: absent or empty none, one (a single XML child) a list of it. */
+export function arrayOf(value: unknown): XmlNode[] {
+  return value === undefined || value === null || value === '' ? [] : Array.isArray(value) ? (value as XmlNode[]) : [value as XmlNode];
+}
+
+/** The items of an XArray: a JSON array, or the X children of a parsed SOAP element. */
+export function items(node: XmlNode, wrapper: string, item: string): XmlNode[] {
+  const value = node[wrapper];
+  return Array.isArray(value) ? (value as XmlNode[]) : typeof value === 'object' && value !== null ? arrayOf((value as XmlNode)[item]) : [];
+}
+
 // ---- 2.0.0 (oss-osn-2.0.0.md)
 
 export const ORDER_STATUS_V2_URL = '/api/promostandards/order-status/2.0.0';
 export const SHIPMENT_V2_URL = '/api/promostandards/order-shipment-notification/2.0.0';
-export const OSS_V2 = 'http://www.promostandards.org/WSDL/OrderStatus/2.0.0/';
-export const OSN_V2 = 'http://www.promostandards.org/WSDL/OrderShipmentNotificationService/2.0.0/';
 
 export type V2Operation = 'GetOrderStatusRequest' | 'GetIssueRequest' | 'GetServiceMethodsRequest';
 
@@ -76,14 +86,14 @@ export const V2_LOGIN = { wsVersion: '2.0.0', id: 'both', password: 'secret' };
 
 /** An OSS 2.0.0 request as the XSD has it: the element in M, every field in SharedObjects. */
 export function ossV2Request(operation: V2Operation, fields: Record<string, string | undefined> = {}): string {
-  return envelope(`<ns:${operation} xmlns:ns="${OSS_V2}" xmlns:shar="${OSS_V2}SharedObjects/">${elements({ ...V2_LOGIN, ...fields }, 'shar:')}</ns:${operation}>`);
+  return envelope(`<ns:${operation} xmlns:ns="${OSS_V2_NS}" xmlns:shar="${OSS_V2_SHARED_NS}">${elements({ ...V2_LOGIN, ...fields }, 'shar:')}</ns:${operation}>`);
 }
 
 /** An OSN 2.0.0 request, its fields in SharedObjects (zeep, the XSD) or in M (node-soap 1.x). */
 export function osnV2Request(fields: Record<string, string | undefined> = {}, fieldsIn: 'S' | 'M' = 'S'): string {
-  const ns = fieldsIn === 'S' ? `${OSN_V2}SharedObjects/` : OSN_V2;
+  const ns = fieldsIn === 'S' ? OSN_V2_SHARED_NS : OSN_V2_NS;
   return envelope(
-    `<ns:GetOrderShipmentNotificationRequest xmlns:ns="${OSN_V2}" xmlns:f="${ns}">${elements({ ...V2_LOGIN, ...fields }, 'f:')}</ns:GetOrderShipmentNotificationRequest>`,
+    `<ns:GetOrderShipmentNotificationRequest xmlns:ns="${OSN_V2_NS}" xmlns:f="${ns}">${elements({ ...V2_LOGIN, ...fields }, 'f:')}</ns:GetOrderShipmentNotificationRequest>`,
   );
 }
 

@@ -1,11 +1,14 @@
 // What the metrics know of a partner request beyond its route: set by the protocol layer that
 // read the request (the SOAP operation is named inside the body), read when the answer is sent.
 import type { FastifyRequest } from 'fastify';
+import type { Outcome } from '../../plumbing/metrics/query-metrics.js';
 import { orderStatusQueryTypes } from '../../../contracts/v2-vocabulary.js';
 
 export interface RequestLabels {
   operation?: string;
   queryType?: unknown;
+  /** The outcome when the HTTP status would tell it wrong (a JSON v2 404 for a lookup that found nothing is ok). */
+  outcome?: Outcome;
 }
 
 const labels = new WeakMap<FastifyRequest, RequestLabels>();

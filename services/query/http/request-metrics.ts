@@ -75,7 +75,7 @@ const plugin: FastifyPluginAsync<QueryMetricsOptions> = async (app, { metrics })
     const labels = labelsOf(request);
     const operation = labels.operation ?? route.operation ?? 'unknown';
     const queryType = queryTypeLabel(route.interface === 'json' ? (request.query as { queryType?: unknown } | undefined)?.queryType : labels.queryType);
-    const outcome = outcomes.get(request) ?? (reply.statusCode < 400 ? 'ok' : reply.statusCode < 500 ? 'bad_request' : 'error');
+    const outcome = outcomes.get(request) ?? labels.outcome ?? (reply.statusCode < 400 ? 'ok' : reply.statusCode < 500 ? 'bad_request' : 'error');
     metrics.requests.inc({ interface: route.interface, operation, query_type: queryType, outcome });
     const start = started.get(request);
     if (start !== undefined) {

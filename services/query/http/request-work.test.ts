@@ -4,12 +4,13 @@ import type { FastifyInstance } from 'fastify';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { pino } from 'pino';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { basic, STATUS_URL } from '../../../test/support/json-requests.js';
 import type { OrderLookups } from '../../../contracts/lookups.js';
-import { ACCOUNTS, FakeAuthenticator } from '../../../test/support/fake-ports.js';
-import { faultOf, ORDER_STATUS_URL, statusDetailsRequest } from '../../../test/support/soap-requests.js';
+import { ACCOUNTS, FakeAuthenticator, FakeLookups, FakeLookupsV2 } from '../../../test/support/fake-ports.js';
+import { faultOf, ORDER_STATUS_URL, ORDER_STATUS_V2_URL, ossV2Request, serviceMessagesOf, statusDetailsRequest } from '../../../test/support/soap-requests.js';
+import { ORDER_STATUS_JSON_V2_PATH } from '../v2/json/plugin.js';
 
 /** Lookups that answer only when released, recording each one's signal. */
 class HeldLookups implements OrderLookups {
@@ -73,18 +74,26 @@ it('runs at most 4 lookups of a credential at once: the others wait their turn, 
   expect(lookups.signals).toHaveLength(7);
 });
 
-it('aborts a lookup\'s signal when its client goes away, frees its slot, and drops a waiting one', async () => {
+/** A 1.0.0 request over HTTP as partner `both`: JSON getOrderStatus (a GET) or SOAP getOrderStatusDetails (a POST with a body). */
+const V1_OVER_HTTP = {
+  'JSON 1.0.0': (url: string, signal?: AbortSignal) => fetch(`${url}${STATUS_URL}?queryType=4`, { headers: { authorization: basic('both', 'secret') }, ...(signal ? { signal } : {}) }),
+  'SOAP 1.0.0': (url: string, signal?: AbortSignal) =>
+    fetch(`${url}${ORDER_STATUS_URL}`, { method: 'POST', body: statusDetailsRequest(), headers: { 'content-type': 'text/xml' }, ...(signal ? { signal } : {}) }),
+};
+
+it.each(Object.keys(V1_OVER_HTTP) as Array<keyof typeof V1_OVER_HTTP>)('%s: aborts a lookup\'s signal when its client goes away, frees its slot, and drops a waiting one', async (over) => {
+  const sendOver = V1_OVER_HTTP[over];
   const lookups = new HeldLookups();
   const app = await appWith(lookups);
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   const clients = Array.from({ length: 4 }, () => new AbortController());
   const requests = clients.map((client) =>
-    fetch(`${url}${STATUS_URL}?queryType=4`, { headers: { authorization: basic('both', 'secret') }, signal: client.signal }).catch(() => 'gone'),
+    sendOver(url, client.signal).catch(() => 'gone'),
   );
   await expect.poll(() => lookups.held).toBe(4);
   expect(lookups.signals.map((signal) => signal.aborted)).toEqual([false, false, false, false]);
   const gaveUpWaiting = new AbortController();
-  const waiting = fetch(`${url}${STATUS_URL}?queryType=4`, { headers: { authorization: basic('both', 'secret') }, signal: gaveUpWaiting.signal }).catch(() => 'gone');
+  const waiting = sendOver(url, gaveUpWaiting.signal).catch(() => 'gone');
   await new Promise((resolve) => setTimeout(resolve, 100));
   gaveUpWaiting.abort();
   await waiting;
@@ -95,7 +104,7 @@ it('aborts a lookup\'s signal when its client goes away, frees its slot, and dro
   await expect.poll(() => lookups.signals.every((signal) => signal.aborted)).toBe(true);
   // All four slots are free again although the lookups themselves never answered, and the one
   // that gave up waiting never started.
-  const next = Array.from({ length: 4 }, () => fetch(`${url}${STATUS_URL}?queryType=4`, { headers: { authorization: basic('both', 'secret') } }));
+  const next = Array.from({ length: 4 }, () => sendOver(url));
   await expect.poll(() => lookups.held).toBe(8);
   expect(lookups.signals).toHaveLength(8);
   lookups.releaseAll();
@@ -124,4 +133,136 @@ it('answers a lookup whose turn does not come within the wait 500, SOAP and JSON
   await expect.poll(() => lookups.held).toBe(1);
   lookups.releaseAll();
   expect((await next).statusCode).toBe(200);
+});
+
+// ---- the same machinery on the 2.0.0 endpoints, SOAP and JSON (one getOrderStatus each) ----
+
+interface V2Endpoint {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  headers(id: string): Record<string, string>;
+  payload?(id: string): string;
+  /** The codes of an answer's ServiceMessages, in order. */
+  codes(answer: { status: number; body: string }): number[];
+  /** The HTTP status of a 999 (General Error). */
+  generalErrorStatus: number;
+}
+
+const V2_ENDPOINTS: V2Endpoint[] = [
+  {
+    name: 'SOAP 2.0.0',
+    method: 'POST',
+    path: ORDER_STATUS_V2_URL,
+    headers: () => ({ 'content-type': 'text/xml' }),
+    payload: (id) => ossV2Request('GetOrderStatusRequest', { id, queryType: 'allOpen' }),
+    codes: ({ body }) => serviceMessagesOf(body).map((m) => m.code),
+    generalErrorStatus: 200,
+  },
+  {
+    name: 'JSON 2.0.0',
+    method: 'GET',
+    path: `${ORDER_STATUS_JSON_V2_PATH}?queryType=allOpen`,
+    headers: (id) => ({ authorization: basic(id, 'secret') }),
+    codes: ({ body }) => ((JSON.parse(body) as { ServiceMessageArray?: Array<{ code: number }> }).ServiceMessageArray ?? []).map((m) => m.code),
+    generalErrorStatus: 500,
+  },
+];
+
+async function appWithV2(lookupWaitMs = 60_000): Promise<{ app: FastifyInstance; lookups: FakeLookupsV2 }> {
+  const lookups = new FakeLookupsV2();
+  lookups.hold = true;
+  const accounts = { ...ACCOUNTS, other: { password: 'secret', credential: { id: 'other', scopes: ['order_status' as const], clientIds: ['C9'] } } };
+  const app = await buildApp({
+    logger: pino({ level: 'silent' }),
+    publicBaseUrl: 'http://x',
+    lookups: new FakeLookups(),
+    lookupsV2: lookups,
+    authenticator: new FakeAuthenticator(accounts),
+    lookupsInFlightPerCredential: 4,
+    lookupWaitMs,
+  });
+  apps.push(app);
+  return { app, lookups };
+}
+
+describe.each(V2_ENDPOINTS)('$name', (endpoint) => {
+  const send = async (app: FastifyInstance, id = 'both') => {
+    const res = await app.inject({ method: endpoint.method, url: endpoint.path, headers: endpoint.headers(id), ...(endpoint.payload ? { payload: endpoint.payload(id) } : {}) });
+    return { status: res.statusCode, body: res.body };
+  };
+  const sendOver = (url: string, signal?: AbortSignal) =>
+    fetch(`${url}${endpoint.path}`, { method: endpoint.method, headers: endpoint.headers('both'), ...(endpoint.payload ? { body: endpoint.payload('both') } : {}), ...(signal ? { signal } : {}) });
+  /** An answer (200, no service message): the lookup ran. */
+  const answered = (answer: { status: number; body: string }) => ({ status: answer.status, codes: endpoint.codes(answer) });
+  const ANSWERED = { status: 200, codes: [] };
+
+  it('runs at most 4 lookups of a credential at once: the others wait their turn, and another credential is not affected', async () => {
+    const { app, lookups } = await appWithV2();
+    const first = [send(app), send(app), send(app), send(app)];
+    await expect.poll(() => lookups.held).toBe(4);
+
+    const waiting = [send(app), send(app)];
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(lookups.held).toBe(4); // not started: no store work for them yet
+    expect(lookups.signals).toHaveLength(4);
+
+    const other = send(app, 'other'); // another credential has slots of its own
+    await expect.poll(() => lookups.held).toBe(5);
+
+    lookups.releaseAll(); // four slots free: the two waiting start
+    expect((await Promise.all([...first, other])).map(answered)).toEqual([ANSWERED, ANSWERED, ANSWERED, ANSWERED, ANSWERED]);
+    await expect.poll(() => lookups.held).toBe(2);
+    lookups.releaseAll();
+    expect((await Promise.all(waiting)).map(answered)).toEqual([ANSWERED, ANSWERED]);
+    expect(lookups.signals).toHaveLength(7);
+  });
+
+  it('aborts a lookup\'s signal when its client goes away, frees its slot, and drops a waiting one', async () => {
+    const { app, lookups } = await appWithV2();
+    const url = await app.listen({ host: '127.0.0.1', port: 0 });
+    const clients = Array.from({ length: 4 }, () => new AbortController());
+    const requests = clients.map((client) => sendOver(url, client.signal).catch(() => 'gone'));
+    await expect.poll(() => lookups.held).toBe(4);
+    expect(lookups.signals.map((signal) => signal.aborted)).toEqual([false, false, false, false]);
+    const gaveUpWaiting = new AbortController();
+    const waiting = sendOver(url, gaveUpWaiting.signal).catch(() => 'gone');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    gaveUpWaiting.abort();
+    await waiting;
+    await new Promise((resolve) => setTimeout(resolve, 500)); // the server sees the socket close
+
+    clients.forEach((client) => client.abort());
+    await Promise.all(requests);
+    await expect.poll(() => lookups.signals.every((signal) => signal.aborted)).toBe(true);
+    await expect.poll(() => lookups.held).toBe(0); // each held lookup gave up with its signal
+    // All four slots are free again, and the one that gave up waiting never started.
+    const next = Array.from({ length: 4 }, () => sendOver(url));
+    await expect.poll(() => lookups.held).toBe(4);
+    expect(lookups.signals).toHaveLength(8);
+    lookups.releaseAll();
+    const answers = await Promise.all(next.map(async (r) => ({ status: (await r).status, body: await (await r).text() })));
+    expect(answers.map(answered)).toEqual([ANSWERED, ANSWERED, ANSWERED, ANSWERED]);
+  });
+
+  it(`answers a lookup whose turn does not come within the wait 999 (HTTP ${endpoint.generalErrorStatus}), and frees nothing it did not hold`, async () => {
+    const { app, lookups } = await appWithV2(300);
+    const held = [send(app), send(app), send(app), send(app)];
+    await expect.poll(() => lookups.held).toBe(4);
+    const started = Date.now();
+    const late = send(app);
+    // A garbage collection while it waits does not take its deadline with it.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    collectGarbage();
+    const lateAnswer = await late;
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(answered(lateAnswer)).toEqual({ status: endpoint.generalErrorStatus, codes: [999] });
+    expect(lookups.signals).toHaveLength(4); // it never started
+    lookups.releaseAll();
+    expect((await Promise.all(held)).map(answered)).toEqual([ANSWERED, ANSWERED, ANSWERED, ANSWERED]);
+    const next = send(app);
+    await expect.poll(() => lookups.held).toBe(1);
+    lookups.releaseAll();
+    expect(answered(await next)).toEqual(ANSWERED);
+  });
 });

@@ -32,7 +32,14 @@ export function trackRequestWork(app: FastifyInstance, inFlight: LookupsInFlight
     work.leave?.();
     work.controller.abort(new Error(reason));
   };
-  app.addHook('onRequestAbort', async (request) => end(request, 'the client went away'));
+  // The client went away: the connection closed before the answer was written. (Not onRequestAbort:
+  // Node closes a request once its body is read, so a POST - every SOAP request - was never seen
+  // to abort, and its lookup ran on, holding its slot, until it answered.)
+  app.addHook('onRequest', async (request, reply) => {
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) end(request, 'the client went away');
+    });
+  });
   app.addHook('onResponse', async (request) => end(request, 'the request was answered'));
   return (request) => {
     let work = bound.get(request);

@@ -1,7 +1,7 @@
 // HTTP Basic credentials (RFC 7617): id as user name, password as password.
 import type { Authenticator, Credential, ReserveLogin, Scope } from '../../domain/credentials/credential.js';
 import { BadRequestError, InvalidCredentialsError, MissingCredentialsError, ScopeForbiddenError, tooLong } from './json-errors.js';
-import { MAX_FIELD_LENGTH } from '../order-queries.js';
+import { fieldTooLong } from '../order-queries.js';
 
 export interface BasicLogin {
   id: string;
@@ -34,9 +34,8 @@ export async function authorize(header: string | undefined, scope: Scope, option
   const login = readBasicAuth(header);
   if (login === undefined) throw new MissingCredentialsError();
   if (login === 'malformed') throw new InvalidCredentialsError();
-  // Counted in characters (code points), as the SOAP side and XSD maxLength count them.
   for (const field of ['id', 'password'] as const) {
-    if ([...login[field]].length > MAX_FIELD_LENGTH) throw new BadRequestError(tooLong(field, 'Credential field'));
+    if (fieldTooLong(login[field])) throw new BadRequestError(tooLong(field, 'Credential field'));
   }
   const credential = await options.authenticator.verify(login.id, login.password, options.beforePasswordCheck);
   if (!credential) throw new InvalidCredentialsError();

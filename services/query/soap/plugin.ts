@@ -6,7 +6,6 @@ import type { RequestWork } from '../http/request-work.js';
 import type { Authenticator, ReserveLogin } from '../../domain/credentials/credential.js';
 import { renderEnvelope } from './envelope.js';
 import { PasswordChecksBusyError } from '../../domain/credentials/check-slots.js';
-import { RateLimitedError } from '../rate-limit/rate-limited-error.js';
 import { MALFORMED_REQUEST, SoapClientFault } from './soap-faults.js';
 import {
   ORDER_STATUS_OPERATIONS,
@@ -17,7 +16,7 @@ import {
   type OperationTable,
 } from './operations.js';
 import { childText, operationElement } from './parse-envelope.js';
-import { acceptXmlBodies, isFastifyRequestError, sendFault, wantsWsdl, XML_CONTENT_TYPE } from './soap-http.js';
+import { acceptXmlBodies, sendCommonFault, sendFault, serveDocuments, XML_CONTENT_TYPE } from './soap-http.js';
 import { labelRequest } from '../http/request-labels.js';
 import { loadServedDocuments, type ServedDocuments, type ServiceFiles } from './wsdl.js';
 
@@ -50,24 +49,14 @@ const SERVICES: ReadonlyArray<{ files: ServiceFiles; operations: OperationTable 
 ];
 
 function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (error instanceof RateLimitedError) {
-    reply.header('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
-    return sendFault(reply, 429, 'soap:Server', 'Rate limit exceeded — retry later');
-  }
-  if (error instanceof SoapClientFault) {
-    request.log.info({ fault: error.message }, 'SOAP client fault');
-    return sendFault(reply, 500, 'soap:Client', error.message);
-  }
+  const common = sendCommonFault(error, request, reply);
+  if (common) return common;
   if (error instanceof PasswordChecksBusyError) {
     // The fault table has no busy answer: Internal error (retry later). Debug only: a flood would
     // otherwise write a warning per refused login, which is what the bound is there to absorb.
     request.log.debug('password checks at their bound: login refused as busy');
     reply.header('Retry-After', '1');
     return sendFault(reply, 500, 'soap:Server', 'Internal error');
-  }
-  if (isFastifyRequestError(error)) {
-    request.log.info({ fault: MALFORMED_REQUEST, code: error.code }, 'SOAP request refused');
-    return sendFault(reply, 500, 'soap:Client', MALFORMED_REQUEST);
   }
   request.log.error({ err: error }, 'SOAP operation failed');
   return sendFault(reply, 500, 'soap:Server', 'Internal error');
@@ -99,15 +88,6 @@ export const promoStandardsSoap: FastifyPluginAsync<PromoStandardsSoapOptions> =
       return reply.type(XML_CONTENT_TYPE).send(renderEnvelope(payload));
     });
 
-    app.get(path, async (request, reply) => {
-      if (!wantsWsdl(request.query)) return reply.callNotFound();
-      return reply.type(XML_CONTENT_TYPE).send(documents.wsdl);
-    });
-
-    app.get<{ Params: { file: string } }>(`${path}/:file`, async (request, reply) => {
-      const schema = documents.schemas.get(request.params.file);
-      if (schema === undefined) return reply.callNotFound();
-      return reply.type(XML_CONTENT_TYPE).send(schema);
-    });
+    serveDocuments(app, path, documents);
   });
 };

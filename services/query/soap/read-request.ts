@@ -2,7 +2,7 @@
 // their lengths, queryType as xsd:int); which queryType needs what is decided in ../order-queries.ts.
 // Every message names the field, so a partner can fix its request without asking.
 import type { OrderStatusView, ShipmentNotificationView } from '../../../contracts/lookup-answers.js';
-import { MAX_FIELD_LENGTH, orderStatusQuery, shipmentQuery, type ArgumentDialect, type OrderQuery } from '../order-queries.js';
+import { fieldTooLong, MAX_FIELD_LENGTH, orderStatusQuery, shipmentQuery, type ArgumentDialect, type OrderQuery } from '../order-queries.js';
 import { SoapClientFault } from './soap-faults.js';
 import { childText, type XmlElement } from './parse-envelope.js';
 import { parseXsdDateTime } from './xsd-datetime.js';
@@ -27,8 +27,7 @@ const SOAP_ARGUMENTS: ArgumentDialect = {
 
 function limited(op: XmlElement, field: string): string | undefined {
   const value = childText(op, field);
-  // Counted in characters (code points), as XSD maxLength counts them.
-  if (value !== undefined && [...value].length > MAX_FIELD_LENGTH) {
+  if (value !== undefined && fieldTooLong(value)) {
     throw new SoapClientFault(`Field too long: ${field} (at most ${MAX_FIELD_LENGTH} characters)`);
   }
   return value;

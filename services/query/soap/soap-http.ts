@@ -1,8 +1,11 @@
 // The HTTP side every SOAP endpoint shares (1.0.0 and 2.0.0): request bodies read as XML text
-// whatever their declared type, faults sent with their status, and what asks for a WSDL.
+// whatever their declared type, the faults both versions send alike, and the WSDL and XSD routes.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { RateLimitedError } from '../rate-limit/rate-limited-error.js';
 import { renderFault, type FaultCode } from './envelope.js';
 import { decodeRequestBody } from './parse-envelope.js';
+import { MALFORMED_REQUEST, SoapClientFault } from './soap-faults.js';
+import type { ServedDocuments } from './wsdl.js';
 
 export const XML_CONTENT_TYPE = 'text/xml; charset=utf-8';
 
@@ -14,6 +17,27 @@ export function sendFault(reply: FastifyReply, status: number, code: FaultCode, 
 export function isFastifyRequestError(error: FastifyError): boolean {
   const status = error.statusCode ?? 500;
   return typeof error.code === 'string' && error.code.startsWith('FST_') && status >= 400 && status < 500;
+}
+
+/**
+ * The faults 1.0.0 and 2.0.0 send alike, or undefined for any other error (each version answers
+ * those its own way): the rate limit (429 with Retry-After: back-off is HTTP's job, zeep raises
+ * the fault), a client fault, and Fastify's own request errors (a malformed request).
+ */
+export function sendCommonFault(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
+  if (error instanceof RateLimitedError) {
+    reply.header('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
+    return sendFault(reply, 429, 'soap:Server', 'Rate limit exceeded — retry later');
+  }
+  if (error instanceof SoapClientFault) {
+    request.log.info({ fault: error.message }, 'SOAP client fault');
+    return sendFault(reply, 500, 'soap:Client', error.message);
+  }
+  if (isFastifyRequestError(error)) {
+    request.log.info({ fault: MALFORMED_REQUEST, code: error.code }, 'SOAP request refused');
+    return sendFault(reply, 500, 'soap:Client', MALFORMED_REQUEST);
+  }
+  return undefined;
 }
 
 /** `?wsdl` in any case, with or without a value. */
@@ -37,4 +61,22 @@ export function acceptXmlBodies(app: FastifyInstance, bodyLimit: number): void {
   };
   app.addContentTypeParser(['text/xml', 'application/soap+xml', 'application/xml'], { parseAs: 'buffer', bodyLimit }, parseXmlBody);
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, parseXmlBody);
+}
+
+/**
+ * The GET routes of an endpoint's documents: `<path>?wsdl` the WSDL, `<path>/<file>` each XSD it
+ * names; anything else not found. (2.0.0's paths lie under 1.0.0's: Fastify prefers their static
+ * path to 1.0.0's `<path>/:file`.)
+ */
+export function serveDocuments(app: FastifyInstance, path: string, documents: ServedDocuments): void {
+  app.get(path, async (request, reply) => {
+    if (!wantsWsdl(request.query)) return reply.callNotFound();
+    return reply.type(XML_CONTENT_TYPE).send(documents.wsdl);
+  });
+
+  app.get<{ Params: { file: string } }>(`${path}/:file`, async (request, reply) => {
+    const schema = documents.schemas.get(request.params.file);
+    if (schema === undefined) return reply.callNotFound();
+    return reply.type(XML_CONTENT_TYPE).send(schema);
+  });
 }

@@ -5,7 +5,7 @@ import type { CappedAnswer, IssueView, OrderStatusV2View, ShipmentNotificationV2
 import type { OrderLookupsV2, OrderStatusV2Query, ShipmentQuery } from '../../../contracts/lookups.js';
 import type { Authenticator, Credential, ReserveLogin, Scope } from '../../domain/credentials/credential.js';
 import type { RequestWork } from '../http/request-work.js';
-import { MAX_FIELD_LENGTH } from '../order-queries.js';
+import { fieldTooLong } from '../order-queries.js';
 import type { ReadRequest, SentLogin } from './read-request.js';
 import { messages, ServiceMessageError } from './service-messages.js';
 
@@ -22,13 +22,10 @@ export interface AnswerContext {
 /** An answer, or the reference that found nothing (301). */
 export type Found<T> = { found: T } | { notFound: 'referenceNumber' | 'issueId' };
 
-/** Counted in code points, as XSD maxLength counts them. */
-const tooLong = (value: string) => value.length > MAX_FIELD_LENGTH && [...value].length > MAX_FIELD_LENGTH;
-
 async function authorize(login: SentLogin, scope: Scope, context: AnswerContext): Promise<Credential> {
   // Never says which part failed (100 is never sent): unreadable, too long, unknown and wrong alike.
   const failed = () => new ServiceMessageError(messages.credentialsFailed());
-  if (login === 'unreadable' || tooLong(login.id) || tooLong(login.password)) throw failed();
+  if (login === 'unreadable' || fieldTooLong(login.id) || fieldTooLong(login.password)) throw failed();
   const credential = await context.authenticator.verify(login.id, login.password, context.beforePasswordCheck);
   if (!credential) throw failed();
   await context.admit?.(credential);
@@ -46,14 +43,14 @@ const byReference = (query: OrderStatusV2Query) => query.queryType === 'poSearch
 export async function orderStatusAnswer({ login, query }: ReadRequest<OrderStatusV2Query>, context: AnswerContext): Promise<Found<CappedAnswer<OrderStatusV2View>>> {
   const credential = await authorize(login, 'order_status', context);
   // No stored number is longer: such a reference finds nothing, like an unknown one.
-  if (byReference(query) && tooLong(query.referenceNumber ?? '')) return { notFound: 'referenceNumber' };
+  if (byReference(query) && fieldTooLong(query.referenceNumber ?? '')) return { notFound: 'referenceNumber' };
   const answer = await lookUp(context, credential, (signal) => context.lookups.orderStatusV2(credential.clientIds, query, signal));
   return byReference(query) && answer.orders.length === 0 ? { notFound: 'referenceNumber' } : { found: answer };
 }
 
 export async function issueAnswer({ login, query }: ReadRequest<{ issueId: string }>, context: AnswerContext): Promise<Found<IssueView[]>> {
   const credential = await authorize(login, 'order_status', context);
-  if (tooLong(query.issueId)) return { notFound: 'issueId' };
+  if (fieldTooLong(query.issueId)) return { notFound: 'issueId' };
   const issues = await lookUp(context, credential, (signal) => context.lookups.issues(credential.clientIds, query.issueId, signal));
   return issues.length === 0 ? { notFound: 'issueId' } : { found: issues };
 }
@@ -66,7 +63,7 @@ export async function serviceMethodsAnswer({ login }: ReadRequest<undefined>, co
 export async function shipmentAnswer({ login, query }: ReadRequest<ShipmentQuery>, context: AnswerContext): Promise<Found<CappedAnswer<ShipmentNotificationV2View>>> {
   const credential = await authorize(login, 'osn', context);
   const referenced = query.queryType === 1 || query.queryType === 2;
-  if (referenced && tooLong(query.referenceNumber ?? '')) return { notFound: 'referenceNumber' };
+  if (referenced && fieldTooLong(query.referenceNumber ?? '')) return { notFound: 'referenceNumber' };
   const answer = await lookUp(context, credential, (signal) => context.lookups.shipmentNotificationsV2(credential.clientIds, query, signal));
   return referenced && answer.orders.length === 0 ? { notFound: 'referenceNumber' } : { found: answer };
 }

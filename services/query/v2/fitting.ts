@@ -97,7 +97,10 @@ function address3With4(address3: string | undefined, address4: string | undefine
   return four === '' ? three : `${three}, ${four}`;
 }
 
-/** ShippingContactDetails of OSN 2.0.0 (SharedOSNObjects.xsd), fitted; keys in XSD order. */
+/**
+ * ShippingContactDetails of OSN 2.0.0 (SharedOSNObjects.xsd), fitted; keys in XSD order. An absent
+ * value is undefined: neither writer writes it (no element, no JSON key).
+ */
 export type ShippingContactDetails = {
   attentionTo?: string;
   companyName?: string;
@@ -112,15 +115,9 @@ export type ShippingContactDetails = {
   phone?: string;
 };
 
-/** Drops the keys whose value is undefined, in place: an absent value is no key (JSON twins) and no element. */
-export function withoutAbsent<T extends object>(value: T): T {
-  for (const key of Object.keys(value) as (keyof T)[]) if (value[key] === undefined) delete value[key];
-  return value;
-}
-
 /** An OSN 2.0.0 ship-from or ship-to address fitted: lines 35, city 30, region (regionV2 ?? region) 3, country per fitCountry. */
 export function fitShippingAddress(address: AddressV2View, degraded: Degraded): ShippingContactDetails {
-  return withoutAbsent({
+  return {
     attentionTo: fitText(address.attentionTo, 35, 'attentionTo', degraded),
     companyName: fitText(address.companyName, 35, 'companyName', degraded),
     address1: fitRequiredText(address.address1, ADDRESS_LINE, 'address1', degraded),
@@ -132,7 +129,7 @@ export function fitShippingAddress(address: AddressV2View, degraded: Degraded): 
     country: fitCountry(address.country, 'country', degraded),
     email: fitText(address.email, 128, 'email', degraded),
     phone: fitText(address.phone, 32, 'phone', degraded),
-  });
+  };
 }
 
 /**
@@ -143,7 +140,7 @@ export function fitShippingAddress(address: AddressV2View, degraded: Degraded): 
  */
 export function fitContact(contact: ContactView, degraded: Degraded): ContactView {
   const comments = contact.comments !== undefined && collapseWhitespace(contact.comments) !== '' ? contact.comments : undefined;
-  return withoutAbsent({
+  return {
     contactType: contact.contactType,
     accountName: fitText(contact.accountName, 64, 'accountName', degraded),
     accountNumber: fitText(contact.accountNumber, 64, 'accountNumber', degraded),
@@ -159,5 +156,5 @@ export function fitContact(contact: ContactView, degraded: Degraded): ContactVie
     email: fitText(contact.email, 128, 'email', degraded),
     phone: fitText(contact.phone, 32, 'phone', degraded),
     comments,
-  });
+  };
 }

@@ -11,7 +11,7 @@ import type { ErpEvent } from '../../../contracts/erp-events.js';
 import type { StatusId } from '../../../contracts/status-types.js';
 import { sampleEvent, sampleShipFrom, sampleShipTo } from '../../../test/fixtures/sample-events.js';
 import { basic } from '../../../test/support/json-requests.js';
-import { answerBody, ORDER_STATUS_V2_URL, osnV2Request, ossV2Request, post, serviceMessagesOf, SHIPMENT_V2_URL } from '../../../test/support/soap-requests.js';
+import { answerBody, arrayOf, items, ORDER_STATUS_V2_URL, osnV2Request, ossV2Request, post, serviceMessagesOf, SHIPMENT_V2_URL } from '../../../test/support/soap-requests.js';
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
 import { connectMongo } from '../../adapters/mongodb/connect.js';
 import { documentId, ensureIndexes, readModelCollections } from '../../adapters/mongodb/documents.js';
@@ -99,12 +99,6 @@ afterAll(async () => {
 });
 
 type Node = Record<string, unknown>;
-const arrayOf = (value: unknown): Node[] => (value === undefined || value === null || value === '' ? [] : Array.isArray(value) ? (value as Node[]) : [value as Node]);
-/** The items of an XArray: a JSON array, or the X children of a parsed SOAP element. */
-const items = (node: Node, wrapper: string, item: string): Node[] => {
-  const value = node[wrapper];
-  return Array.isArray(value) ? (value as Node[]) : typeof value === 'object' && value !== null ? arrayOf((value as Node)[item]) : [];
-};
 
 /** An OSS answer (SOAP parsed or JSON) as [PO, [SO, status, issue ids, product ids, contact companies][]][]. */
 const statusOutline = (response: Node) =>

@@ -2,6 +2,7 @@
 // the operation's response element, valid against the official XSDs) and for the JSON v2 twins
 // (the HTTP status of the code); then the order of the checks.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PasswordChecksBusyError } from '../../domain/credentials/check-slots.js';
 import { createRequestLimits } from '../rate-limit/index.js';
 import { basic } from '../../../test/support/json-requests.js';
 import {
@@ -34,6 +35,7 @@ beforeEach(() => {
   t.lookups.issueCalls.length = 0;
   t.lookups.shipmentCalls.length = 0;
   t.authenticator.calls.length = 0;
+  t.authenticator.failure = undefined;
 });
 
 type Fields = Record<string, string | undefined>;
@@ -335,6 +337,27 @@ describe('999 General Error, in-band', () => {
     t.lookups.failure = new Error('store down: mongodb://user:pw@host');
     const messages = await soapMessages(request);
     expect(messages).toEqual([general]);
+  });
+
+  it.each<[string, Request]>([
+    ['getOrderStatus', { oss: 'GetOrderStatusRequest', fields: { queryType: 'allOpen' } }],
+    ['OSN', { osn: { queryType: '1', referenceNumber: 'PO-FULL' } }],
+  ])('%s: the password checks busy (at their bound): 999 with Retry-After: 1', async (_case, request) => {
+    t.authenticator.failure = new PasswordChecksBusyError();
+    const [url, payload] = 'oss' in request ? [ORDER_STATUS_V2_URL, ossV2Request(request.oss, request.fields)] : [SHIPMENT_V2_URL, osnV2Request(request.osn)];
+    const res = await post(t.app, url, payload);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['retry-after']).toBe('1');
+    expect(serviceMessagesOf(res.body)).toEqual([general]);
+    expect(await soapMessages(request)).toEqual([general]);
+  });
+
+  it('JSON: the password checks busy: 500 with Retry-After: 1', async () => {
+    t.authenticator.failure = new PasswordChecksBusyError();
+    const res = await t.app.inject({ method: 'GET', url: '/api/partners/v2/orders/shipments?queryType=1&referenceNumber=PO-FULL', headers: asBoth });
+    expect(res.statusCode).toBe(500);
+    expect(res.headers['retry-after']).toBe('1');
+    expect(res.json()).toEqual({ ServiceMessageArray: [general] });
   });
 
   it('JSON: 500, nothing of the failure shown', async () => {

@@ -3,6 +3,7 @@
 // rate limit and malformed envelopes are no service messages: they stay SOAP faults / HTTP errors.
 import { maxPurchaseOrdersPerAnswer } from '../../adapters/mongodb/purchase-order-groups.js';
 import { ErrorCodes, OssnError, type ErrorCode } from '../../../contracts/errors/ossn-error.js';
+import type { CappedAnswer } from '../../../contracts/lookup-answers-v2.js';
 
 export type Severity = 'Error' | 'Information' | 'Warning';
 
@@ -77,6 +78,9 @@ export const messages = {
   }),
   generalError: () => error(MessageCodes.GENERAL_ERROR, 'General Error – Contact the System Service Provider'),
 };
+
+/** The 200 Warning of an answer at the cap (OSS and OSN alike), else none. */
+export const capMessages = (answer: CappedAnswer<unknown>): ServiceMessage[] => (answer.more ? [messages.answerFull()] : []);
 
 /** Our error code of a refusal, for logs and metrics (outcome, failed logins). */
 const ERROR_CODES: Record<number, ErrorCode> = {

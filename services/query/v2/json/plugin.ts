@@ -8,6 +8,7 @@ import type { OrderLookupsV2 } from '../../../../contracts/lookups.js';
 import { PasswordChecksBusyError } from '../../../domain/credentials/check-slots.js';
 import type { Authenticator, Credential, ReserveLogin } from '../../../domain/credentials/credential.js';
 import { AnswerChunks } from '../../http/answer-chunks.js';
+import { labelRequest } from '../../http/request-labels.js';
 import type { RequestWork } from '../../http/request-work.js';
 import { readBasicAuth } from '../../json/basic-auth.js';
 import { BASIC_REALM } from '../../json/json-errors.js';
@@ -18,7 +19,7 @@ import { parseXsdDateTime } from '../../soap/xsd-datetime.js';
 import { issueAnswer, orderStatusAnswer, shipmentAnswer, type AnswerContext } from '../answers.js';
 import type { Degraded } from '../fitting.js';
 import { shipmentNotificationV2Json } from '../osn/shipment-notification-answer.js';
-import { capMessages, issueTree, orderStatusTree } from '../oss/order-status-tree.js';
+import { issuesJson, orderStatusJson } from '../oss/order-status-tree.js';
 import { readIssueRequest, readOrderStatusRequest, readShipmentRequest, type RequestSource } from '../read-request.js';
 import { httpStatusOf, messages, ServiceMessageError, type ServiceMessage } from '../service-messages.js';
 import { errorResponses, issuesQuerystring, shipmentsQuerystring, statusQuerystring, type V2Querystring } from './schemas.js';
@@ -64,6 +65,13 @@ function sendMessages(reply: FastifyReply, list: readonly ServiceMessage[], stat
   return reply.code(status).type(JSON_CONTENT_TYPE).send({ ServiceMessageArray: list });
 }
 
+/** A 200 body written piece by piece into UTF-8 chunks (../json/answer-body.ts). */
+function sendBody(reply: FastifyReply, write: (out: AnswerChunks) => void): FastifyReply {
+  const out = new AnswerChunks();
+  write(out);
+  return reply.type(JSON_CONTENT_TYPE).send(out.bytes());
+}
+
 function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof RateLimitedError) {
     return reply.code(429).header('retry-after', String(error.retryAfterSeconds)).send({ error: 'Rate limit exceeded' });
@@ -92,27 +100,19 @@ const routes: FastifyPluginAsync<PartnerJsonV2Options> = async (app, options) =>
     beforePasswordCheck: options.beforePasswordCheck?.(request),
     work: options.requestWork?.(request),
   });
-  const notFound = (reply: FastifyReply, field: 'referenceNumber' | 'issueId') => sendMessages(reply, [messages.notFound(field)], 404);
+  // A lookup that found nothing: 301 as 404, counted ok as SOAP's in-band 301 and 1.0.0's empty answer are.
+  const notFound = (request: FastifyRequest, reply: FastifyReply, field: 'referenceNumber' | 'issueId') => {
+    labelRequest(request, { outcome: 'ok' });
+    return sendMessages(reply, [messages.notFound(field)], 404);
+  };
 
   app.get<{ Querystring: V2Querystring }>(
     '/orders/status',
     { schema: { summary: 'Twin of SOAP OSS 2.0.0 getOrderStatus', querystring: statusQuerystring, response: errorResponses } },
     async (request, reply) => {
       const answer = await orderStatusAnswer(readOrderStatusRequest(jsonSource(request)), context(request));
-      if ('notFound' in answer) return notFound(reply, answer.notFound);
-      // Order by order into UTF-8 chunks: a 5,000-order answer is never one tree or one string.
-      const { orders } = answer.found;
-      const out = new AnswerChunks();
-      out.add('{');
-      if (orders.length > 0) {
-        out.add('"OrderStatusArray":[');
-        orders.forEach((order, i) => out.add((i === 0 ? '' : ',') + JSON.stringify(orderStatusTree(order, degraded))));
-        out.add(']');
-      }
-      const warnings = capMessages(answer.found);
-      if (warnings.length > 0) out.add(`${orders.length > 0 ? ',' : ''}"ServiceMessageArray":${JSON.stringify(warnings)}`);
-      out.add('}');
-      return reply.type(JSON_CONTENT_TYPE).send(out.bytes());
+      if ('notFound' in answer) return notFound(request, reply, answer.notFound);
+      return sendBody(reply, orderStatusJson(answer.found, degraded));
     },
   );
 
@@ -121,8 +121,8 @@ const routes: FastifyPluginAsync<PartnerJsonV2Options> = async (app, options) =>
     { schema: { summary: 'Twin of SOAP OSS 2.0.0 getIssue', querystring: issuesQuerystring, response: errorResponses } },
     async (request, reply) => {
       const answer = await issueAnswer(readIssueRequest(jsonSource(request)), context(request));
-      if ('notFound' in answer) return notFound(reply, answer.notFound);
-      return reply.type(JSON_CONTENT_TYPE).send({ IssueArray: answer.found.map(issueTree) });
+      if ('notFound' in answer) return notFound(request, reply, answer.notFound);
+      return sendBody(reply, issuesJson(answer.found));
     },
   );
 
@@ -131,8 +131,8 @@ const routes: FastifyPluginAsync<PartnerJsonV2Options> = async (app, options) =>
     { schema: { summary: 'Twin of SOAP OSN 2.0.0 getOrderShipmentNotification', querystring: shipmentsQuerystring, response: errorResponses } },
     async (request, reply) => {
       const answer = await shipmentAnswer(readShipmentRequest(jsonSource(request)), context(request));
-      if ('notFound' in answer) return notFound(reply, answer.notFound);
-      return reply.type(JSON_CONTENT_TYPE).send(shipmentNotificationV2Json(answer.found, degraded));
+      if ('notFound' in answer) return notFound(request, reply, answer.notFound);
+      return sendBody(reply, shipmentNotificationV2Json(answer.found, degraded));
     },
   );
 };

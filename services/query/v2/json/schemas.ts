@@ -1,7 +1,7 @@
 // JSON Schemas of the JSON v2 twins' routes (oss-osn-2.0.0.md §1, §10.5). The parameters are the
 // SOAP request's fields (no wsVersion: the path carries it), all read as text and checked as the
 // SOAP side checks them (../read-request.ts), so the twins refuse with the same codes; the schema
-// refuses only a parameter given more than once. Bodies are written by ../answer-tree.ts.
+// refuses only a parameter given more than once. 200 bodies are written by ./answer-body.ts.
 
 const text = (description: string) => ({ type: 'string', description }) as const;
 

@@ -2,7 +2,7 @@
 // same purchase orders, sales orders, statuses, issues and shipments, and the same codes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic } from '../../../../test/support/json-requests.js';
-import { answerBody, ORDER_STATUS_V2_URL, osnV2Request, ossV2Request, post, serviceMessagesOf, SHIPMENT_V2_URL, type XmlNode } from '../../../../test/support/soap-requests.js';
+import { answerBody, arrayOf, items, ORDER_STATUS_V2_URL, osnV2Request, ossV2Request, post, serviceMessagesOf, SHIPMENT_V2_URL, type XmlNode } from '../../../../test/support/soap-requests.js';
 import { buildV2TestApp, type V2TestApp } from '../../../../test/support/test-apps.js';
 import { BARE_ORDER, CLOSED_ISSUE, FULL_ORDER, OPEN_ISSUE, SHIPMENT } from '../../../../test/support/v2-views.js';
 
@@ -22,19 +22,17 @@ beforeAll(async () => {
 });
 afterAll(() => t.app.close());
 
-const arrayOf = (value: unknown): XmlNode[] => (value === undefined || value === '' ? [] : Array.isArray(value) ? (value as XmlNode[]) : [value as XmlNode]);
-
 /** What a partner compares: orders, their sales orders with status and issues, and the codes. */
 function ossSummary(orders: XmlNode[], codes: number[]) {
   return {
     orders: orders.map((o) => ({
       po: String(o['purchaseOrderNumber']),
-      details: arrayOf((o['OrderStatusDetailArray'] as XmlNode)?.['OrderStatusDetail'] ?? o['OrderStatusDetailArray']).map((d) => ({
+      details: items(o, 'OrderStatusDetailArray', 'OrderStatusDetail').map((d) => ({
         so: String(d['salesOrderNumber']),
         status: String(d['status']),
-        issues: arrayOf((d['IssueArray'] as XmlNode | undefined)?.['Issue'] ?? d['IssueArray']).map((i) => String(i['issueId'])),
-        products: arrayOf((d['ProductArray'] as XmlNode | undefined)?.['Product'] ?? d['ProductArray']).map((p) => String(p['salesOrderLineNumber'])),
-        contacts: arrayOf((d['OrderContactArray'] as XmlNode | undefined)?.['Contact'] ?? d['OrderContactArray']).map((c) => String(c['contactType'])),
+        issues: items(d, 'IssueArray', 'Issue').map((i) => String(i['issueId'])),
+        products: items(d, 'ProductArray', 'Product').map((p) => String(p['salesOrderLineNumber'])),
+        contacts: items(d, 'OrderContactArray', 'Contact').map((c) => String(c['contactType'])),
       })),
     })),
     codes,
@@ -45,7 +43,7 @@ async function soapStatus(fields: Record<string, string>) {
   const res = await post(t.app, ORDER_STATUS_V2_URL, ossV2Request('GetOrderStatusRequest', fields));
   const response = answerBody(res.body)['GetOrderStatusResponse'] as XmlNode;
   return ossSummary(
-    arrayOf((response['OrderStatusArray'] as XmlNode | undefined)?.['OrderStatus']),
+    items(response, 'OrderStatusArray', 'OrderStatus'),
     serviceMessagesOf(res.body).map((m) => m.code),
   );
 }
@@ -79,7 +77,7 @@ describe('twins: getIssue and /v2/issues', () => {
   it.each(['ISS-1', OPEN_ISSUE.issueId, CLOSED_ISSUE.issueId, 'ISS-NONE'])('%s', async (issueId) => {
     const res = await post(t.app, ORDER_STATUS_V2_URL, ossV2Request('GetIssueRequest', { issueId }));
     const response = answerBody(res.body)['GetIssueResponse'] as XmlNode;
-    const soapIssues = arrayOf((response['IssueArray'] as XmlNode | undefined)?.['Issue']).map((i) => [i['issueId'], i['issueStatus'], i['urgentResponseRequired']]);
+    const soapIssues = items(response, 'IssueArray', 'Issue').map((i) => [i['issueId'], i['issueStatus'], i['urgentResponseRequired']]);
     const body = await json(`/api/partners/v2/issues?issueId=${encodeURIComponent(issueId)}`);
     const jsonIssues = arrayOf(body['IssueArray']).map((i) => [i['issueId'], i['issueStatus'], String(i['urgentResponseRequired'])]);
     expect(jsonIssues).toEqual(soapIssues);
@@ -97,7 +95,7 @@ describe('twins: OSN getOrderShipmentNotification and /v2/orders/shipments', () 
   ])('%j', async (fields) => {
     const res = await post(t.app, SHIPMENT_V2_URL, osnV2Request(fields));
     const response = answerBody(res.body)['GetOrderShipmentNotificationResponse'] as XmlNode;
-    const soapOrders = arrayOf((response['OrderShipmentNotificationArray'] as XmlNode | undefined)?.['OrderShipmentNotification']).map((n) => String(n['purchaseOrderNumber']));
+    const soapOrders = items(response, 'OrderShipmentNotificationArray', 'OrderShipmentNotification').map((n) => String(n['purchaseOrderNumber']));
     const body = await json(`/api/partners/v2/orders/shipments?${new URLSearchParams(fields).toString()}`);
     expect(arrayOf(body['OrderShipmentNotificationArray']).map((n) => String(n['purchaseOrderNumber']))).toEqual(soapOrders);
     expect(codesOf(body)).toEqual(serviceMessagesOf(res.body).map((m) => m.code));

@@ -1,12 +1,13 @@
 // The content of one M:OrderShipmentNotification of OSN 2.0.0 (oss-osn-2.0.0.md §4.3), fitted to
 // GetOrderShipmentNotificationResponse.xsd and SharedOSNObjects.xsd: keys are the element names in
-// XSD order, each XArray a list of its X, absent values no key. The SOAP answer writes it as XML,
-// the JSON v2 twin sends it as it is, so the two cannot say different things. (Type aliases, not
-// interfaces: content-xml.ts takes them as records of element names.)
+// XSD order, each XArray a list of its X, absent values undefined (contentXml writes no element for
+// one, JSON.stringify no key). The SOAP answer writes it as XML, the JSON v2 twin sends it as it
+// is, so the two cannot say different things. (Type aliases, not interfaces: content-xml.ts takes
+// them as records of element names.)
 import type { ItemV2View, PackageV2View, SalesOrderShipmentV2View, ShipmentNotificationV2View, ShipmentV2View } from '../../../../contracts/lookup-answers-v2.js';
 import { preProductionProofs, quantityUoms, type PreProductionProof, type QuantityUom } from '../../../../contracts/v2-vocabulary.js';
 import { formatDateTime } from '../../soap/xml-text.js';
-import { collapseWhitespace, fitShippingAddress, fitText, withoutAbsent, type Degraded, type ShippingContactDetails } from '../fitting.js';
+import { collapseWhitespace, fitShippingAddress, fitText, type Degraded, type ShippingContactDetails } from '../fitting.js';
 
 export type QuantityContent = {
   value: number;
@@ -115,14 +116,14 @@ function itemContent(item: ItemV2View, degraded: Degraded): ItemContent | undefi
     if ((quantityUoms as readonly string[]).includes(item.uom)) uom = item.uom;
     else degraded('uom');
   }
-  return withoutAbsent({
+  return {
     supplierProductId,
     supplierPartId: fitText(item.supplierPartId, 64, 'supplierPartId', degraded),
     distributorProductId: fitText(item.distributorProductId, 64, 'distributorProductId', degraded),
     distributorPartId: fitText(item.distributorPartId, 64, 'distributorPartId', degraded),
     purchaseOrderLineNumber: purchaseOrderLineNumber(item.purchaseOrderLineNumber, degraded),
     Quantity: { value: quantity, uom },
-  });
+  };
 }
 
 /**
@@ -130,12 +131,12 @@ function itemContent(item: ItemV2View, degraded: Degraded): ItemContent | undefi
  * DimensionWeight when both unit and weight are; a half that cannot be complete is left out.
  */
 function dimensionContent(pkg: PackageV2View, degraded: Degraded): PackageContent['Dimension'] {
-  const sizes = withoutAbsent({
+  const sizes = {
     length: finite(pkg.length, 'length', degraded),
     width: finite(pkg.width, 'width', degraded),
     height: finite(pkg.height, 'height', degraded),
-  });
-  const hasSize = Object.keys(sizes).length > 0;
+  };
+  const hasSize = sizes.length !== undefined || sizes.width !== undefined || sizes.height !== undefined;
   const dimUOM = known(pkg.dimUOM);
   let size: DimensionSizeContent | undefined;
   if (hasSize && dimUOM !== undefined && DIM_UOMS.includes(dimUOM)) size = { dimUOM, ...sizes };
@@ -148,7 +149,7 @@ function dimensionContent(pkg: PackageV2View, degraded: Degraded): PackageConten
   else if (weightValue !== undefined || weightUOM !== undefined) degraded('DimensionWeight');
 
   if (size === undefined && weight === undefined) return undefined;
-  return withoutAbsent({ DimensionSize: size, DimensionWeight: weight });
+  return { DimensionSize: size, DimensionWeight: weight };
 }
 
 /** S:FreightDetails: carrier and service (carrierService ?? shipmentMethod) each cut to 64, only when both are known: no invented service. */
@@ -179,7 +180,7 @@ function packageContent(pkg: PackageV2View, degraded: Degraded): PackageContent 
     if (preProductionProofs.includes(pkg.preProductionProof)) preProductionProof = pkg.preProductionProof;
     else degraded('preProductionProof');
   }
-  return withoutAbsent({
+  return {
     id,
     trackingNumber: fitText(pkg.trackingNumber, 128, 'trackingNumber', degraded),
     shipmentDate: formatDateTime(pkg.shipmentDate),
@@ -189,7 +190,7 @@ function packageContent(pkg: PackageV2View, degraded: Degraded): PackageContent 
     shipmentTerms: fitText(pkg.shipmentTerms, 128, 'shipmentTerms', degraded),
     ItemArray: items.length > 0 ? items : undefined,
     preProductionProof,
-  });
+  };
 }
 
 /** v1's `None` is 2.0.0's `Other` (the third value renamed); a word outside the XSD's list is left out. */
@@ -205,14 +206,14 @@ function destinationType(value: string | undefined, degraded: Degraded): Shipmen
 /** A location as M:Shipment; undefined without a package (PackageArray needs one; the lookup gives none such). */
 function shipmentContent(location: ShipmentV2View, degraded: Degraded): ShipmentContent | undefined {
   if (location.packages.length === 0) return undefined;
-  return withoutAbsent({
+  return {
     destinationShippedInFull: location.complete,
     customerPickup: location.customerPickup ?? false,
     shipFromAddress: fitShippingAddress(location.shipFromAddress, degraded),
     shipToAddress: fitShippingAddress(location.shipToAddress, degraded),
     shipmentDestinationType: destinationType(location.shipmentDestinationType, degraded),
     PackageArray: location.packages.map((pkg) => packageContent(pkg, degraded)),
-  });
+  };
 }
 
 function salesOrderContent(salesOrder: SalesOrderShipmentV2View, degraded: Degraded): SalesOrderContent | undefined {

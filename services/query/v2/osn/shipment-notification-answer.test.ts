@@ -10,7 +10,7 @@ import { preProductionProofs, quantityUoms } from '../../../../contracts/v2-voca
 import { includingSchema } from '../../../../test/xsd/validate.js';
 import { AnswerChunks } from '../../http/answer-chunks.js';
 import { formatDecimal } from '../../soap/xml-text.js';
-import { OSN_V2_NS, OSN_V2_SHARED_NS } from './namespaces.js';
+import { OSN_V2_NS, OSN_V2_SHARED_NS } from '../namespaces.js';
 import type { OrderShipmentNotificationContent, ShipmentContent } from './notification-content.js';
 import { shipmentNotificationV2Json, shipmentNotificationV2Payload } from './shipment-notification-answer.js';
 
@@ -45,7 +45,12 @@ function render(orders: ShipmentNotificationV2View[], more = false): { xml: stri
   shipmentNotificationV2Payload(answer, (field) => fields.push(field))(out);
   const xml = out.bytes().toString('utf8');
   const jsonFields: string[] = [];
-  const json = shipmentNotificationV2Json(answer, (field) => jsonFields.push(field));
+  const jsonOut = new AnswerChunks();
+  shipmentNotificationV2Json(answer, (field) => jsonFields.push(field))(jsonOut);
+  const jsonText = jsonOut.bytes().toString('utf8');
+  const json = JSON.parse(jsonText) as Record<string, unknown>;
+  // Written notification by notification, the bytes are still one JSON.stringify of the whole body.
+  expect(jsonText).toBe(JSON.stringify(json));
   // Both renderings fit the same content, so they count the same.
   expect(jsonFields).toEqual(fields);
   return { xml, json, fields };

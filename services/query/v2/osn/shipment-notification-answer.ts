@@ -4,23 +4,19 @@
 import type { CappedAnswer, ShipmentNotificationV2View } from '../../../../contracts/lookup-answers-v2.js';
 import type { AnswerChunks } from '../../http/answer-chunks.js';
 import type { Degraded } from '../fitting.js';
+import { writeJsonAnswer } from '../json/answer-body.js';
+import { OSN_V2_NS, OSN_V2_SHARED_NS } from '../namespaces.js';
+import { capMessages } from '../service-messages.js';
 import { contentXml } from './content-xml.js';
-import { OSN_V2_NS, OSN_V2_SHARED_NS } from './namespaces.js';
 import { orderShipmentNotificationContent, type OrderShipmentNotificationContent } from './notification-content.js';
 
-/** S:ServiceMessage. */
-export type ServiceMessageContent = {
-  code: number;
-  description: string;
-  severity: 'Error' | 'Information' | 'Warning';
-};
-
-/** Sent beside the data when more purchase orders matched than the 5,000 the answer holds (§3). */
-export const ANSWER_FULL_WARNING: ServiceMessageContent = {
-  code: 200,
-  description: 'Answer full: 5000 purchase orders; more may match',
-  severity: 'Warning',
-};
+/** The notifications of the answer, each fitted as it is asked for; a purchase order with nothing to show gives none. */
+function* notificationContents(answer: CappedAnswer<ShipmentNotificationV2View>, degraded: Degraded): Generator<OrderShipmentNotificationContent> {
+  for (const view of answer.orders) {
+    const content = orderShipmentNotificationContent(view, degraded);
+    if (content) yield content;
+  }
+}
 
 /**
  * Writes the content of M:GetOrderShipmentNotificationResponse (its element and the 200 Warning
@@ -31,32 +27,26 @@ export function shipmentNotificationV2Payload(answer: CappedAnswer<ShipmentNotif
   return (out) => {
     const open = `GetOrderShipmentNotificationResponse xmlns="${OSN_V2_NS}" xmlns:shar="${OSN_V2_SHARED_NS}"`;
     let started = false;
-    for (const view of answer.orders) {
-      const content = orderShipmentNotificationContent(view, degraded);
-      if (!content) continue;
+    for (const content of notificationContents(answer, degraded)) {
       if (!started) out.add(`<${open}><OrderShipmentNotificationArray>`);
       started = true;
       out.add(contentXml('OrderShipmentNotification', content));
     }
     if (started) out.add('</OrderShipmentNotificationArray>');
-    if (answer.more) {
+    const warnings = capMessages(answer);
+    if (warnings.length > 0) {
       if (!started) out.add(`<${open}>`);
       started = true;
-      out.add(contentXml('ServiceMessageArray', [{ ...ANSWER_FULL_WARNING }]));
+      out.add(contentXml('ServiceMessageArray', warnings.map((message) => ({ ...message }))));
     }
     out.add(started ? '</GetOrderShipmentNotificationResponse>' : `<${open}/>`);
   };
 }
 
-/** The JSON v2 twin's body: the same content, each XArray a JSON array, native numbers and booleans, absent = no key. */
-export function shipmentNotificationV2Json(answer: CappedAnswer<ShipmentNotificationV2View>, degraded: Degraded): Record<string, unknown> {
-  const notifications: OrderShipmentNotificationContent[] = [];
-  for (const view of answer.orders) {
-    const content = orderShipmentNotificationContent(view, degraded);
-    if (content) notifications.push(content);
-  }
-  const body: Record<string, unknown> = {};
-  if (notifications.length > 0) body['OrderShipmentNotificationArray'] = notifications;
-  if (answer.more) body['ServiceMessageArray'] = [{ ...ANSWER_FULL_WARNING }];
-  return body;
+/**
+ * Writes the JSON v2 twin's body: the same content, each XArray a JSON array, native numbers and
+ * booleans, absent = no key; one notification at a time, as the SOAP answer is written.
+ */
+export function shipmentNotificationV2Json(answer: CappedAnswer<ShipmentNotificationV2View>, degraded: Degraded): (out: AnswerChunks) => void {
+  return (out) => writeJsonAnswer(out, 'OrderShipmentNotificationArray', notificationContents(answer, degraded), capMessages(answer));
 }

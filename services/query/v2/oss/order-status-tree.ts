@@ -3,9 +3,11 @@
 // Arrays only with at least one item; contacts fitted to the XSD (../fitting.ts). Never written:
 // auditURL, ResolutionArray, issueBlockingStatus, Issue/ContactArray.
 import type { CappedAnswer, ContactView, IssueView, OrderStatusDetailV2View, OrderStatusV2View, ProductView, Quantity } from '../../../../contracts/lookup-answers-v2.js';
+import type { AnswerChunks } from '../../http/answer-chunks.js';
 import type { Tree } from '../answer-tree.js';
 import { fitContact, type Degraded } from '../fitting.js';
-import { messages, type ServiceMessage } from '../service-messages.js';
+import { writeJsonAnswer } from '../json/answer-body.js';
+import { capMessages } from '../service-messages.js';
 
 /** An array of at least one item, else absent (every XArray of the XSDs wants one). */
 const some = <T>(items: readonly T[] | undefined, item: (value: T) => Tree): Tree[] | undefined =>
@@ -82,7 +84,16 @@ export const orderStatusTree = (o: OrderStatusV2View, degraded: Degraded): Tree 
   OrderStatusDetailArray: o.details.map((d) => detailTree(d, degraded)),
 });
 
-/** The 200 Warning of an answer at the cap, else none. */
-export const capMessages = (answer: CappedAnswer<unknown>): ServiceMessage[] => (answer.more ? [messages.answerFull()] : []);
+/** The JSON v2 twin's body of getOrderStatus, written order by order as the SOAP answer is (../soap/responses.ts). */
+export function orderStatusJson(answer: CappedAnswer<OrderStatusV2View>, degraded: Degraded): (out: AnswerChunks) => void {
+  return (out) => writeJsonAnswer(out, 'OrderStatusArray', orderStatusTrees(answer.orders, degraded), capMessages(answer));
+}
 
+/** The JSON v2 twin's body of getIssue: at least one issue (none is a 301). */
+export function issuesJson(issues: readonly IssueView[]): (out: AnswerChunks) => void {
+  return (out) => writeJsonAnswer(out, 'IssueArray', issues.map(issueTree), []);
+}
 
+function* orderStatusTrees(orders: readonly OrderStatusV2View[], degraded: Degraded): Generator<Tree> {
+  for (const order of orders) yield orderStatusTree(order, degraded);
+}

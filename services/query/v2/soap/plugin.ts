@@ -9,12 +9,11 @@ import { PasswordChecksBusyError } from '../../../domain/credentials/check-slots
 import type { Authenticator, Credential, ReserveLogin } from '../../../domain/credentials/credential.js';
 import { labelRequest } from '../../http/request-labels.js';
 import type { RequestWork } from '../../http/request-work.js';
-import { RateLimitedError } from '../../rate-limit/rate-limited-error.js';
 import { renderEnvelope } from '../../soap/envelope.js';
 import { childText, operationElement } from '../../soap/parse-envelope.js';
 import { DEFAULT_BODY_LIMIT, ORDER_STATUS_PATH, SHIPMENT_NOTIFICATION_PATH } from '../../soap/plugin.js';
 import { MALFORMED_REQUEST, SoapClientFault } from '../../soap/soap-faults.js';
-import { acceptXmlBodies, isFastifyRequestError, sendFault, wantsWsdl, XML_CONTENT_TYPE } from '../../soap/soap-http.js';
+import { acceptXmlBodies, sendCommonFault, sendFault, serveDocuments, XML_CONTENT_TYPE } from '../../soap/soap-http.js';
 import { loadServedDocuments, type ServiceFiles } from '../../soap/wsdl.js';
 import type { Degraded } from '../fitting.js';
 import { messages, ServiceMessageError } from '../service-messages.js';
@@ -56,19 +55,8 @@ function sendAnswer(reply: FastifyReply, payload: Parameters<typeof renderEnvelo
 }
 
 function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (error instanceof RateLimitedError) {
-    // Back-off is HTTP's job: zeep raises the fault (§8).
-    reply.header('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
-    return sendFault(reply, 429, 'soap:Server', 'Rate limit exceeded — retry later');
-  }
-  if (error instanceof SoapClientFault) {
-    request.log.info({ fault: error.message }, 'SOAP client fault');
-    return sendFault(reply, 500, 'soap:Client', error.message);
-  }
-  if (isFastifyRequestError(error)) {
-    request.log.info({ fault: MALFORMED_REQUEST, code: error.code }, 'SOAP request refused');
-    return sendFault(reply, 500, 'soap:Client', MALFORMED_REQUEST);
-  }
+  const common = sendCommonFault(error, request, reply);
+  if (common) return common;
   const operation = answering.get(request);
   if (!operation) {
     request.log.error({ err: error }, 'SOAP 2.0.0 request failed');
@@ -116,16 +104,6 @@ export const promoStandardsSoapV2: FastifyPluginAsync<PromoStandardsSoapV2Option
       return sendAnswer(reply, await operation.run(element, context));
     });
 
-    // A static path: Fastify prefers it to 1.0.0's `<path>/:file`.
-    app.get(path, async (request, reply) => {
-      if (!wantsWsdl(request.query)) return reply.callNotFound();
-      return reply.type(XML_CONTENT_TYPE).send(documents.wsdl);
-    });
-
-    app.get<{ Params: { file: string } }>(`${path}/:file`, async (request, reply) => {
-      const schema = documents.schemas.get(request.params.file);
-      if (schema === undefined) return reply.callNotFound();
-      return reply.type(XML_CONTENT_TYPE).send(schema);
-    });
+    serveDocuments(app, path, documents);
   });
 };

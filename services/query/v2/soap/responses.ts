@@ -8,8 +8,8 @@ import type { Tree } from '../answer-tree.js';
 import { SERVICE_METHODS } from '../answers.js';
 import type { Degraded } from '../fitting.js';
 import { OSN_V2_NS, OSN_V2_SHARED_NS, OSS_V2_NS, OSS_V2_SHARED_NS } from '../namespaces.js';
-import { capMessages, issueTree, orderStatusTree } from '../oss/order-status-tree.js';
-import type { ServiceMessage } from '../service-messages.js';
+import { issueTree, orderStatusTree } from '../oss/order-status-tree.js';
+import { capMessages, type ServiceMessage } from '../service-messages.js';
 import { arrayXml, treeXml } from './tree-xml.js';
 
 export type OssResponse = 'GetOrderStatusResponse' | 'GetIssueResponse' | 'GetServiceMethodsResponse';

@@ -33,6 +33,8 @@ export interface VerifyOptions {
   /** Events folded in memory at once, at most about: the topic is read once per share of this size. */
   eventsPerPass?: number;
   onProgress?(read: number, total: number): void;
+  /** Gives the check up (a Ctrl-C): the promise then rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /** A pass reads the whole topic: 10 minutes, and a minute more for every 500,000 events (a slow 8,000 a second). */
@@ -78,7 +80,7 @@ export async function verifyRebuild(kafka: Kafka, topic: string, collections: Re
         foldEventInto(fold, parsed.event);
         fold.rejected.length = 0; // dead letters: not compared, not kept
       },
-      { until: options.until, timeoutMs: passTimeoutMs(total), onProgress: (read) => options.onProgress?.(pass * total + read, passes * total) },
+      { until: options.until, timeoutMs: passTimeoutMs(total), signal: options.signal, onProgress: (read) => options.onProgress?.(pass * total + read, passes * total) },
     );
     report.expected.orderStatus += fold.orderStatus.size;
     report.expected.shipments += fold.shipments.size;

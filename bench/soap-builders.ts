@@ -251,7 +251,10 @@ function bench(answer: Answer): void {
     outputs.push(out);
     console.log(`  ${name.padEnd(28)} ${median(times).toFixed(1).padStart(8)} ms (CPU ${median(cpu).toFixed(1)} ms, garbage collection included)   ${(out.length / 1024 / 1024).toFixed(2)} MiB`);
   }
-  console.log(`  same bytes from all: ${outputs.every((o) => o.equals(outputs[0] as Buffer)) ? 'yes' : 'NO'}`);
+  const same = outputs.every((o) => o.equals(outputs[0] as Buffer));
+  console.log(`  same bytes from all: ${same ? 'yes' : 'NO'}`);
+  // The bench checks that every builder writes the same bytes (README): a difference fails it.
+  if (!same) process.exitCode = 1;
 }
 
 const statusData = statuses();

@@ -252,37 +252,75 @@ async function versions(stage: Stage, loader: LoadGenerator, credential: Credent
   if (answer.status !== 200 || !xml.includes(`${purchaseOrders[0]}</`) || xml.includes('ServiceMessage')) {
     throw new Error(`the 2.0.0 answer for ${purchaseOrders[0]} is not as expected (HTTP ${answer.status}): ${xml.slice(0, 400)}`);
   }
-  const sides = [
-    { name: '1.0.0', requests: purchaseOrders.map((po) => soapRequest(credential, 1, po)) },
-    { name: '2.0.0', requests: purchaseOrders.map((po) => soapV2Request(credential, po)) },
+  const sides: RoundSide[] = [
+    { name: '1.0.0', origin: stage.real.url, requests: purchaseOrders.map((po) => soapRequest(credential, 1, po)), server: () => stage.serverMs.real },
+    { name: '2.0.0', origin: stage.real.url, requests: purchaseOrders.map((po) => soapV2Request(credential, po)), server: () => stage.serverMs.real },
   ];
-  const warm: number[] = [];
-  for (const side of sides) {
-    await loader.run(stage.real.url, side.requests, 4 * CONCURRENCY, CONCURRENCY);
-    warm.push(rate(await loader.run(stage.real.url, side.requests, 16 * CONCURRENCY, CONCURRENCY)));
-  }
-  const requestsPerRound = FIXED_REQUESTS ?? Math.max(CONCURRENCY, Math.min(20_000, Math.round(Math.min(...warm) * ROUND_SECONDS)));
-  const rps: Record<string, number[]> = { '1.0.0': [], '2.0.0': [] };
-  const server: Record<string, number[]> = { '1.0.0': [], '2.0.0': [] };
-  let failures = 0;
-  for (let round = 1; round <= ROUNDS; round++) {
-    for (const side of round % 2 === 0 ? [...sides].reverse() : sides) {
-      stage.serverMs.real.length = 0;
-      const result = await loader.run(stage.real.url, side.requests, requestsPerRound, CONCURRENCY);
-      failures += failureCount(result);
-      (rps[side.name] as number[]).push(rate(result));
-      (server[side.name] as number[]).push(median(stage.serverMs.real));
-      say(`  round ${round}/${ROUNDS} ${side.name}: ${requestsPerRound} requests ${describeRun(result, stage.serverMs.real)}`);
-    }
-  }
+  const { rps, serverMs, requestsPerRound, failures } = await interleavedRounds(loader, sides, 4 * CONCURRENCY);
   return {
-    v1Rps: median(rps['1.0.0'] as number[]),
-    v2Rps: median(rps['2.0.0'] as number[]),
-    v1ServerMs: median(server['1.0.0'] as number[]),
-    v2ServerMs: median(server['2.0.0'] as number[]),
+    v1Rps: rps['1.0.0'] as number,
+    v2Rps: rps['2.0.0'] as number,
+    v1ServerMs: serverMs['1.0.0'] as number,
+    v2ServerMs: serverMs['2.0.0'] as number,
     requestsPerRound,
     failures,
   };
+}
+
+/** One side of interleaved rounds: its requests (asked in turn), where they go, and the server times its answers record. */
+interface RoundSide {
+  name: string;
+  origin: string;
+  requests: LoadRequest[];
+  server: () => number[];
+}
+
+interface RoundFigures {
+  /** Per side, medians over the rounds. */
+  rps: Record<string, number>;
+  serverMs: Record<string, number>;
+  requestsPerRound: number;
+  failures: number;
+}
+
+/**
+ * The sides measured against each other: two warm-up passes of each, not counted (JIT, sockets,
+ * the authenticator's cache), `warmup` requests then four times as many; the second pass, warm,
+ * sizes the rounds (a cold first pass runs at a fraction of the warm rate, and rounds sized on it
+ * last a second, too short to outlast the machine's noise). Then ROUNDS rounds of about
+ * ROUND_SECONDS per side at the slower side's warm rate (at least one request per lane), the order
+ * of the sides rotating each round; per side the medians of the rounds. `beforeRounds` is called
+ * once the warm-up is done.
+ */
+async function interleavedRounds(loader: LoadGenerator, sides: RoundSide[], warmup: number, beforeRounds?: () => void): Promise<RoundFigures> {
+  const warmRps: number[] = [];
+  for (const pass of [1, 2]) {
+    for (const side of sides) {
+      const requests = pass === 1 ? warmup : 4 * warmup;
+      const result = await loader.run(side.origin, side.requests, requests, CONCURRENCY);
+      if (pass === 2) warmRps.push(rate(result));
+      say(`  warm-up ${pass} ${side.name}: ${requests} requests, ${rate(result).toFixed(1)} req/s`);
+    }
+  }
+  const requestsPerRound = FIXED_REQUESTS ?? Math.max(CONCURRENCY, Math.min(20_000, Math.round(Math.min(...warmRps) * ROUND_SECONDS)));
+  beforeRounds?.();
+
+  const rps = new Map<string, number[]>(sides.map((side) => [side.name, []]));
+  const server = new Map<string, number[]>(sides.map((side) => [side.name, []]));
+  let failures = 0;
+  for (let round = 1; round <= ROUNDS; round++) {
+    const order = sides.map((_, i) => sides[(i + round) % sides.length]!);
+    for (const side of order) {
+      side.server().length = 0;
+      const result = await loader.run(side.origin, side.requests, requestsPerRound, CONCURRENCY);
+      failures += failureCount(result);
+      rps.get(side.name)!.push(rate(result));
+      server.get(side.name)!.push(median(side.server()));
+      say(`  round ${round}/${ROUNDS} ${side.name}: ${requestsPerRound} requests ${describeRun(result, side.server())}`);
+    }
+  }
+  const medians = (values: Map<string, number[]>) => Object.fromEntries([...values].map(([name, of]) => [name, median(of)]));
+  return { rps: medians(rps), serverMs: medians(server), requestsPerRound, failures };
 }
 
 // ---- (a) and (b)
@@ -331,43 +369,16 @@ async function throughput(label: string, stage: Stage, loader: LoadGenerator, cr
   const soap = purchaseOrders.map((po) => soapRequest(credential, 1, po));
   const json = purchaseOrders.map((po) => jsonRequest(credential, 1, po));
   const bare = purchaseOrders.map((po) => bareRequest(credential, 1, po));
-  const sides = [
+  const sides: RoundSide[] = [
     { name: 'SOAP (a)', origin: stage.real.url, requests: soap, server: () => stage.serverMs.real },
     { name: 'JSON (a2)', origin: stage.real.url, requests: json, server: () => stage.serverMs.real },
     { name: 'bare (b)', origin: stage.bare.url, requests: bare, server: () => stage.serverMs.bare },
   ];
 
-  // Warm-up, not counted: JIT, sockets, and the authenticator's cache (one scrypt for this credential).
-  // A second pass, warm, sizes the rounds: a cold first pass runs at a fraction of the warm rate,
-  // and rounds sized on it last a second, too short to outlast the machine's noise.
+  // The authenticator's cache takes one scrypt for this credential in the warm-up: the reads counted are the rounds'.
   const warmup = Math.max(CONCURRENCY, Math.min(4 * CONCURRENCY, Math.ceil((2 * CONCURRENCY * 1000) / Math.max(storeQueryMs, 1))));
-  const warmRps: number[] = [];
-  for (const pass of [1, 2]) {
-    for (const side of sides) {
-      const requests = pass === 1 ? warmup : 4 * warmup;
-      const result = await loader.run(side.origin, side.requests, requests, CONCURRENCY);
-      if (pass === 2) warmRps.push(rate(result));
-      say(`  warm-up ${pass} ${side.name}: ${requests} requests, ${rate(result).toFixed(1)} req/s`);
-    }
-  }
-  // About ROUND_SECONDS per side and round at the slower side's warm rate, at least one request per lane.
-  const requestsPerRound = FIXED_REQUESTS ?? Math.max(CONCURRENCY, Math.min(20_000, Math.round(Math.min(...warmRps) * ROUND_SECONDS)));
-  const readsBefore = stage.credentialReads();
-
-  const rps: Record<string, number[]> = { 'SOAP (a)': [], 'JSON (a2)': [], 'bare (b)': [] };
-  const server: Record<string, number[]> = { 'SOAP (a)': [], 'JSON (a2)': [], 'bare (b)': [] };
-  let failures = 0;
-  for (let round = 1; round <= ROUNDS; round++) {
-    const order = sides.map((_, i) => sides[(i + round) % sides.length]!);
-    for (const side of order) {
-      side.server().length = 0;
-      const result = await loader.run(side.origin, side.requests, requestsPerRound, CONCURRENCY);
-      failures += failureCount(result);
-      (rps[side.name] as number[]).push(rate(result));
-      (server[side.name] as number[]).push(median(side.server()));
-      say(`  round ${round}/${ROUNDS} ${side.name}: ${requestsPerRound} requests ${describeRun(result, side.server())}`);
-    }
-  }
+  let readsBefore = 0;
+  const { rps, serverMs, requestsPerRound, failures } = await interleavedRounds(loader, sides, warmup, () => (readsBefore = stage.credentialReads()));
   const reads = stage.credentialReads() - readsBefore;
 
   // One request at a time: each answer's server time split into the lookup and the rest.
@@ -401,12 +412,12 @@ async function throughput(label: string, stage: Stage, loader: LoadGenerator, cr
     jsonRestMs: median(rest['JSON (a2)'] as number[]),
     bareRestMs: median(rest['bare (b)'] as number[]),
     sequentialRequests: sequential,
-    soapRps: median(rps['SOAP (a)'] as number[]),
-    jsonRps: median(rps['JSON (a2)'] as number[]),
-    bareRps: median(rps['bare (b)'] as number[]),
-    soapServerMs: median(server['SOAP (a)'] as number[]),
-    jsonServerMs: median(server['JSON (a2)'] as number[]),
-    bareServerMs: median(server['bare (b)'] as number[]),
+    soapRps: rps['SOAP (a)'] as number,
+    jsonRps: rps['JSON (a2)'] as number,
+    bareRps: rps['bare (b)'] as number,
+    soapServerMs: serverMs['SOAP (a)'] as number,
+    jsonServerMs: serverMs['JSON (a2)'] as number,
+    bareServerMs: serverMs['bare (b)'] as number,
     storeQueryMs,
     requestsPerRound,
     credentialReads: reads,

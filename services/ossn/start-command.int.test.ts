@@ -3,6 +3,7 @@
 // the query service's, following `ossn replay`'s switch of the active read-model version; and one
 // Ctrl-C (SIGINT) stops it.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MongoClient } from 'mongodb';
@@ -112,4 +113,47 @@ it('refuses ports that clash before it starts anything', async () => {
   const clash = await runOssn(['start'], { ...variables, OPS_PORT: '19465', OSSN_METRICS_PORT: '19465' }, { timeoutMs: 60_000 });
   expect(clash.code).toBe(2);
   expect(clash.stderr).toContain('OPS_PORT (query service metrics and probes) and OSSN_METRICS_PORT (projector metrics and probes) are both 19465');
+});
+
+it('stops on Ctrl-C while it is still starting (Kafka away): "stopping…", and out within seconds', { timeout: 60_000 }, async () => {
+  const starting = startOssn(['start'], { ...variables, KAFKA_BROKERS: `127.0.0.1:${await freePort()}` }, { cwd });
+  // It waits on Kafka (kafkajs retries for half a minute before the start fails).
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  const sentAt = Date.now();
+  starting.child.kill('SIGINT');
+  try {
+    expect(await starting.exit).toBe(0);
+  } finally {
+    starting.child.kill('SIGKILL');
+  }
+  expect(Date.now() - sentAt).toBeLessThan(10_000);
+  expect(starting.output()).toContain('stopping…');
+});
+
+it('stops what it started and exits 1 when its start fails after the projector started (the query port taken)', { timeout: 120_000 }, async () => {
+  const own = uniqueNames('start-command-fails');
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, resolve));
+  const port = (taken.address() as AddressInfo).port;
+  try {
+    const failing = startOssn(
+      ['start'],
+      {
+        ...variables,
+        MONGODB_DATABASE: own.database,
+        OSSN_TOPIC: own.topic,
+        OSSN_CONSUMER_GROUP: `${own.group}-v1`,
+        PORT: String(port),
+        OSSN_STOP_TIMEOUT_MS: '5000',
+      },
+      { cwd },
+    );
+    const ended = await Promise.race([failing.exit, new Promise((resolve) => setTimeout(() => resolve('still running'), 90_000))]);
+    failing.child.kill('SIGKILL');
+    expect(ended, failing.output()).toBe(1);
+    expect(failing.output()).toContain('EADDRINUSE');
+    expect(failing.output()).toContain('stopping…');
+  } finally {
+    await new Promise((resolve) => taken.close(resolve));
+  }
 });

@@ -6,6 +6,7 @@ import { connectMongo } from '../adapters/mongodb/connect.js';
 import { untilAnswered } from '../plumbing/lifecycle/until-answered.js';
 import { startProjector, type RunningProjector } from './run.js';
 import { configForVersion } from './versions.js';
+import { everyTickOneAtATime } from './one-check-at-a-time.js';
 
 export interface FollowingProjector extends RunningProjector {
   /** The version kept current now. */
@@ -101,14 +102,11 @@ export async function startFollowingProjector(
     options.metrics?.activeVersion.set(version);
     if (!stopping) running = await start();
   };
-  let following: Promise<void> = Promise.resolve();
-  const timer = setInterval(() => {
-    // One check at a time; a failed one (store or Kafka away) is tried again at the next tick.
-    following = following.then(follow).catch((error: unknown) => {
-      if (!stopping) logger.warn({ err: error }, 'following the active read-model version failed; retrying');
-    });
-  }, options.checkMs ?? 2_000);
-  timer.unref();
+  // One check at a time (a tick while one runs, say a restart waiting on Kafka, is skipped); a
+  // failed one (store or Kafka away) is tried again at the next tick.
+  const following = everyTickOneAtATime(follow, options.checkMs ?? 2_000, (error: unknown) => {
+    if (!stopping) logger.warn({ err: error }, 'following the active read-model version failed; retrying');
+  });
 
   return {
     version: () => version,
@@ -118,9 +116,8 @@ export async function startFollowingProjector(
     },
     async stop() {
       stopping = true;
-      clearInterval(timer);
       stopped.abort();
-      await following;
+      await following.stop();
       await running?.stop();
       await mongo.close();
     },

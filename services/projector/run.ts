@@ -2,7 +2,7 @@ import type { ProjectorConfig } from '../plumbing/config/config.js';
 import type { DeadLetteredCheck } from '../domain/dead-letters/dead-lettered-sources.js';
 import { createKafka } from '../adapters/kafka/client.js';
 import { consumeBatches } from '../adapters/kafka/consumer.js';
-import { connectProducer } from '../adapters/kafka/producer.js';
+import { connectProducer, type MessageProducer } from '../adapters/kafka/producer.js';
 import { deadLetterTopic } from '../../contracts/transport.js';
 import { ensureTopics } from '../adapters/kafka/topics.js';
 import type { Logger } from '../plumbing/logging/logger.js';
@@ -42,6 +42,7 @@ export async function startProjector(config: ProjectorConfig, logger: Logger, ex
   const { metrics } = extras;
   const stopTimeoutMs = config.stopTimeoutMs ?? defaultStopTimeoutMs;
   const waiting = { signal: extras.signal };
+  const within = (what: string, step: () => Promise<unknown>) => stopStepWithin(what, step, stopTimeoutMs * 0.15, logger);
   const mongo = await untilAnswered(
     'MongoDB',
     async () => {
@@ -57,58 +58,69 @@ export async function startProjector(config: ProjectorConfig, logger: Logger, ex
     logger,
     waiting,
   );
-  const db = mongo.db(config.store.database);
-  const collections = readModelCollections(db, config.store.readModelVersion);
+  // Given up or failed from here on (Kafka away and the start aborted, say), the start closes what
+  // it opened: an open client would keep the process alive after it reported the start failed.
+  let connected: MessageProducer | undefined;
+  try {
+    const db = mongo.db(config.store.database);
+    const collections = readModelCollections(db, config.store.readModelVersion);
 
-  const kafka = createKafka(config.kafkaBrokers, 'ossn-projector', logger);
-  await untilAnswered('Kafka', () => ensureTopics(kafka, config.topic, config.topicPartitions), logger, waiting);
-  const dlqTopic = deadLetterTopic(config.topic);
-  const connected = await untilAnswered('Kafka', () => connectProducer(kafka), logger, waiting);
-  const producer = metrics ? countingDeadLetters(connected, dlqTopic, metrics) : connected;
-  const projectBatches = createBatchProjector({
-    collections,
-    previousCollections:
-      config.previousReadModelVersion === undefined ? undefined : readModelCollections(db, config.previousReadModelVersion),
-    previousShownBefore: config.previousShownBefore,
-    producer,
-    deadLetterTopic: dlqTopic,
-    logger,
-    stateCacheSize: config.stateCacheSize,
-    observer: metrics ? batchObserver(metrics) : undefined,
-    alreadyDeadLettered: extras.alreadyDeadLettered,
-    writeFence: extras.writeFence,
-  });
-  const consumer = await untilAnswered(
-    'Kafka',
-    () =>
-      consumeBatches(
-        kafka,
-        {
-          groupId: config.consumerGroup,
-          topic: config.topic,
-          logger,
-          sessionTimeoutMs: config.consumerSessionTimeoutMs,
-          onJoin: extras.onJoin,
-          onLeave: extras.onLeave,
-          abandonBatchesAfterMs: stopTimeoutMs * 0.2,
-          stopTimeoutMs: stopTimeoutMs * 0.5,
-        },
-        metrics ? measuredBatches(projectBatches, metrics) : projectBatches,
-      ),
-    logger,
-    waiting,
-  );
-  const lagWatch = metrics ? watchConsumerLag(kafka, { groupId: config.consumerGroup, topic: config.topic }, metrics, logger) : undefined;
-  logger.info({ topic: config.topic, group: config.consumerGroup, readModelVersion: config.store.readModelVersion }, 'projector consuming');
-  return {
-    async stop() {
-      await consumer.stop();
-      const within = (what: string, step: () => Promise<unknown>) => stopStepWithin(what, step, stopTimeoutMs * 0.15, logger);
-      await Promise.all([
-        lagWatch && within('stopping the consumer lag watch', () => lagWatch.stop()),
-        within('closing the dead-letter producer', () => producer.close()),
-        within('closing the MongoDB connections', () => mongo.close()),
-      ]);
-    },
-  };
+    const kafka = createKafka(config.kafkaBrokers, 'ossn-projector', logger);
+    await untilAnswered('Kafka', () => ensureTopics(kafka, config.topic, config.topicPartitions), logger, waiting);
+    const dlqTopic = deadLetterTopic(config.topic);
+    connected = await untilAnswered('Kafka', () => connectProducer(kafka), logger, waiting);
+    const producer = metrics ? countingDeadLetters(connected, dlqTopic, metrics) : connected;
+    const projectBatches = createBatchProjector({
+      collections,
+      previousCollections:
+        config.previousReadModelVersion === undefined ? undefined : readModelCollections(db, config.previousReadModelVersion),
+      previousShownBefore: config.previousShownBefore,
+      producer,
+      deadLetterTopic: dlqTopic,
+      logger,
+      stateCacheSize: config.stateCacheSize,
+      observer: metrics ? batchObserver(metrics) : undefined,
+      alreadyDeadLettered: extras.alreadyDeadLettered,
+      writeFence: extras.writeFence,
+    });
+    const consumer = await untilAnswered(
+      'Kafka',
+      () =>
+        consumeBatches(
+          kafka,
+          {
+            groupId: config.consumerGroup,
+            topic: config.topic,
+            logger,
+            sessionTimeoutMs: config.consumerSessionTimeoutMs,
+            onJoin: extras.onJoin,
+            onLeave: extras.onLeave,
+            abandonBatchesAfterMs: stopTimeoutMs * 0.2,
+            stopTimeoutMs: stopTimeoutMs * 0.5,
+          },
+          metrics ? measuredBatches(projectBatches, metrics) : projectBatches,
+        ),
+      logger,
+      waiting,
+    );
+    const lagWatch = metrics ? watchConsumerLag(kafka, { groupId: config.consumerGroup, topic: config.topic }, metrics, logger) : undefined;
+    logger.info({ topic: config.topic, group: config.consumerGroup, readModelVersion: config.store.readModelVersion }, 'projector consuming');
+    return {
+      async stop() {
+        await consumer.stop();
+        await Promise.all([
+          lagWatch && within('stopping the consumer lag watch', () => lagWatch.stop()),
+          within('closing the dead-letter producer', () => producer.close()),
+          within('closing the MongoDB connections', () => mongo.close()),
+        ]);
+      },
+    };
+  } catch (error) {
+    const opened = connected;
+    await Promise.all([
+      opened && within('closing the dead-letter producer', () => opened.close()),
+      within('closing the MongoDB connections', () => mongo.close()),
+    ]);
+    throw error;
+  }
 }

@@ -17,6 +17,8 @@ export interface ReadTopicOptions {
   /** Called with the count so far, every few thousand messages. */
   onProgress?: (read: number) => void;
   timeoutMs?: number;
+  /** Gives the reading up: the promise then rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -31,6 +33,8 @@ export async function scanTopic(
   onMessage: (message: StoredMessage) => void | Promise<void>,
   options: ReadTopicOptions = {},
 ): Promise<number> {
+  const { signal } = options;
+  signal?.throwIfAborted();
   const admin = kafka.admin();
   await admin.connect();
   const groupId = `ossn-reader-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
@@ -44,8 +48,15 @@ export async function scanTopic(
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning: true });
     const timeoutMs = options.timeoutMs ?? 120_000;
+    let onAbort: (() => void) | undefined;
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`reading ${topic} took longer than ${timeoutMs / 1000} s (${read} messages read)`)), timeoutMs);
+      onAbort = () => {
+        clearTimeout(timer);
+        reject(signal?.reason as Error);
+      };
+      if (signal?.aborted) onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
       consumer
         .run({
           autoCommit: false,
@@ -53,7 +64,7 @@ export async function scanTopic(
             if (!remaining.has(batch.partition)) return;
             const end = until.get(batch.partition) ?? 0n;
             for (const m of batch.messages) {
-              if (BigInt(m.offset) >= end) break;
+              if (BigInt(m.offset) >= end || signal?.aborted) break;
               await onMessage({
                 partition: batch.partition,
                 offset: m.offset,
@@ -75,7 +86,7 @@ export async function scanTopic(
           clearTimeout(timer);
           reject(error as Error);
         });
-    });
+    }).finally(() => onAbort && signal?.removeEventListener('abort', onAbort));
     return read;
   } finally {
     await consumer.disconnect();

@@ -29,7 +29,7 @@ ossn dlq redrive (ID... | --all) [--reason KIND] [--since TIME] [--until TIME]
 
 const units: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-export function parseTime(value: string | undefined, name: string, now = Date.now()): Date | undefined {
+function parseTime(value: string | undefined, name: string, now = Date.now()): Date | undefined {
   if (value === undefined) return undefined;
   const age = /^(\d+)([smhd])$/.exec(value);
   if (age) return new Date(now - Number(age[1]) * (units[age[2] as string] as number));

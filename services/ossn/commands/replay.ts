@@ -1,3 +1,4 @@
+import { constants } from 'node:os';
 import { parseArgs } from 'node:util';
 import { readProjectorConfig } from '../../plumbing/config/config.js';
 import { createKafka } from '../../adapters/kafka/client.js';
@@ -19,9 +20,20 @@ async function rebuildAndSwitch(ctx: ReplayContext): Promise<void> {
   const progress = new ProgressDisplay({ unit: 'events' });
   const stop = new AbortController();
   let lastWait: string | undefined;
-  const onSignal = () => stop.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  // The first signal stops the replay where it is (it says so, and how to resume); a second one,
+  // while that stop waits on a server, ends the process at once: every step can be run again.
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!stop.signal.aborted) {
+      progress.finish();
+      say('stopping… (once more to exit at once)');
+      stop.abort();
+      return;
+    }
+    say('stopped at once; `ossn replay` goes on from where it was once its lock has lapsed, `ossn replay --discard` throws away a rebuild not switched to');
+    process.exit(128 + constants.signals[signal]);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     const result = await replay(ctx, {
       signal: stop.signal,
@@ -50,6 +62,11 @@ async function rebuildAndSwitch(ctx: ReplayContext): Promise<void> {
       },
     });
     progress.finish();
+    if (result.outcome === 'stopped' && result.switched) {
+      say(`stopped; version ${result.build.version} is active, its change and visible times not all settled against version ${result.build.previous}: \`ossn replay\` settles them`);
+      process.exitCode = 1;
+      return;
+    }
     if (result.outcome === 'stopped') {
       say(`stopped; version ${result.build.version} is not active. \`ossn replay\` resumes it, \`ossn replay --discard\` throws it away`);
       process.exitCode = 1;

@@ -10,14 +10,14 @@ import { createKafka } from '../../adapters/kafka/client.js';
 import { connectProducer } from '../../adapters/kafka/producer.js';
 import { topicSize, waitUntilCaughtUp } from '../../adapters/kafka/progress.js';
 import { ensureTopics } from '../../adapters/kafka/topics.js';
-import { createLogger } from '../../plumbing/logging/logger.js';
+import { createLogger, type Logger } from '../../plumbing/logging/logger.js';
 import { untilAnswered } from '../../plumbing/lifecycle/until-answered.js';
 import { createProjectorMetrics } from '../../plumbing/metrics/projector-metrics.js';
-import { startFollowingProjector } from '../../projector/follow-active-version.js';
+import { startFollowingProjector, type FollowingProjector } from '../../projector/follow-active-version.js';
 import { consumerGroupFor } from '../../projector/versions.js';
 import { publishNdjson } from '../../adapters/kafka/publish-events.js';
 import { connectMongo } from '../../adapters/mongodb/connect.js';
-import { startQueryService } from '../../query/server.js';
+import { startQueryService, type RunningQueryService } from '../../query/server.js';
 import { serveProjectorOps } from '../projector-ops.js';
 import { exitOnSecondSignal } from '../second-signal.js';
 import { untilSignal } from '../signals.js';
@@ -34,6 +34,13 @@ function demoPassword(): string {
   mkdirSync(dirname(demoPasswordFile), { recursive: true });
   writeFileSync(demoPasswordFile, `${password}\n`, { mode: 0o600 });
   return password;
+}
+
+/** What `ossn start` has started so far. */
+interface Running {
+  projector?: FollowingProjector;
+  projectorOps?: Awaited<ReturnType<typeof serveProjectorOps>>;
+  query?: RunningQueryService;
 }
 
 /** The three ports this process listens on must differ (0, any free port, always does). */
@@ -65,6 +72,60 @@ export async function startCommand(): Promise<void> {
   if (clashes.length > 0) throw new ConfigError(clashes);
   const logger = createLogger('ossn', env.LOG_LEVEL ? projectorConfig.logLevel : 'warn');
 
+  // Listening from the start: Ctrl-C while starting (a server away, the demo data being
+  // projected) stops what has started, as it does once everything runs.
+  const stopRequested = untilSignal();
+  const stopTimeoutMs = projectorConfig.stopTimeoutMs ?? defaultStopTimeoutMs;
+  // What has started so far, in the order it stops.
+  const running: Running = {};
+  const stopAll = () =>
+    stopWithinDeadline(stopTimeoutMs, logger, [
+      ['closing the query service', async () => running.query?.close(), stopTimeoutMs * 0.2],
+      ["closing the projector's metrics and probes port", async () => running.projectorOps?.close(), stopTimeoutMs * 0.2],
+      ['stopping the projector', async () => running.projector?.stop()],
+    ]);
+
+  const starting = startEverything(projectorConfig, queryConfig, logger, running);
+  const first = await Promise.race([
+    starting.then(
+      (ready) => ({ ready }),
+      (error: unknown) => ({ error }),
+    ),
+    stopRequested.then((signal) => ({ signal })),
+  ]);
+  if ('error' in first) {
+    // The projector and the query service started so far would keep the process alive, serving.
+    process.stderr.write(`ossn: ${first.error instanceof Error ? first.error.message : String(first.error)}\n`);
+    process.stdout.write('stopping…\n');
+    exitOnSecondSignal(logger);
+    await stopAll();
+    process.exit(1);
+  }
+  if ('ready' in first) {
+    process.stdout.write(first.ready);
+    await stopRequested;
+  } else {
+    // The start goes on while the stop runs; whatever it does after, the process exits.
+    starting.catch(() => undefined);
+  }
+  process.stdout.write('stopping…\n');
+  exitOnSecondSignal(logger);
+  await stopAll();
+  // An abandoned step, or a connection it left to a server that does not answer, would hold the process.
+  process.exit();
+}
+
+/**
+ * Publishes the demo data set to an empty topic, ensures the demo credential, starts the projector
+ * and the query service (each put in `running` once started) and waits for the projector to catch
+ * up; resolves with the examples to print.
+ */
+async function startEverything(
+  projectorConfig: ProjectorConfig,
+  queryConfig: QueryConfig,
+  logger: Logger,
+  running: Running,
+): Promise<string> {
   const kafka = createKafka(projectorConfig.kafkaBrokers, 'ossn-start', logger);
   await ensureTopics(kafka, projectorConfig.topic, projectorConfig.topicPartitions);
   // Leaders of topics created moments ago may not be known to every request yet.
@@ -80,24 +141,10 @@ export async function startCommand(): Promise<void> {
   await ensureDemoCredential(new CredentialStore(credentialsCollection(mongo.db(queryConfig.store.database))), password).finally(() => mongo.close());
 
   const metrics = createProjectorMetrics();
-  const projector = await startFollowingProjector(projectorConfig, logger, { metrics });
-  const projectorOps = await serveProjectorOps(projectorConfig, projector, metrics, logger);
-  const query = await startQueryService(queryConfig, logger);
+  const projector = (running.projector = await startFollowingProjector(projectorConfig, logger, { metrics }));
+  const projectorOps = (running.projectorOps = await serveProjectorOps(projectorConfig, projector, metrics, logger));
+  const query = (running.query = await startQueryService(queryConfig, logger));
   // The group of the version kept current: a replay may have switched to another one.
   await waitUntilCaughtUp(kafka, consumerGroupFor(projectorConfig, projector.version()), projectorConfig.topic, 300_000);
-
-  process.stdout.write(
-    examples({ baseUrl: queryConfig.publicBaseUrl, id: demoCredentialId, password, operators: { projector: projectorOps.url, query: query.opsUrl } }),
-  );
-  await untilSignal();
-  process.stdout.write('stopping…\n');
-  exitOnSecondSignal(logger);
-  const stopTimeoutMs = projectorConfig.stopTimeoutMs ?? defaultStopTimeoutMs;
-  await stopWithinDeadline(stopTimeoutMs, logger, [
-    ['closing the query service', () => query.close(), stopTimeoutMs * 0.2],
-    ["closing the projector's metrics and probes port", () => projectorOps.close(), stopTimeoutMs * 0.2],
-    ['stopping the projector', () => projector.stop()],
-  ]);
-  // An abandoned step, or a connection it left to a server that does not answer, would hold the process.
-  process.exit();
+  return examples({ baseUrl: queryConfig.publicBaseUrl, id: demoCredentialId, password, operators: { projector: projectorOps.url, query: query.opsUrl } });
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { generateDemoEvents } from '../demo-events/demo-events.js';
 import type { ErpEvent } from '../../../contracts/erp-events.js';
 import { foldEvents } from '../../../projections/fold.js';
-import { ossnEnv, runOssn } from '../../../test/support/ossn-cli.js';
+import { ossnEnv, runOssn, startOssn } from '../../../test/support/ossn-cli.js';
 import { freshProjectorConfig, projectUntilCaughtUp, publishEvents, useConnections } from '../../../test/support/projector-system.js';
 import { uniqueNames } from '../../../test/support/servers.js';
 import type { ProjectorConfig } from '../../plumbing/config/config.js';
@@ -304,5 +304,28 @@ describe('ossn replay on the command line', () => {
     expect(await readBuild(db)).toBeUndefined();
     expect(await collections()).not.toContain('order_status_v3');
     expect((await readActiveVersion(db, 1)).version).toBe(2);
+  });
+
+  it('stops on Ctrl-C while verifying: "stopping…", no switch, "stopped;" within seconds, the build kept for the next run', { timeout: 180_000 }, async () => {
+    const { config, db } = await freshSystem('replay-cli-stop');
+    await publish(generateDemoEvents({ clients: 1, orders: 30, seed: 16 }), config.topic);
+    await buildLive(config);
+    const replaying = startOssn(['replay'], { ...ossnEnv(config), OSSN_CONSUMER_GROUP: config.consumerGroup });
+    try {
+      // Verifying reads the topic with a consumer group of its own: joining it alone takes seconds.
+      await expect.poll(replaying.output, { timeout: 120_000, interval: 50 }).toContain('caught up after');
+      const sentAt = Date.now();
+      replaying.child.kill('SIGINT');
+      const ended = await Promise.race([replaying.exit, sleep(30_000).then(() => 'still running')]);
+      expect(ended, replaying.output()).toBe(1);
+      expect(Date.now() - sentAt).toBeLessThan(10_000);
+    } finally {
+      replaying.child.kill('SIGKILL');
+    }
+    expect(replaying.output()).toContain('stopping…');
+    expect(replaying.output()).toContain('stopped; version 2 is not active. `ossn replay` resumes it');
+    expect(replaying.output()).not.toContain('switching to version');
+    expect((await readBuild(db))?.version).toBe(2);
+    expect((await readActiveVersion(db, 1)).version).toBe(1);
   });
 });

@@ -40,7 +40,10 @@ export interface ReplayOptions {
   /** Events committed by the rebuild of all the topic holds (now), while it rebuilds. */
   onProgress?(done: number, total: number): void;
   onPhase?(phase: ReplayPhase, build: BuildRecord): void | Promise<void>;
-  /** Stops the rebuild where it is (it can be resumed); checked every `pollMs`. */
+  /**
+   * Stops the replay where it is (it can be resumed): the rebuild (checked every `pollMs`), the
+   * verification, the hand-over, or the settling between pages.
+   */
   signal?: AbortSignal;
   /** A rebuild that commits nothing for this long is given up (resumable); 5 minutes by default. */
   stallTimeoutMs?: number;
@@ -65,7 +68,12 @@ export type ReplayResult =
       changeTimes: ChangeTimeReport;
       shipmentTimes: ShipmentTimeReport;
     }
-  | { outcome: 'stopped'; build: BuildRecord }
+  | {
+      outcome: 'stopped';
+      build: BuildRecord;
+      /** Stopped while settling: the build is the active version already, its times not all settled. */
+      switched?: boolean;
+    }
   | { outcome: 'refused'; build: BuildRecord; verify: VerifyReport };
 
 /** Versions that have read-model collections in the store. */
@@ -101,6 +109,19 @@ async function groupProgress(kafka: Kafka, groupId: string, topic: string) {
     return { committed: new Map(lags.map((p) => [p.partition, p.end - p.lag])), ends: new Map(lags.map((p) => [p.partition, p.end])) };
   } finally {
     await admin.disconnect();
+  }
+}
+
+/** Whether `error` is the rejection of a step stopped by `signal` (its reason). */
+const stoppedBy = (signal: AbortSignal | undefined, error: unknown) => signal?.aborted === true && error === signal.reason;
+
+/** `step`'s result, or undefined when it was stopped by `signal`. */
+async function unlessStopped<T>(signal: AbortSignal | undefined, step: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await step();
+  } catch (error) {
+    if (stoppedBy(signal, error)) return undefined;
+    throw error;
   }
 }
 
@@ -170,7 +191,11 @@ async function switchOver(ctx: ReplayContext, build: BuildRecord, lock: ReplayLo
   // must get it at the same time from the build. Most of it while the live version still moves
   // (a minute's margin for the clocks of this host and the database), the rest once it is held.
   const carried = await databaseTime(ctx.db);
-  await carryShownTimes(rebuilt, live, new Date(build.startedAt.getTime() - 60_000));
+  const carriedBefore = await unlessStopped(options.signal, async () => {
+    await carryShownTimes(rebuilt, live, new Date(build.startedAt.getTime() - 60_000), options.signal);
+    return true;
+  });
+  if (!carriedBefore) return undefined;
   const projector = await startRebuildProjector(ctx, build, options);
   if (!projector) return undefined;
   let level: boolean;
@@ -196,9 +221,9 @@ async function switchOver(ctx: ReplayContext, build: BuildRecord, lock: ReplayLo
   return activateBuild(ctx.db, build);
 }
 
-async function carryShownTimes(rebuilt: ReadModelCollections, live: ReadModelCollections, since: Date): Promise<void> {
-  await settleChangeTimes(rebuilt, live, { liveChangedSince: since, stamp: false });
-  await settleShipmentTimes(rebuilt, live, { liveChangedSince: since, stamp: false });
+async function carryShownTimes(rebuilt: ReadModelCollections, live: ReadModelCollections, since: Date, signal?: AbortSignal): Promise<void> {
+  await settleChangeTimes(rebuilt, live, { liveChangedSince: since, stamp: false, signal });
+  await settleShipmentTimes(rebuilt, live, { liveChangedSince: since, stamp: false, signal });
 }
 
 /** The database server's clock, which stamps every change and visible time. */
@@ -246,11 +271,15 @@ async function replayHoldingLock(ctx: ReplayContext, lock: ReplayLock, options: 
 
     await options.onPhase?.('verifying', build);
     const { committed } = await groupProgress(ctx.kafka, build.consumerGroup, ctx.config.topic);
-    verify = await verifyRebuild(ctx.kafka, ctx.config.topic, rebuilt, { until: committed, eventsPerPass: options.eventsPerVerifyPass });
+    verify = await unlessStopped(options.signal, () =>
+      verifyRebuild(ctx.kafka, ctx.config.topic, rebuilt, { until: committed, eventsPerPass: options.eventsPerVerifyPass, signal: options.signal }),
+    );
+    if (!verify) return { outcome: 'stopped', build };
     options.onVerified?.(verify);
     if (!verified(verify)) return { outcome: 'refused', build, verify };
 
     throwIfLost(lock);
+    if (options.signal?.aborted) return { outcome: 'stopped', build };
     await options.onPhase?.('switching', build);
     const switched = await switchOver(ctx, build, lock, options);
     if (!switched) return { outcome: 'stopped', build };
@@ -259,8 +288,13 @@ async function replayHoldingLock(ctx: ReplayContext, lock: ReplayLock, options: 
 
   throwIfLost(lock);
   await options.onPhase?.('settling', build);
-  const changeTimes = await settleChangeTimes(rebuilt, live, { stamp: true });
-  const shipmentTimes = await settleShipmentTimes(rebuilt, live, { stamp: true });
+  // Stopped, the build stays recorded: the next replay finds it active and settles it.
+  const settled = await unlessStopped(options.signal, async () => ({
+    changeTimes: await settleChangeTimes(rebuilt, live, { stamp: true, signal: options.signal }),
+    shipmentTimes: await settleShipmentTimes(rebuilt, live, { stamp: true, signal: options.signal }),
+  }));
+  if (!settled) return { outcome: 'stopped', build, switched: true };
+  const { changeTimes, shipmentTimes } = settled;
   await forgetBuild(ctx.db);
   return { outcome: 'switched', build, active, verify, changeTimes, shipmentTimes };
 }

@@ -1,7 +1,7 @@
 import type { AnyBulkWriteOperation, Collection, Document, Filter } from 'mongodb';
 
 /** Settles the documents a cursor yields a page at a time (the last page partly full): bounded memory on any collection. */
-export async function settleInPages<T>(documents: AsyncIterable<T>, size: number, settle: (page: T[]) => Promise<void>): Promise<void> {
+async function settleInPages<T>(documents: AsyncIterable<T>, size: number, settle: (page: T[]) => Promise<void>): Promise<void> {
   let page: T[] = [];
   for await (const doc of documents) {
     page.push(doc);
@@ -25,6 +25,8 @@ export interface SettleOptions {
    * is takes the live version's time.
    */
   stamp: boolean;
+  /** Stops between pages (a Ctrl-C): the promise then rejects with the signal's reason; what is written is settled. */
+  signal?: AbortSignal;
 }
 
 /** What settling a page of documents would write, and how many it carried and stamped. */
@@ -64,8 +66,9 @@ export async function settleAgainstLive<T extends Sequenced>(
     options.liveChangedSince === undefined
       ? rebuilt.find({}, { projection: { _id: 1 }, sort: { _id: 1 } })
       : live.find({ purchaseOrderNumber: { $exists: true }, [changeTime.field]: { $gte: options.liveChangedSince } } as Filter<T>, { projection: { _id: 1 }, hint: changeTime.index });
-  const settle = (page: Document[]) =>
-    settleGuarded(
+  const settle = (page: Document[]) => {
+    options.signal?.throwIfAborted();
+    return settleGuarded(
       rebuilt,
       async () => {
         const filter = { _id: { $in: page.map((d) => d._id as string) } } as Filter<T>;
@@ -77,6 +80,7 @@ export async function settleAgainstLive<T extends Sequenced>(
       },
       report,
     );
+  };
   await settleInPages(ids, idsPerRead, settle);
   return report;
 }

@@ -33,6 +33,8 @@ export interface VerifyOptions {
   /** Events folded in memory at once, at most about: the topic is read once per share of this size. */
   eventsPerPass?: number;
   onProgress?(read: number, total: number): void;
+  /** Gives the check up (a Ctrl-C): the promise then rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /** A pass reads the whole topic: 10 minutes, and a minute more for every 500,000 events (a slow 8,000 a second). */
@@ -41,13 +43,14 @@ const passTimeoutMs = (events: number) => 600_000 + Math.ceil(events / 500_000) 
 /** Which pass folds a sales order: its key's hash, so every event of it falls in the same one. */
 const passOf = (key: string, passes: number) => createHash('sha1').update(key).digest().readUInt32BE(0) % passes;
 
+/** `size` of `items` (all when fewer) chosen at random, each as likely: a partial Fisher-Yates shuffle, which reorders `items`. */
 function sample<T>(items: T[], size: number): T[] {
-  const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
+  const n = Math.min(size, items.length);
+  for (let i = 0; i < n; i++) {
+    const j = i + Math.floor(Math.random() * (items.length - i));
+    [items[i], items[j]] = [items[j] as T, items[i] as T];
   }
-  return copy.slice(0, size);
+  return items.slice(0, n);
 }
 
 /**
@@ -78,7 +81,7 @@ export async function verifyRebuild(kafka: Kafka, topic: string, collections: Re
         foldEventInto(fold, parsed.event);
         fold.rejected.length = 0; // dead letters: not compared, not kept
       },
-      { until: options.until, timeoutMs: passTimeoutMs(total), onProgress: (read) => options.onProgress?.(pass * total + read, passes * total) },
+      { until: options.until, timeoutMs: passTimeoutMs(total), signal: options.signal, onProgress: (read) => options.onProgress?.(pass * total + read, passes * total) },
     );
     report.expected.orderStatus += fold.orderStatus.size;
     report.expected.shipments += fold.shipments.size;

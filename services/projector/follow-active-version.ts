@@ -52,11 +52,9 @@ export async function startFollowingProjector(
   let joined = false;
   // Stopping gives up a start that waits for a server away.
   const stopped = new AbortController();
-  // What the version kept now is started with: the version it was left for, and since when.
-  let carryFrom: { previous?: number; shownBefore?: Date } = {};
   const start = () => {
     const kept = version;
-    return startProjector(configForVersion(config, kept, carryFrom.previous, carryFrom.shownBefore), logger, {
+    return startProjector(configForVersion(config, kept), logger, {
       // Checked before every batch: a projector that started just as a replay took its version over does not write it.
       writeFence: () => mayWrite(db, kept, config.store.readModelVersion),
       metrics: options.metrics,
@@ -78,7 +76,7 @@ export async function startFollowingProjector(
   const follow = async () => {
     // One read of both records: the active version and the hold cannot be seen from two moments.
     const {
-      active: { version: active, activatedAt },
+      active: { version: active },
       held: heldVersion,
     } = await versionState(db, config.store.readModelVersion);
     const held = heldVersion === version;
@@ -94,11 +92,10 @@ export async function startFollowingProjector(
       return;
     }
     logger.info({ from: version, to: active }, 'following the active read-model version');
-    const left = version;
     await halt();
-    // What the version left showed after the switch, no partner reading this one has seen.
+    // Nothing to carry over from the version left: the replay's hand-over made this one show all it
+    // showed before the switch, and the write fence kept it unwritten since.
     version = active;
-    carryFrom = { previous: left, shownBefore: activatedAt };
     options.metrics?.activeVersion.set(version);
     if (!stopping) running = await start();
   };

@@ -21,8 +21,6 @@ export interface ProjectorDependencies {
   collections: ReadModelCollections;
   /** The live version while this projector rebuilds a new one: change times already shown are kept. */
   previousCollections?: ReadModelCollections;
-  /** See ProjectorConfig.previousShownBefore. */
-  previousShownBefore?: Date;
   producer: MessageProducer;
   deadLetterTopic: string;
   logger: Logger;
@@ -92,7 +90,7 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
           return;
         }
         try {
-          await writeEffects(deps.collections, projected.effects, deps.previousCollections, deps.previousShownBefore);
+          await writeEffects(deps.collections, projected.effects, deps.previousCollections);
         } catch (error) {
           if (isRefusedDocument(error)) writeRefusals++;
           throw error;

@@ -74,7 +74,6 @@ export async function startProjector(config: ProjectorConfig, logger: Logger, ex
       collections,
       previousCollections:
         config.previousReadModelVersion === undefined ? undefined : readModelCollections(db, config.previousReadModelVersion),
-      previousShownBefore: config.previousShownBefore,
       producer,
       deadLetterTopic: dlqTopic,
       logger,

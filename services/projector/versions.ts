@@ -13,13 +13,12 @@ export function consumerGroupFor(config: Pick<ProjectorConfig, 'consumerGroup' |
   return `${stem}-v${version}`;
 }
 
-/** The projector's configuration for keeping `version` current, carrying change times over from `previous`. */
-export function configForVersion(config: ProjectorConfig, version: number, previous?: number, previousShownBefore?: Date): ProjectorConfig {
+/** The projector's configuration for keeping `version` current; a rebuild carries change times over from `previous`, the live version. */
+export function configForVersion(config: ProjectorConfig, version: number, previous?: number): ProjectorConfig {
   return {
     ...config,
     store: { ...config.store, readModelVersion: version },
     consumerGroup: consumerGroupFor(config, version),
     previousReadModelVersion: previous,
-    previousShownBefore,
   };
 }

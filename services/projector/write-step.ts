@@ -10,7 +10,6 @@ import type { SourceMessage } from '../adapters/kafka/messages.js';
 export interface IsolatingWriteDependencies {
   collections: ReadModelCollections;
   previousCollections?: ReadModelCollections;
-  previousShownBefore?: Date;
   /** Sends those of the dead letters not sent yet for this batch. */
   sendDeadLetters(letters: DeadLetter[]): Promise<void>;
 }
@@ -32,7 +31,7 @@ export async function writeSettingAsideRefusals(
     const effects = effectsOf(projected.effects, key);
     if (!hasEffects(effects)) continue;
     try {
-      await writeEffects(deps.collections, effects, deps.previousCollections, deps.previousShownBefore);
+      await writeEffects(deps.collections, effects, deps.previousCollections);
       continue;
     } catch (error) {
       if (!isRefusedDocument(error)) throw error;
@@ -48,7 +47,7 @@ async function writeEventByEvent(deps: IsolatingWriteDependencies, key: string, 
     await deps.sendDeadLetters(step.rejected);
     if (!hasEffects(step.effects)) continue;
     try {
-      await writeEffects(deps.collections, step.effects, deps.previousCollections, deps.previousShownBefore);
+      await writeEffects(deps.collections, step.effects, deps.previousCollections);
       states = step.states;
     } catch (error) {
       if (!isRefusedDocument(error)) throw error;

@@ -83,24 +83,22 @@ export function visibleTimes(before: ShipmentsState | undefined, after: Shipment
 }
 
 /** What `shown` (the version partners read so far) shows for this time, when it shows the same thing. */
-function shownTime(time: Date | undefined, shownBefore: Date | undefined): TimeSource | undefined {
-  if (time === undefined) return none; // shown since before such times were recorded
-  return shownBefore === undefined || time < shownBefore ? { from: 'value', at: time } : undefined;
+function shownTime(time: Date | undefined): TimeSource {
+  return time === undefined ? none : { from: 'value', at: time }; // none: shown since before such times were recorded
 }
 
 /**
  * `times` with every 'now' (and 'none') replaced by the time `shown` gives the same thing, where it
  * shows the same thing: a rebuild must not make news of what partners have seen already, nor drop
- * the time a flag went false at. With `shownBefore`,
- * only times `shown` set before it are carried (see ProjectorConfig.previousShownBefore).
+ * the time a flag went false at.
  */
-export function carriedOver(times: VisibleTimes, after: ShipmentsState, shown: ShipmentsDocument | undefined, shownBefore?: Date): VisibleTimes {
+export function carriedOver(times: VisibleTimes, after: ShipmentsState, shown: ShipmentsDocument | undefined): VisibleTimes {
   if (!shown) return times;
   const samePurchaseOrder = shown.purchaseOrderNumber === after.purchaseOrderNumber;
   // A time to stamp ('now'), or none for a flag that is false: either way, where the live version
   // shows the same thing with a time of its own (a flag that went false there), that time stands.
   const carry = (source: TimeSource, same: boolean, time: Date | undefined): TimeSource =>
-    (source.from === 'now' || source.from === 'none') && same ? (shownTime(time, shownBefore) ?? source) : source;
+    (source.from === 'now' || source.from === 'none') && same ? shownTime(time) : source;
   return {
     completeChangedAt: carry(times.completeChangedAt, shown.complete === after.complete, shown.completeChangedAt),
     purchaseOrderSetAt: carry(times.purchaseOrderSetAt, samePurchaseOrder, shown.purchaseOrderSetAt),

@@ -107,9 +107,9 @@ function guardedWrite<T extends { _id: string; sequence: number }>(
  * The same guard for a shipments document, whose visible times only a pipeline update can stamp;
  * a write that stamps none and leaves them as they are is said in plain operators (see shipments-update.ts).
  */
-function guardedShipmentsWrite(key: string, change: StateChange<ShipmentsState>, shown: ShipmentsDocument | undefined, shownBefore: Date | undefined): GuardedWrite<ShipmentsDocument> {
+function guardedShipmentsWrite(key: string, change: StateChange<ShipmentsState>, shown: ShipmentsDocument | undefined): GuardedWrite<ShipmentsDocument> {
   const { before, after } = change;
-  const times = carriedOver(visibleTimes(before, after), after, shown, shownBefore);
+  const times = carriedOver(visibleTimes(before, after), after, shown);
   if (!before) {
     const update = plainInsert(after, times) ?? insertPipeline(key, after, times);
     return { op: { updateOne: { filter: { _id: key }, update, upsert: true } }, inserts: true };
@@ -159,8 +159,6 @@ export async function writeEffects(
   collections: ReadModelCollections,
   effects: BatchEffects,
   previous?: ReadModelCollections,
-  /** Only what `previous` showed before this time keeps its change time (see ProjectorConfig.previousShownBefore). */
-  previousShownBefore?: Date,
 ): Promise<void> {
   const [carried, shownShipments] = previous
     ? await Promise.all([changeTimesOf(previous, effects.orderStatus), shipmentsShownBy(previous, effects.shipments)])
@@ -168,7 +166,7 @@ export async function writeEffects(
 
   const statusOps = effects.orderStatus.map((change) => {
     const key = documentId(change.after.clientId, change.after.salesOrderNumber);
-    const { set, stamp } = changeTimes(change, carried.get(key), previousShownBefore);
+    const { set, stamp } = changeTimes(change, carried.get(key));
     // The issue fields follow the issues: the projections keep the very same array while they are unchanged.
     const issues = !change.before || change.before.issues !== change.after.issues ? issueFieldsOf(change.after) : {};
     return guardedWrite<OrderStatusDocument>(key, change, { ...change.after, ...issues, ...set }, stamp);
@@ -176,7 +174,7 @@ export async function writeEffects(
 
   const shipmentOps = effects.shipments.map((change) => {
     const key = documentId(change.after.clientId, change.after.salesOrderNumber);
-    return guardedShipmentsWrite(key, change, shownShipments.get(key), previousShownBefore);
+    return guardedShipmentsWrite(key, change, shownShipments.get(key));
   });
 
   await Promise.all([runGuarded(collections.orderStatus, statusOps), runGuarded(collections.shipments, shipmentOps)]);
@@ -192,8 +190,6 @@ interface ShownChangeTimes {
   updatedAt?: Date;
 }
 
-const shownBeforeCut = (time: Date | undefined, cut: Date | undefined): time is Date => time !== undefined && (cut === undefined || time < cut);
-
 /**
  * The change times a write gives (oss-osn-2.0.0.md §6), stamped by the server in the write that
  * shows the change: `changedAt` (1.0.0) only when the status sequence moves, `updatedAt` (2.0.0)
@@ -201,17 +197,17 @@ const shownBeforeCut = (time: Date | undefined, cut: Date | undefined): time is 
  * version showed that much already: `changedAt` where the rebuilt status sequence is at or below
  * the live one's, `updatedAt` where the sequence is.
  */
-function changeTimes(change: StateChange<OrderStatusState>, shown: ShownChangeTimes | undefined, shownBefore: Date | undefined): { set: Document; stamp: Document } {
+function changeTimes(change: StateChange<OrderStatusState>, shown: ShownChangeTimes | undefined): { set: Document; stamp: Document } {
   const { before, after } = change;
   const set: Document = {};
   const stamped: Record<string, true> = {};
   const statusSequence = statusSequenceOf(after);
   const statusMoved = statusSequence !== undefined && (before === undefined || statusSequence !== statusSequenceOf(before));
   if (statusMoved) {
-    if (shown?.statusSequence !== undefined && statusSequence <= shown.statusSequence && shownBeforeCut(shown.changedAt, shownBefore)) set.changedAt = shown.changedAt;
+    if (shown?.statusSequence !== undefined && statusSequence <= shown.statusSequence && shown.changedAt !== undefined) set.changedAt = shown.changedAt;
     else stamped.changedAt = true;
   }
-  if (shown !== undefined && after.sequence <= shown.sequence && shownBeforeCut(shown.updatedAt, shownBefore)) set.updatedAt = shown.updatedAt;
+  if (shown !== undefined && after.sequence <= shown.sequence && shown.updatedAt !== undefined) set.updatedAt = shown.updatedAt;
   else stamped.updatedAt = true;
   return { set, stamp: Object.keys(stamped).length > 0 ? { $currentDate: stamped } : {} };
 }

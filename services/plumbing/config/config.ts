@@ -20,14 +20,8 @@ export interface ProjectorConfig {
   consumerGroup: string;
   /** Sales orders whose states the projector keeps between batches instead of reading them again. */
   stateCacheSize: number;
-  /** While rebuilding READ_MODEL_VERSION, the live version whose change times are carried over. */
+  /** While `ossn replay` rebuilds READ_MODEL_VERSION: the live version whose change times are carried over (configForVersion). */
   previousReadModelVersion?: number;
-  /**
-   * Only changes the previous version showed before this time keep its change time: one it showed
-   * later (after a switch made this version the one partners read) is stamped anew, or a partner
-   * polling this version could miss it.
-   */
-  previousShownBefore?: Date;
   /** Silence after which the consumer group counts a projector gone and hands its partitions on (30 s when absent). */
   consumerSessionTimeoutMs?: number;
   /** How long the lock of a replay that stopped renewing it (killed) holds off the next one (60 s when absent). */
@@ -102,17 +96,11 @@ export function readProjectorConfig(env: Env = process.env): ProjectorConfig {
     // Kafka's brokers accept 6 s to 30 min by default (group.min/max.session.timeout.ms).
     consumerSessionTimeoutMs: r.integer('OSSN_CONSUMER_SESSION_TIMEOUT_MS', 30_000, { min: 6_000, max: 1_800_000 }),
     replayLockTtlMs: r.integer('OSSN_REPLAY_LOCK_TTL_MS', 60_000, { min: 2_000, max: 3_600_000 }),
-    previousReadModelVersion: r.optionalString('PREVIOUS_READ_MODEL_VERSION')
-      ? r.integer('PREVIOUS_READ_MODEL_VERSION', 0, { min: 1, max: 9999 })
-      : undefined,
     metricsHost: r.string('OSSN_METRICS_HOST', '127.0.0.1'),
     metricsPort: r.integer('OSSN_METRICS_PORT', 9464, { min: 0, max: 65_535 }),
     // Well inside a container's grace period (30 s by default in Kubernetes and Docker).
     stopTimeoutMs: r.integer('OSSN_STOP_TIMEOUT_MS', defaultStopTimeoutMs, { min: 1_000, max: 600_000 }),
   };
-  if (config.previousReadModelVersion === store.readModelVersion) {
-    r.problems.push('PREVIOUS_READ_MODEL_VERSION must differ from READ_MODEL_VERSION');
-  }
   r.done();
   return config;
 }

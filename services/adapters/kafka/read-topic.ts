@@ -38,7 +38,10 @@ export async function scanTopic(
   const admin = kafka.admin();
   await admin.connect();
   const groupId = `ossn-reader-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
-  const consumer = kafka.consumer({ groupId });
+  // A throwaway reader never restarts itself: after a crash (a connection dropped mid-fetch, or by
+  // the disconnect that ends a read given up) kafkajs would otherwise start it again, reading on and
+  // keeping the process alive after the read has ended.
+  const consumer = kafka.consumer({ groupId, retry: { restartOnFailure: async () => false } });
   let read = 0;
   try {
     const offsets = await admin.fetchTopicOffsets(topic);
@@ -57,6 +60,10 @@ export async function scanTopic(
       };
       if (signal?.aborted) onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
+      consumer.on(consumer.events.CRASH, ({ payload }) => {
+        clearTimeout(timer);
+        reject(payload.error);
+      });
       consumer
         .run({
           autoCommit: false,

@@ -260,7 +260,10 @@ describe('projector against real Kafka and MongoDB', () => {
       proxy.cut();
       atCut = await readModels(db);
       await publish(events.slice(half), config.topic);
-      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      // Cut until the projector has met the outage and said it retries: a fixed pause raced the
+      // projector's next batch on a loaded machine (the outage could end before a write tried it).
+      const retrying = () => lines.some((line) => line.includes('projecting the batch failed; retrying'));
+      await expect.poll(retrying, { timeout: 60_000, interval: 100 }).toBe(true);
       proxy.restore();
       await waitUntilCaughtUp(kafka, config.consumerGroup, config.topic);
     } finally {

@@ -55,12 +55,13 @@ async function up(target: Target): Promise<void> {
 
 async function status(target: Target): Promise<void> {
   const servers = await target.status();
+  const addressWidth = target.detailed ? Math.max(...servers.map((server) => server.address.length)) : 28;
   for (const server of servers) {
     const process_ = server.pid ? `pid ${server.pid}` : 'not started by the stack';
     const answer = server.answers ? 'answers' : 'does not answer';
-    const line = `${server.name.padEnd(9)} ${server.address.padEnd(28)} ${process_.padEnd(24)} ${answer}`;
+    const line = `${server.name.padEnd(9)} ${server.address.padEnd(addressWidth)} ${process_.padEnd(24)} ${answer}`;
     const memory = `${(server.rssBytes / 2 ** 20).toFixed(0)} MiB`;
-    process.stdout.write(target.detailed ? `${line.padEnd(110)} ${(server.role ?? '').padEnd(10)} ${memory.padStart(8)}\n` : `${line}\n`);
+    process.stdout.write(target.detailed ? `${line.padEnd(line.length - answer.length + 15)} ${(server.role ?? '').padEnd(9)} ${memory.padStart(8)}\n` : `${line}\n`);
   }
   if (!servers.every((server) => server.answers)) process.exitCode = 1;
 }

@@ -54,7 +54,7 @@ export interface Topology {
   settle?(ctx: ServerContext): Promise<void>;
 }
 
-export const defaultLog = (line: string) => process.stderr.write(`stack: ${line}\n`);
+const defaultLog = (line: string) => process.stderr.write(`stack: ${line}\n`);
 
 /** The single stack: one Kafka node, one mongod as a one-member replica set, one Redis. */
 function singleStack(config: StackConfig): Topology {

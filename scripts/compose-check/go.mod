@@ -1,6 +1,6 @@
 module ossn/compose-check
 
-go 1.26.8
+go 1.24
 
 require (
 	github.com/compose-spec/compose-go/v2 v2.16.2

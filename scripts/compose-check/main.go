@@ -36,6 +36,7 @@ type service struct {
 	Image       string                `json:"image,omitempty"`
 	Build       bool                  `json:"build"`
 	Command     []string              `json:"command"`
+	Restart     string                `json:"restart"`
 	Profiles    []string              `json:"profiles"`
 	Environment map[string]*string    `json:"environment"`
 	DependsOn   map[string]dependency `json:"dependsOn"`
@@ -116,6 +117,7 @@ func describe(s types.ServiceConfig) service {
 		Image:       s.Image,
 		Build:       s.Build != nil,
 		Command:     append([]string{}, s.Command...),
+		Restart:     s.Restart,
 		Profiles:    append([]string{}, s.Profiles...),
 		Environment: map[string]*string(s.Environment),
 		DependsOn:   map[string]dependency{},

@@ -1,0 +1,256 @@
+// docker-compose.yml as Docker Compose reads it, without a Docker engine: compose-go (the loader
+// Docker Compose itself uses) loads it for each shape (scripts/compose-check), and what it
+// resolves to is checked for what a user would notice: the services each shape starts, how the
+// cluster's members find each other, and that every variable given to an ossn container is one
+// its command validates, with a value it accepts.
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readProjectorConfig, readQueryConfig } from '../../services/plumbing/config/config.js';
+import { variablesReadBy } from '../../services/plumbing/config/variables.js';
+
+const run = promisify(execFile);
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const checker = join(repo, 'scripts/compose-check');
+const composeFile = join(repo, 'docker-compose.yml');
+
+interface ResolvedService {
+  image?: string;
+  build: boolean;
+  command: string[];
+  restart: string;
+  environment: Record<string, string | null>;
+  dependsOn: Record<string, { condition: string; required: boolean }>;
+  ports: string[];
+  volumes: string[];
+  aliases: string[];
+}
+interface Shape {
+  shape: string;
+  activeProfiles: string[];
+  services: Record<string, ResolvedService>;
+  warnings: string[];
+}
+interface CheckOutput {
+  composeGo: string;
+  shapes: Shape[];
+}
+
+// The configuration each ossn command reads (services/ossn/commands/<command>.ts).
+const configReaderOf: Record<string, (env: Record<string, string | undefined>) => unknown> = {
+  setup: readProjectorConfig,
+  projector: readProjectorConfig,
+  serve: readQueryConfig,
+};
+
+/** `go run` of the checker, its build and module caches under the repository's .cache/ (git-ignored). */
+async function composeCheck(file: string, shapes: string[]): Promise<{ stdout: string; stderr: string }> {
+  const env = {
+    ...process.env,
+    GOCACHE: join(repo, '.cache/go-build'),
+    GOMODCACHE: join(repo, '.cache/go-mod'),
+    GOFLAGS: '-buildvcs=false -mod=readonly -modcacherw',
+  };
+  try {
+    await run('go', ['version'], { env, timeout: 30_000 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new Error('the compose check needs Go 1.21 or later (`go` is not on the PATH): install it with `apt-get install golang` (or from https://go.dev/dl/), then run the tests again');
+    }
+    throw error;
+  }
+  // The first run downloads compose-go through the Go module proxy and builds it: minutes at most.
+  return run('go', ['run', '.', file, ...shapes], { cwd: checker, env, timeout: 540_000, maxBuffer: 64 * 1024 * 1024 });
+}
+
+const ossnServices = (shape: Shape) => Object.entries(shape.services).filter(([, s]) => s.build);
+const withCommand = (shape: Shape, command: string) => ossnServices(shape).filter(([, s]) => s.command[0] === command);
+const envOf = (s: ResolvedService): Record<string, string> =>
+  Object.fromEntries(Object.entries(s.environment).map(([name, value]) => [name, value ?? '']));
+/** The `host:port` targets of a Prometheus job in one of our ops/prometheus files (one static target list a job). */
+function scrapeTargets(configFile: string, job: string): string[] {
+  const text = readFileSync(join(repo, configFile), 'utf8');
+  const match = new RegExp(`job_name: ${job}\\n[\\s\\S]*?targets: \\[([^\\]]*)\\]`).exec(text);
+  return (match?.[1] ?? '').split(',').map((t) => t.trim().replace(/^"|"$/g, '')).filter(Boolean).sort();
+}
+/** The file a service mounts at `target`, relative to the repository. */
+function mounted(s: ResolvedService, target: string): string {
+  const volume = s.volumes.find((v) => v.endsWith(`:${target}`));
+  if (!volume) throw new Error(`nothing mounted at ${target}`);
+  return volume.slice(0, -`:${target}`.length).replace(/^\.\//, '');
+}
+
+let output: CheckOutput;
+let single: Shape;
+let cluster: Shape;
+const checks = { total: 0, passed: 0 };
+
+beforeAll(async () => {
+  const { stdout } = await composeCheck(composeFile, ['default', 'cluster']);
+  output = JSON.parse(stdout) as CheckOutput;
+  [single, cluster] = output.shapes as [Shape, Shape];
+}, 600_000);
+
+afterAll(() => {
+  if (checks.passed < checks.total || !output) return;
+  const validated = [single, cluster].every((shape) => ossnServices(shape).length > 0);
+  console.log(
+    `compose check: docker-compose.yml (compose-go ${output.composeGo}): default ${Object.keys(single.services).length} services, cluster ${Object.keys(cluster.services).length} services, ${validated ? 'variables all validated by ossn' : 'NO ossn service found'}`,
+  );
+});
+
+/** An `it` counted for the summary line, which is printed only when all of them passed. */
+function check(name: string, body: () => void | Promise<void>, timeoutMs?: number) {
+  checks.total++;
+  it(
+    name,
+    async () => {
+      await body();
+      checks.passed++;
+    },
+    timeoutMs,
+  );
+}
+
+describe('docker-compose.yml (compose-go)', () => {
+  check('`docker compose up` starts the single-node system: one of each, the query service on :8080', () => {
+    expect(single.activeProfiles).toEqual(['single-node']);
+    expect(Object.keys(single.services).sort()).toEqual(['grafana', 'kafka', 'mongodb', 'projector', 'prometheus', 'query', 'redis', 'setup']);
+    expect(single.services.query?.ports).toEqual(['8080:8080/tcp']);
+    expect(single.services.setup?.command).toEqual(['setup']);
+    expect(single.services.setup?.restart).toBe('no');
+    expect(scrapeTargets(mounted(single.services.prometheus!, '/etc/prometheus/prometheus.yml'), 'ossn-query')).toEqual(['query:9465']);
+    expect(scrapeTargets(mounted(single.services.prometheus!, '/etc/prometheus/prometheus.yml'), 'ossn-projector')).toEqual(['projector:9464']);
+  });
+
+  check('`docker compose --profile cluster up` starts the cluster alone, no single-node service beside it', () => {
+    expect(cluster.activeProfiles).toEqual(['cluster']);
+    const names = Object.keys(cluster.services);
+    for (const singleOnly of ['kafka', 'mongodb', 'setup', 'projector', 'query', 'prometheus', 'grafana']) expect(names).not.toContain(singleOnly);
+    expect(names).toContain('redis');
+    expect(names.some((n) => cluster.services[n]!.image?.startsWith('grafana/grafana'))).toBe(true);
+    const prometheus = Object.values(cluster.services).filter((s) => s.image?.startsWith('prom/prometheus'));
+    expect(prometheus).toHaveLength(1);
+    // Grafana's provisioned data source is http://prometheus:9090.
+    expect(prometheus[0]!.aliases).toContain('prometheus');
+  });
+
+  check('the cluster: 3 mongod members of one replica set, initiated by a one-shot that names them all, and ossn given all three', () => {
+    const members = Object.entries(cluster.services).filter(([, s]) => s.command[0] === 'mongod');
+    expect(members.map(([n]) => n).sort()).toEqual(['mongodb-1', 'mongodb-2', 'mongodb-3']);
+    const replSets = new Set(members.map(([, s]) => s.command[s.command.indexOf('--replSet') + 1]));
+    expect([...replSets]).toEqual(['rs-cluster']);
+    const init = Object.entries(cluster.services).filter(([, s]) => s.command[0] === 'mongosh');
+    expect(init).toHaveLength(1);
+    const [initName, initService] = init[0]!;
+    expect(initService.restart).toBe('no');
+    expect(Object.keys(initService.dependsOn).sort()).toEqual(members.map(([n]) => n).sort());
+    const script = readFileSync(join(repo, mounted(initService, initService.command.at(-1)!)), 'utf8');
+    for (const [name] of members) expect(script).toContain(`'${name}:27017'`);
+    expect(script).toContain("_id: 'rs-cluster'");
+    for (const [name, s] of withCommand(cluster, 'setup')) {
+      expect(s.dependsOn[initName], name).toEqual({ condition: 'service_completed_successfully', required: true });
+    }
+    for (const [name, s] of ossnServices(cluster)) {
+      // mongodb://host[:port],host[:port].../?options (a seed list: more than a URL's one host)
+      const [, hosts = '', options = ''] = /^mongodb:\/\/([^/?]+)\/?\??(.*)$/.exec(s.environment.MONGODB_URI ?? '') ?? [];
+      expect(hosts.split(',').map((h) => h.replace(/:27017$/, '')).sort(), name).toEqual(members.map(([n]) => n).sort());
+      expect(new URLSearchParams(options).get('replicaSet'), name).toBe('rs-cluster');
+    }
+  });
+
+  check('the cluster: 3 brokers, each one of the 3 controllers, one cluster id, topics replicated 3 times and written to 2', () => {
+    const brokers = Object.entries(cluster.services).filter(([, s]) => s.image?.startsWith('apache/kafka:'));
+    expect(brokers).toHaveLength(3);
+    const voters = brokers.map(([name, s]) => `${s.environment.KAFKA_NODE_ID}@${name}:9093`).sort();
+    expect(new Set(brokers.map(([, s]) => s.environment.KAFKA_NODE_ID)).size).toBe(3);
+    for (const [name, s] of brokers) {
+      const env = s.environment;
+      expect(env.KAFKA_PROCESS_ROLES, name).toBe('broker,controller');
+      expect(env.KAFKA_CONTROLLER_QUORUM_VOTERS?.split(',').sort(), name).toEqual(voters);
+      expect(env.CLUSTER_ID, name).toBe(brokers[0]![1].environment.CLUSTER_ID);
+      expect(env.KAFKA_ADVERTISED_LISTENERS, name).toBe(`PLAINTEXT://${name}:9092`);
+      expect(
+        [env.KAFKA_DEFAULT_REPLICATION_FACTOR, env.KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR, env.KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR, env.KAFKA_SHARE_COORDINATOR_STATE_TOPIC_REPLICATION_FACTOR],
+        name,
+      ).toEqual(['3', '3', '3', '3']);
+      expect([env.KAFKA_MIN_INSYNC_REPLICAS, env.KAFKA_TRANSACTION_STATE_LOG_MIN_ISR, env.KAFKA_SHARE_COORDINATOR_STATE_TOPIC_MIN_ISR], name).toEqual(['2', '2', '2']);
+      expect(s.volumes.some((v) => v.endsWith(`:${env.KAFKA_LOG_DIRS}`)), `${name} keeps its log on a volume`).toBe(true);
+    }
+    for (const [name, s] of [...withCommand(cluster, 'setup'), ...withCommand(cluster, 'projector')]) {
+      expect(s.environment.KAFKA_BROKERS?.split(',').sort(), name).toEqual(brokers.map(([n]) => `${n}:9092`).sort());
+    }
+    const [[, setup]] = withCommand(cluster, 'setup') as [[string, ResolvedService]];
+    for (const [name] of brokers) expect(setup.dependsOn[name]?.condition).toBe('service_healthy');
+  });
+
+  check('the cluster: 2 projectors in one consumer group, 2 query services behind the proxy, all 4 scraped by Prometheus', () => {
+    const projectors = withCommand(cluster, 'projector');
+    expect(projectors).toHaveLength(2);
+    const groups = new Set(projectors.map(([, s]) => readProjectorConfig(envOf(s)).consumerGroup));
+    expect(groups.size).toBe(1);
+
+    const queries = withCommand(cluster, 'serve');
+    expect(queries).toHaveLength(2);
+    for (const [name, s] of queries) {
+      expect(s.ports, `${name} is reached through the proxy only`).toEqual([]);
+      expect(readQueryConfig(envOf(s)).trustedProxyHops, name).toBe(1);
+    }
+    const proxies = Object.values(cluster.services).filter((s) => s.image?.startsWith('nginx:'));
+    expect(proxies).toHaveLength(1);
+    const proxy = proxies[0]!;
+    expect(proxy.ports).toEqual(['8080:8080/tcp']);
+    const conf = readFileSync(join(repo, mounted(proxy, '/etc/nginx/nginx.conf')), 'utf8');
+    const upstreams = [...conf.matchAll(/^\s*server\s+([\w.-]+:\d+)\b/gm)].map((m) => m[1]).sort();
+    expect(upstreams).toEqual(queries.map(([name, s]) => `${name}:${readQueryConfig(envOf(s)).port}`).sort());
+    expect(conf).toMatch(/proxy_next_upstream\s+error\b/);
+
+    const prometheus = Object.values(cluster.services).find((s) => s.image?.startsWith('prom/prometheus'))!;
+    const config = mounted(prometheus, '/etc/prometheus/prometheus.yml');
+    expect(scrapeTargets(config, 'ossn-query')).toEqual(queries.map(([name, s]) => `${name}:${readQueryConfig(envOf(s)).opsPort}`).sort());
+    expect(scrapeTargets(config, 'ossn-projector')).toEqual(projectors.map(([name, s]) => `${name}:${readProjectorConfig(envOf(s)).metricsPort}`).sort());
+  });
+
+  check('every variable given to an ossn container is one its command validates, with a value it accepts', () => {
+    for (const shape of [single, cluster]) {
+      expect(ossnServices(shape).length).toBeGreaterThan(0);
+      for (const [name, s] of ossnServices(shape)) {
+        const read = configReaderOf[s.command[0] ?? ''];
+        expect(read, `${shape.shape}/${name} runs \`ossn ${s.command.join(' ')}\``).toBeDefined();
+        const validated = variablesReadBy(read!);
+        expect(Object.keys(s.environment).filter((v) => !validated.includes(v)), `${shape.shape}/${name}: variables ossn does not read`).toEqual([]);
+        expect(() => read!(envOf(s)), `${shape.shape}/${name}`).not.toThrow();
+      }
+    }
+  });
+
+  check('no interpolation or other loader warnings', () => {
+    expect(single.warnings).toEqual([]);
+    expect(cluster.warnings).toEqual([]);
+  });
+
+  check(
+    'a file with a broken depends_on is refused by the loader',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'compose-check-'));
+      try {
+        const broken = readFileSync(composeFile, 'utf8').replace('cluster-setup: { condition: service_completed_successfully }', 'cluster-setpu: { condition: service_completed_successfully }');
+        expect(broken).not.toBe(readFileSync(composeFile, 'utf8'));
+        writeFileSync(join(dir, 'docker-compose.yml'), broken);
+        copyFileSync(join(repo, '.env'), join(dir, '.env'));
+        const refused = await composeCheck(join(dir, 'docker-compose.yml'), ['cluster']).then(
+          () => undefined,
+          (error: unknown) => error as { stderr: string },
+        );
+        expect(refused?.stderr).toContain('depends on undefined service "cluster-setpu"');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
+});

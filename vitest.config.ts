@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// Two tiers: unit tests need no servers and stay fast; integration tests (*.int.test.ts)
-// get real Kafka, MongoDB-protocol and Redis servers from test/global-setup.ts.
+// Three tiers: unit tests need no servers and stay fast; integration tests (*.int.test.ts)
+// get real Kafka, MongoDB-protocol and Redis servers from test/global-setup.ts; cluster tests
+// (*.cluster.test.ts) get the local cluster (3 mongod, 3 Kafka nodes, Redis) from
+// test/cluster/global-setup.ts, and kill and restart its members.
 export default defineConfig({
   test: {
     projects: [
@@ -9,7 +11,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['{services,projections,contracts,scripts,test}/**/*.test.ts'],
-          exclude: ['**/*.int.test.ts', '**/node_modules/**'],
+          exclude: ['**/*.int.test.ts', '**/*.cluster.test.ts', '**/node_modules/**'],
         },
       },
       {
@@ -21,6 +23,17 @@ export default defineConfig({
           setupFiles: ['test/support/leftovers-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'cluster',
+          include: ['test/cluster/**/*.cluster.test.ts'],
+          globalSetup: ['test/cluster/global-setup.ts'],
+          // The files kill and restart the members they all share: one file at a time.
+          fileParallelism: false,
+          testTimeout: 600_000,
+          hookTimeout: 300_000,
         },
       },
     ],

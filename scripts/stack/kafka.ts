@@ -1,20 +1,21 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
-import { shown, type StackConfig } from './config.js';
+import { shown, type StackConfig, type StackPaths } from './config.js';
 import { StackError } from './stack-error.js';
 import type { Server, ServerContext } from './server.js';
-import { grepLog, run, which } from './tools.js';
+import { grepLog, run, sharedWork, which } from './tools.js';
 
 const kafkaVersion = '4.1.1';
 
 /**
- * True when a broker answers a metadata request and lists itself, and the group coordinator
- * answers too: on a new broker the offsets topic is created on first use and consumer groups
- * fail ("coordinator not available", "loading") until it is, so ready means groups work.
+ * True when a broker answers a metadata request and lists itself (or, given `nodeIds`, lists
+ * every one of them), and the group coordinator answers too: on a new broker the offsets topic is
+ * created on first use and consumer groups fail ("coordinator not available", "loading") until it
+ * is, so ready means groups work.
  */
-export async function kafkaAnswers(brokers: string[]): Promise<boolean> {
+export async function kafkaAnswers(brokers: string[], nodeIds?: number[]): Promise<boolean> {
   const admin = new Kafka({
     clientId: 'ossn-stack-probe',
     brokers,
@@ -27,6 +28,7 @@ export async function kafkaAnswers(brokers: string[]): Promise<boolean> {
     await admin.connect();
     const cluster = await admin.describeCluster();
     if (cluster.brokers.length === 0) return false;
+    if (nodeIds && !nodeIds.every((id) => cluster.brokers.some((broker) => broker.nodeId === id))) return false;
     await admin.describeGroups(['ossn-stack-probe']);
     return true;
   } catch {
@@ -105,34 +107,85 @@ async function resolveClasspath(ctx: ServerContext, libDir: string): Promise<voi
   ctx.log(`kafka: classpath ready in ${shown(libDir)} (${Math.round((Date.now() - started) / 1000)} s)`);
 }
 
-function serverProperties(config: StackConfig, dataDir: string): string {
-  const { kafka, kafkaController } = config.ports;
+/** One Kafka node (broker and controller in one process) of a stack. */
+export interface KafkaNode {
+  name: string;
+  nodeId: number;
+  port: number;
+  controllerPort: number;
+  /** The variable that moves each port, named when one is taken. */
+  portVariables: [string, string];
+  /** Every controller of the quorum, this node's included. */
+  voters: { nodeId: number; controllerPort: number }[];
+  /** Its configuration and data. */
+  home: string;
+  /** The cluster id every node is formatted with, made by the first node that needs it. */
+  clusterIdFile: string;
+  /** Replicas of every topic, internal ones included (1, or 3 in the cluster). */
+  replicationFactor: number;
+  heap: { initial: string; max: string };
+}
+
+/** The single stack's one node. */
+export function stackKafkaNode(config: StackConfig): KafkaNode {
+  const home = resolve(config.stackDir, 'kafka');
+  return {
+    name: 'kafka',
+    nodeId: 1,
+    port: config.ports.kafka,
+    controllerPort: config.ports.kafkaController,
+    portVariables: ['OSSN_STACK_KAFKA_PORT', 'OSSN_STACK_KAFKA_CONTROLLER_PORT'],
+    voters: [{ nodeId: 1, controllerPort: config.ports.kafkaController }],
+    home,
+    clusterIdFile: resolve(home, 'cluster-id'),
+    replicationFactor: 1,
+    heap: { initial: '256m', max: '768m' },
+  };
+}
+
+export function kafkaServerProperties(node: KafkaNode, dataDir: string): string {
+  const replicas = node.replicationFactor;
+  // With replicas, a write acknowledged by all (acks=all) is on two of them at least.
+  const minIsr = Math.min(replicas, 2);
   return `# Written by scripts/stack/kafka.ts on every start; edits are lost.
 process.roles=broker,controller
-node.id=1
-controller.quorum.voters=1@127.0.0.1:${kafkaController}
-listeners=PLAINTEXT://127.0.0.1:${kafka},CONTROLLER://127.0.0.1:${kafkaController}
-advertised.listeners=PLAINTEXT://127.0.0.1:${kafka}
+node.id=${node.nodeId}
+controller.quorum.voters=${node.voters.map((voter) => `${voter.nodeId}@127.0.0.1:${voter.controllerPort}`).join(',')}
+listeners=PLAINTEXT://127.0.0.1:${node.port},CONTROLLER://127.0.0.1:${node.controllerPort}
+advertised.listeners=PLAINTEXT://127.0.0.1:${node.port}
 listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
 inter.broker.listener.name=PLAINTEXT
 controller.listener.names=CONTROLLER
 log.dirs=${dataDir}
 auto.create.topics.enable=true
 num.partitions=1
-default.replication.factor=1
-min.insync.replicas=1
-# One node: every internal topic must be satisfied by one replica, or consumer groups never
-# find their coordinator. One offsets partition: the readiness probe then proves that the
-# coordinator of every group is loaded.
-offsets.topic.replication.factor=1
+default.replication.factor=${replicas}
+min.insync.replicas=${minIsr}
+# Every internal topic as replicated as the others, or consumer groups never find their
+# coordinator. One offsets partition: the readiness probe then proves that the coordinator of
+# every group is loaded.
+offsets.topic.replication.factor=${replicas}
 offsets.topic.num.partitions=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
+transaction.state.log.replication.factor=${replicas}
+transaction.state.log.min.isr=${minIsr}
 transaction.state.log.num.partitions=1
-share.coordinator.state.topic.replication.factor=1
-share.coordinator.state.topic.min.isr=1
+share.coordinator.state.topic.replication.factor=${replicas}
+share.coordinator.state.topic.min.isr=${minIsr}
 group.initial.rebalance.delay.ms=0
 `;
+}
+
+/**
+ * The id all nodes of a stack are formatted with: read from its file, or made there (16 random
+ * bytes in base64url, as Kafka's Uuid prints them; the exclusive create lets one node win).
+ */
+function clusterIdOf(file: string): string {
+  try {
+    writeFileSync(file, `${randomBytes(16).toString('base64url')}\n`, { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  return readFileSync(file, 'utf8').trim();
 }
 
 // Warnings only, except the line that says the server has started, to keep the log readable.
@@ -147,20 +200,20 @@ logger.started.name = kafka.server.KafkaRaftServer
 logger.started.level = INFO
 `;
 
-export function kafkaServer(config: StackConfig): Server {
+export function kafkaServer(config: StackPaths, node: KafkaNode): Server {
   const libDir = resolve(config.cacheDir, 'kafka/lib');
-  const home = resolve(config.stackDir, 'kafka');
+  const { home, name } = node;
   const dataDir = resolve(home, 'data');
   const propertiesFile = resolve(home, 'server.properties');
   const log4jFile = resolve(home, 'log4j2.properties');
   const classpath = `${libDir}/*`;
-  const brokers = [`127.0.0.1:${config.ports.kafka}`];
+  const brokers = [`127.0.0.1:${node.port}`];
 
   return {
-    name: 'kafka',
+    name,
     ports: [
-      { port: config.ports.kafka, variable: 'OSSN_STACK_KAFKA_PORT' },
-      { port: config.ports.kafkaController, variable: 'OSSN_STACK_KAFKA_CONTROLLER_PORT' },
+      { port: node.port, variable: node.portVariables[0] },
+      { port: node.controllerPort, variable: node.portVariables[1] },
     ],
     address: brokers.join(','),
     startTimeoutMs: 120_000,
@@ -168,33 +221,27 @@ export function kafkaServer(config: StackConfig): Server {
 
     async prepare(ctx) {
       requireTool('java', 'Kafka needs a Java 17+ runtime (apt-get install openjdk-17-jre-headless)');
-      await resolveClasspath(ctx, libDir);
+      await sharedWork(libDir, () => resolveClasspath(ctx, libDir));
     },
 
     async launch(ctx) {
       mkdirSync(dataDir, { recursive: true });
-      writeFileSync(propertiesFile, serverProperties(config, dataDir));
+      writeFileSync(propertiesFile, kafkaServerProperties(node, dataDir));
       writeFileSync(log4jFile, log4j2Properties);
       if (!existsSync(resolve(dataDir, 'meta.properties'))) {
-        const logFile = resolve(config.logsDir, 'kafka-format.log');
-        const storageTool = (args: string[]) =>
-          run('java', ['-Xmx256m', `-Dlog4j2.configurationFile=${log4jFile}`, '-cp', classpath, 'kafka.tools.StorageTool', ...args], {
-            logFile,
-            signal: ctx.signal,
-          });
-        const uuid = await storageTool(['random-uuid']);
-        const clusterId = uuid.stdout.trim();
-        if (uuid.code !== 0 || !clusterId) {
-          throw new StackError(`kafka: could not create a cluster id; see ${shown(logFile)}`);
-        }
-        const format = await storageTool(['format', '-t', clusterId, '-c', propertiesFile, '--ignore-formatted']);
-        if (format.code !== 0) throw new StackError(`kafka: formatting ${shown(dataDir)} failed; see ${shown(logFile)}`);
+        const logFile = resolve(config.logsDir, `${name}-format.log`);
+        const format = await run(
+          'java',
+          ['-Xmx256m', `-Dlog4j2.configurationFile=${log4jFile}`, '-cp', classpath, 'kafka.tools.StorageTool', 'format', '-t', clusterIdOf(node.clusterIdFile), '-c', propertiesFile, '--ignore-formatted'],
+          { logFile, signal: ctx.signal },
+        );
+        if (format.code !== 0) throw new StackError(`${name}: formatting ${shown(dataDir)} failed; see ${shown(logFile)}`);
       }
       return {
         command: 'java',
         args: [
-          '-Xms256m',
-          '-Xmx768m',
+          `-Xms${node.heap.initial}`,
+          `-Xmx${node.heap.max}`,
           '-XX:+UseG1GC',
           '-XX:+ExitOnOutOfMemoryError',
           '-Djava.awt.headless=true',

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createMongoClient } from '../../services/adapters/mongodb/connect.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readStackConfig } from './config.js';
-import { mongodbServer, replicaSetName } from './mongodb.js';
+import { mongodbServer, replicaSetName, stackMongodMember } from './mongodb.js';
 import { isRunning, spawnDetached, stopGroup, type Started } from './process.js';
 import type { ServerContext } from './server.js';
 import { waitFor } from './wait.js';
@@ -33,7 +33,7 @@ async function startStackMongod(stackDir: string, port: number): Promise<{ uri: 
   const config = readStackConfig({ ...process.env, OSSN_STACK_DIR: stackDir, OSSN_STACK_MONGODB_PORT: String(port) });
   const lines: string[] = [];
   const ctx: ServerContext = { config, log: (line) => lines.push(line), signal: new AbortController().signal };
-  const server = mongodbServer(config);
+  const server = mongodbServer(config, stackMongodMember(config));
   await server.prepare(ctx);
   const child = await spawnDetached(await server.launch(ctx), join(stackDir, `mongod-${port}.log`));
   started.push(child);

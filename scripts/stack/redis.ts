@@ -40,12 +40,26 @@ async function install(ctx: ServerContext): Promise<string> {
   return installed;
 }
 
-export function redisServer(config: StackConfig): Server {
-  const port = config.ports.redis;
+/** One redis-server of a stack. */
+export interface RedisMember {
+  name: string;
+  port: number;
+  /** The variable that moves the port, named when it is taken. */
+  portVariable: string;
+  dir: string;
+}
+
+/** The single stack's Redis. */
+export function stackRedisMember(config: StackConfig): RedisMember {
+  return { name: 'redis', port: config.ports.redis, portVariable: 'OSSN_STACK_REDIS_PORT', dir: resolve(config.stackDir, 'redis') };
+}
+
+export function redisServer(member: RedisMember): Server {
+  const { port, dir } = member;
   let command = 'redis-server';
   return {
-    name: 'redis',
-    ports: [{ port, variable: 'OSSN_STACK_REDIS_PORT' }],
+    name: member.name,
+    ports: [{ port, variable: member.portVariable }],
     address: `redis://127.0.0.1:${port}`,
     startTimeoutMs: 15_000,
     stopGraceMs: 10_000,
@@ -53,7 +67,6 @@ export function redisServer(config: StackConfig): Server {
       command = await install(ctx);
     },
     async launch() {
-      const dir = resolve(config.stackDir, 'redis');
       mkdirSync(dir, { recursive: true });
       // No configuration file: the system's /etc/redis/redis.conf (daemonize, its own port, dir and
       // persistence) must not apply. A cache for tests and local runs needs no persistence.

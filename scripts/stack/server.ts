@@ -1,10 +1,11 @@
-import type { StackConfig } from './config.js';
+import type { StackPaths } from './config.js';
 import type { LaunchSpec } from './process.js';
 
-export type ServerName = 'kafka' | 'mongodb' | 'redis';
+/** 'kafka', 'mongodb', 'redis' in the single stack; 'mongodb-1', 'kafka-2', ... in the cluster. */
+export type ServerName = string;
 
 export interface ServerContext {
-  config: StackConfig;
+  config: StackPaths;
   /** One progress line for a person (no trailing newline). */
   log: (line: string) => void;
   signal: AbortSignal;
@@ -26,6 +27,8 @@ export interface Server {
   launch(ctx: ServerContext): Promise<LaunchSpec>;
   /** A real request that succeeds only when the server answers clients. */
   answers(): Promise<boolean>;
+  /** Its part in a group of servers, as `status` shows it (PRIMARY or SECONDARY for a mongod). */
+  role?(): Promise<string | undefined>;
   /**
    * Brings a server that answers to the state its clients need (MongoDB: an initiated replica set
    * with a primary). Idempotent: run after every start and on every server found running.

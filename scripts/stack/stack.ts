@@ -1,13 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { readStackConfig, shown, type StackConfig } from './config.js';
+import { readStackConfig, shown, type StackConfig, type StackPaths } from './config.js';
 import { isAbort, StackError } from './stack-error.js';
-import { kafkaServer } from './kafka.js';
-import { mongodbServer } from './mongodb.js';
+import { kafkaServer, stackKafkaNode } from './kafka.js';
+import { mongodbServer, stackMongodMember } from './mongodb.js';
 import { withLock } from './lock.js';
 import { isPortFree, portHolder } from './tcp-ports.js';
-import { groupMembers, isRunning, spawnDetached, stopGroup } from './process.js';
-import { redisServer } from './redis.js';
+import { groupMembers, groupRssBytes, isRunning, spawnDetached, stopGroup } from './process.js';
+import { redisServer, stackRedisMember } from './redis.js';
 import type { Server, ServerContext, ServerName } from './server.js';
 import { grepLog } from './tools.js';
 import { readState, writeState, type ServerRecord, type StackState } from './state.js';
@@ -35,20 +35,32 @@ export interface ServerStatus {
   /** The recorded process, when it still runs. */
   pid?: number;
   answers: boolean;
+  /** Its part in a group of servers, when it has one (PRIMARY or SECONDARY for a mongod). */
+  role?: string;
+  /** Resident memory of its process group (0 when it does not run). */
+  rssBytes: number;
+}
+
+/** Servers started, found and stopped together, with one lock, state file and env file: the single stack or the cluster. */
+export interface Topology {
+  paths: StackPaths;
+  servers: Server[];
+  /** Their addresses, as written to the env file. */
+  env: StackEnv;
+  /**
+   * Run once every server answers, on every start: brings them together to the state clients
+   * need (the cluster's replica set initiated, all brokers registered). Idempotent.
+   */
+  settle?(ctx: ServerContext): Promise<void>;
 }
 
 const defaultLog = (line: string) => process.stderr.write(`stack: ${line}\n`);
 
-function createServers(config: StackConfig): Server[] {
-  return [kafkaServer(config), mongodbServer(config), redisServer(config)];
-}
-
-function stackEnv(config: StackConfig): StackEnv {
-  return {
-    KAFKA_BROKERS: `127.0.0.1:${config.ports.kafka}`,
-    MONGODB_URI: mongodbServer(config).address,
-    REDIS_URL: `redis://127.0.0.1:${config.ports.redis}`,
-  };
+/** The single stack: one Kafka node, one mongod as a one-member replica set, one Redis. */
+function singleStack(config: StackConfig): Topology {
+  const servers = [kafkaServer(config, stackKafkaNode(config)), mongodbServer(config, stackMongodMember(config)), redisServer(stackRedisMember(config))];
+  const [kafka, mongodb, redis] = servers as [Server, Server, Server];
+  return { paths: config, servers, env: { KAFKA_BROKERS: kafka.address, MONGODB_URI: mongodb.address, REDIS_URL: redis.address } };
 }
 
 const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
@@ -74,6 +86,21 @@ async function stopRecorded(server: Server, record: ServerRecord): Promise<boole
 interface Tracker {
   started(name: ServerName, record: ServerRecord): void;
   forgotten(name: ServerName): void;
+}
+
+/** Keeps the state file in step with what is started and forgotten; what is started is also put in `startedNow`. */
+function stateTracker(stateFile: string, state: StackState, startedNow: Map<ServerName, ServerRecord>): Tracker {
+  return {
+    started(name, record) {
+      startedNow.set(name, record);
+      state[name] = record;
+      writeState(stateFile, state);
+    },
+    forgotten(name) {
+      delete state[name];
+      writeState(stateFile, state);
+    },
+  };
 }
 
 /** Leaves one server running and answering: keeps a healthy one, (re)starts a dead or silent one. */
@@ -143,42 +170,39 @@ export async function ensureStack(options: StackOptions = {}): Promise<StackEnv>
 
 /** ensureStack, telling also which servers this call started (the others were running already). */
 export async function ensureStackStarted(options: StackOptions = {}): Promise<{ env: StackEnv; started: ServerName[] }> {
-  const config = readStackConfig(options.env);
+  return ensureServers(singleStack(readStackConfig(options.env)), options);
+}
+
+/** What ensureStackStarted does, for any topology. */
+export async function ensureServers(topology: Topology, options: StackOptions = {}): Promise<{ env: StackEnv; started: ServerName[] }> {
+  const config = topology.paths;
   const log = options.log ?? defaultLog;
   mkdirSync(config.logsDir, { recursive: true });
 
   return withLock(config.lockFile, log, options.signal, async () => {
     const state: StackState = readState(config.stateFile);
     const startedNow = new Map<ServerName, ServerRecord>();
-    const tracker: Tracker = {
-      started(name, record) {
-        startedNow.set(name, record);
-        state[name] = record;
-        writeState(config.stateFile, state);
-      },
-      forgotten(name) {
-        delete state[name];
-        writeState(config.stateFile, state);
-      },
-    };
+    const tracker = stateTracker(config.stateFile, state, startedNow);
     // The first failure cancels the other servers' work: no point waiting minutes for a build.
     const cancel = new AbortController();
     const onAbort = () => cancel.abort(options.signal?.reason);
     options.signal?.addEventListener('abort', onAbort, { once: true });
     if (options.signal?.aborted) onAbort();
 
-    const servers = createServers(config);
+    const { servers } = topology;
+    const ctx: ServerContext = { config, log, signal: cancel.signal };
     const results = await Promise.allSettled(
       servers.map((server) =>
-        ensureServer(server, { config, log, signal: cancel.signal }, state[server.name], tracker).catch((error: unknown) => {
+        ensureServer(server, ctx, state[server.name], tracker).catch((error: unknown) => {
           cancel.abort(error);
           throw error;
         }),
       ),
     );
+    const failures = [...new Set(results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : [])))];
+    if (failures.length === 0 && topology.settle) await topology.settle(ctx).catch((error: unknown) => failures.push(error));
     options.signal?.removeEventListener('abort', onAbort);
 
-    const failures = [...new Set(results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : [])))];
     if (failures.length > 0) {
       await Promise.all(
         servers
@@ -195,7 +219,7 @@ export async function ensureStackStarted(options: StackOptions = {}): Promise<{ 
       throw new StackError(messages.join('\n'));
     }
 
-    const env = stackEnv(config);
+    const { env } = topology;
     const text = Object.entries(env).map(([key, value]) => `${key}=${value}\n`).join('');
     if (!existsSync(config.envFile) || readFileSync(config.envFile, 'utf8') !== text) writeFileSync(config.envFile, text);
     return { env, started: [...startedNow.keys()] };
@@ -207,7 +231,12 @@ export async function ensureStackStarted(options: StackOptions = {}): Promise<{ 
  * none remains, and forgets them.
  */
 export async function stopStack(options: StackOptions & { only?: ServerName[] } = {}): Promise<void> {
-  const config = readStackConfig(options.env);
+  return stopServers(singleStack(readStackConfig(options.env)), options);
+}
+
+/** What stopStack does, for any topology. */
+export async function stopServers(topology: Topology, options: StackOptions & { only?: ServerName[] } = {}): Promise<void> {
+  const config = topology.paths;
   const log = options.log ?? defaultLog;
   if (!existsSync(config.stackDir)) {
     log('nothing was started by the stack');
@@ -217,7 +246,7 @@ export async function stopStack(options: StackOptions & { only?: ServerName[] } 
     const state = readState(config.stateFile);
     if (Object.keys(state).length === 0) log('nothing was started by the stack');
     await Promise.all(
-      createServers(config).map(async (server) => {
+      topology.servers.map(async (server) => {
         const record = state[server.name];
         if (!record || (options.only && !options.only.includes(server.name))) return;
         const stopped = await stopRecorded(server, record);
@@ -233,13 +262,35 @@ export async function stopStack(options: StackOptions & { only?: ServerName[] } 
 
 /** Each server, its recorded process if that still runs, and whether it answers. */
 export async function stackStatus(options: Pick<StackOptions, 'env'> = {}): Promise<ServerStatus[]> {
-  const config = readStackConfig(options.env);
-  const state = readState(config.stateFile);
+  return serversStatus(singleStack(readStackConfig(options.env)));
+}
+
+/** What stackStatus does, for any topology. */
+export async function serversStatus(topology: Topology): Promise<ServerStatus[]> {
+  const state = readState(topology.paths.stateFile);
   return Promise.all(
-    createServers(config).map(async (server) => {
+    topology.servers.map(async (server) => {
       const record = state[server.name];
       const pid = record && isRunning(record) ? record.pid : undefined;
-      return { name: server.name, address: server.address, pid, answers: await server.answers() };
+      const [answers, role] = await Promise.all([server.answers(), server.role?.()]);
+      return { name: server.name, address: server.address, pid, answers, role, rssBytes: pid === undefined ? 0 : groupRssBytes(pid) };
     }),
   );
+}
+
+/**
+ * Leaves one server of a topology running and answering, under the topology's lock: a dead one
+ * (killed on purpose, say) is started again on its data and waited for, settle included.
+ */
+export async function ensureOneServer(topology: Topology, name: ServerName, options: StackOptions = {}): Promise<void> {
+  const config = topology.paths;
+  const log = options.log ?? defaultLog;
+  const server = topology.servers.find((candidate) => candidate.name === name);
+  if (!server) throw new StackError(`no server named ${name}; there are ${topology.servers.map((s) => s.name).join(', ')}`);
+  mkdirSync(config.logsDir, { recursive: true });
+  await withLock(config.lockFile, log, options.signal, async () => {
+    const state = readState(config.stateFile);
+    const tracker = stateTracker(config.stateFile, state, new Map());
+    await ensureServer(server, { config, log, signal: options.signal ?? new AbortController().signal }, state[name], tracker);
+  });
 }

@@ -116,3 +116,18 @@ export async function aptInstall(ctx: AptContext, packages: string[]): Promise<v
   }
   ctx.log(`${ctx.who}: ${packages.join(' ')} installed`);
 }
+
+const inFlight = new Map<string, Promise<void>>();
+
+/**
+ * Runs `work` for `key` unless it is running already, in which case the caller waits for that
+ * run: the cluster's members share one download (three mongod, one binary) and must not race.
+ */
+export function sharedWork(key: string, work: () => Promise<void>): Promise<void> {
+  let running = inFlight.get(key);
+  if (!running) {
+    running = work().finally(() => inFlight.delete(key));
+    inFlight.set(key, running);
+  }
+  return running;
+}

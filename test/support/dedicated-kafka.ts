@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readStackConfig, type StackConfig } from '../../scripts/stack/config.js';
-import { kafkaServer } from '../../scripts/stack/kafka.js';
+import { kafkaServer, stackKafkaNode } from '../../scripts/stack/kafka.js';
 import { spawnDetached, stopGroup, type Started } from '../../scripts/stack/process.js';
 import { waitFor } from '../../scripts/stack/wait.js';
 import { freePort } from './free-port.js';
@@ -36,7 +36,7 @@ export async function startDedicatedKafka(): Promise<DedicatedKafka> {
     ports: { ...shared.ports, kafka: await freePort(), kafkaController: await freePort() },
   };
   mkdirSync(config.logsDir, { recursive: true });
-  const server = kafkaServer(config);
+  const server = kafkaServer(config, stackKafkaNode(config));
   const logFile = join(config.logsDir, 'kafka.log');
   const ctx = { config, log: () => undefined, signal: new AbortController().signal };
   await server.prepare(ctx);

@@ -1,7 +1,7 @@
 // Our producer against the real broker: it is idempotent (the broker gives it a producer id, as
 // kafkajs reports through the client's public log), which kafkajs allows only with acks=all: it
 // refuses every send of an idempotent producer that asks for fewer acknowledgements. (One broker
-// cannot tell acks=all from a leader's acknowledgement: the cluster tests do.)
+// cannot tell acks=all from a leader's acknowledgement by what it answers.)
 import { Kafka, logLevel, type LogEntry } from 'kafkajs';
 import { afterAll, expect, it } from 'vitest';
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';

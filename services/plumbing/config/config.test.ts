@@ -35,7 +35,7 @@ describe('configuration', () => {
       }),
     );
     expect(problems).toEqual([
-      'MONGODB_URI is not a MongoDB connection string: Invalid scheme, expected connection string to start with "mongodb://" or "mongodb+srv://"',
+      'MONGODB_URI must be a mongodb or mongodb+srv URL, got http:',
       'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
       'KAFKA_BROKERS must be a comma-separated host:port list, bad entries: not a broker',
       'OSSN_TOPIC_PARTITIONS must be an integer from 1 to 10000, got "six"',
@@ -44,7 +44,7 @@ describe('configuration', () => {
   });
 
   it('names missing required variables', () => {
-    expect(problemsOf(() => readQueryConfig({}))).toEqual(['MONGODB_URI is required (mongodb or mongodb+srv connection string)']);
+    expect(problemsOf(() => readQueryConfig({}))).toEqual(['MONGODB_URI is required (mongodb or mongodb+srv URL)']);
   });
 
   it('derives the public base URL from the port and strips a trailing slash when given', () => {
@@ -69,17 +69,19 @@ describe('configuration', () => {
     expect([least.requestTimeoutMs, least.maxConnections]).toEqual([headersTimeoutMs, 1]);
   });
 
+  it("takes a replica set's connection string, its members listed, and refuses one the driver cannot read", () => {
+    const uri = 'mongodb://127.0.0.1:20011,127.0.0.1:20012,127.0.0.1:20013/?replicaSet=rs-cluster';
+    expect(readQueryConfig({ MONGODB_URI: uri }).store.mongodbUri).toBe(uri);
+    expect(problemsOf(() => readQueryConfig({ MONGODB_URI: 'mongodb://user:s3cret@a:1,b:2/?replicaSet=rs&directConnection=true' }))).toEqual([
+      'MONGODB_URI is not a MongoDB connection string (mongodb://host:port[,host:port...]/?replicaSet=name)',
+    ]);
+  });
+
   it('never echoes a URL that may carry a password', () => {
     for (const uri of ['ftp://user:s3cret@db/', 'mongodb://user:s3c:ret@db/', 'mongodb://user:s3cret@@db/']) {
       const problems = problemsOf(() => readQueryConfig({ MONGODB_URI: uri }));
       expect(problems).toHaveLength(1);
       expect(problems.join('\n')).not.toContain('s3cret');
     }
-  });
-
-  it('takes the seed list of a replica set, as the driver does', () => {
-    const uri = 'mongodb://127.0.0.1:20011,127.0.0.1:20012,127.0.0.1:20013/?replicaSet=rs-cluster';
-    expect(readQueryConfig({ MONGODB_URI: uri }).store.mongodbUri).toBe(uri);
-    expect(readQueryConfig({ MONGODB_URI: 'mongodb+srv://cluster0.example.net/' }).store.mongodbUri).toBe('mongodb+srv://cluster0.example.net/');
   });
 });

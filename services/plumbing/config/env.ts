@@ -1,6 +1,6 @@
 // Configuration is read from the environment once, at start. Every bad value is reported,
 // each with one clear line, before anything connects.
-import { ConnectionString } from 'mongodb-connection-string-url';
+import { MongoClient } from 'mongodb';
 import { ErrorCodes, OssnError } from '../../../contracts/errors/ossn-error.js';
 
 export class ConfigError extends OssnError {
@@ -60,6 +60,24 @@ export class EnvReader {
     return value === undefined ? undefined : this.checkUrl(name, value, protocols);
   }
 
+  /**
+   * A MongoDB connection string, judged by the driver that will use it: a replica set's lists its
+   * members (`mongodb://a:27017,b:27017/?replicaSet=rs`), which a URL parser refuses. A client made
+   * from it connects to nothing until asked.
+   */
+  mongodbUri(name: string): string {
+    const value = this.raw(name);
+    if (value === undefined) return this.url(name, ['mongodb', 'mongodb+srv']);
+    if (!/^mongodb(\+srv)?:\/\//i.test(value)) return this.checkUrl(name, value, ['mongodb', 'mongodb+srv']);
+    try {
+      new MongoClient(value);
+    } catch {
+      // Not the driver's message: it may quote the string, password and all.
+      this.problems.push(`${name} is not a MongoDB connection string (mongodb://host:port[,host:port...]/?replicaSet=name)`);
+    }
+    return value;
+  }
+
   private checkUrl(name: string, value: string, protocols: string[]): string {
     let url: URL;
     try {
@@ -70,26 +88,6 @@ export class EnvReader {
     }
     if (!protocols.includes(url.protocol.replace(/:$/, ''))) {
       this.problems.push(`${name} must be a ${protocols.join(' or ')} URL, got ${url.protocol}`);
-    }
-    return value;
-  }
-
-  /**
-   * A MongoDB connection string, checked by the parser the driver itself uses: a WHATWG URL
-   * refuses the seed lists of a replica set (`mongodb://a:27017,b:27017/?replicaSet=rs`).
-   */
-  mongodbUri(name: string): string {
-    const value = this.raw(name);
-    if (value === undefined) {
-      this.problems.push(`${name} is required (mongodb or mongodb+srv connection string)`);
-      return '';
-    }
-    try {
-      new ConnectionString(value);
-    } catch (error) {
-      // The parser's words, less any user name it would echo: the value itself may hold a secret.
-      const why = (error as Error).message.replace(/(unescaped characters).*$/, '$1');
-      this.problems.push(`${name} is not a MongoDB connection string: ${why}`);
     }
     return value;
   }

@@ -35,7 +35,9 @@ it('names the missing topic in one line, creates the topics when asked, and show
   expect(created.code).toBe(0);
   expect(created.stdout).toBe(`sent ${events.length} events to ${topic}; refused 0 lines\n`);
   const progress = created.stderr.trim().split('\n');
-  expect(progress[0]).toBe(`created ${topic} and ${deadLetterTopic(topic)} with 3 partitions`);
+  expect(progress[0]).toBe(
+    `created ${topic} and ${deadLetterTopic(topic)} with 3 partitions, the brokers' default replication (1 broker; 3 or more get replication factor 3)`,
+  );
   // Not a terminal: plain lines, the first one right after the first chunk was sent.
   expect(progress[1]).toMatch(/^publishing: 500 of [\d,]+ events \(\d+%\), [\d,]+ events\/s, \S+ left$/);
   expect(created.stderr).not.toMatch(/kafkajs|does not host/);

@@ -38,7 +38,12 @@ function setup(args: string[], demoPassword?: string) {
 const verify = (password: string) => new CachingAuthenticator(store).verify('demo', password);
 
 it('creates no demo credential unless asked; with --demo creates it once and never changes it again', async () => {
-  expect(await setup([])).toEqual({ code: 0, stdout: 'topics and indexes ready\n', stderr: '' });
+  // One broker in the test stack: the brokers' defaults, said in one line.
+  expect(await setup([])).toEqual({
+    code: 0,
+    stdout: `created ${names.topic} and ${names.topic}.dlq with 1 partition, the brokers' default replication (1 broker; 3 or more get replication factor 3)\ntopics and indexes ready\n`,
+    stderr: '',
+  });
   expect(await store.find('demo')).toBeNull();
 
   const first = await setup(['--demo'], 'first-demo-password');

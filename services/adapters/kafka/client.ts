@@ -8,6 +8,10 @@ const levels: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
   [logLevel.DEBUG]: 'debug',
 };
 
+// kafkajs warns at every idempotent producer made with bounded retries; ours are bounded on purpose
+// and replace themselves after a failed send, which is what the warning is about (producer.ts).
+const answeredWarnings = new Set(['Limiting retries for the idempotent producer may invalidate EoS guarantees']);
+
 /** A kafkajs client that logs through pino, one structured line per entry. */
 export function createKafka(brokers: string[], clientId: string, logger: Logger): Kafka {
   const log = logger.child({ component: 'kafkajs' });
@@ -19,6 +23,7 @@ export function createKafka(brokers: string[], clientId: string, logger: Logger)
     logCreator:
       () =>
       ({ level, log: { message, ...extra } }: LogEntry) => {
+        if (answeredWarnings.has(message)) return;
         log[levels[level] ?? 'info']({ ...extra, namespace: undefined }, message);
       },
   });

@@ -2,7 +2,7 @@
 // alike: every client names itself (appName, in the server's logs and currentOp) and leaves absent
 // fields absent. (The local stack's own administration, scripts/stack/mongodb.ts, talks to its
 // member before there is a replica set and imports nothing of the product.)
-import { MongoClient } from 'mongodb';
+import { MongoClient, WriteConcern } from 'mongodb';
 
 export interface MongoClientOptions {
   /**
@@ -24,12 +24,23 @@ export interface MongoClientOptions {
  * A MongoDB client, not yet connected (it connects on its first operation, or `connect()`).
  * `ignoreUndefined` keeps absent optional fields absent (the driver would otherwise store them as
  * null, which no answer may carry).
+ *
+ * Writes wait for a majority of a replica set's members, journalled: a write the projector counts
+ * as done (and commits its Kafka offset after) survives the primary's loss, where a write only the
+ * old primary held would be rolled back at its return and the event never applied again. On one
+ * member, as the local stack, majority is that member. A failed-over primary's writes and reads are
+ * retried once on the new one (the driver's defaults, stated so that no URI's `retryWrites=false`
+ * turns them off; options given here win over the URI's). No code path names a weaker write concern.
  */
 export function createMongoClient(uri: string, appName: string, options: MongoClientOptions = {}): MongoClient {
   const { deadlineMs, serverSelectionTimeoutMs, monitorCommands } = options;
   return new MongoClient(uri, {
     ignoreUndefined: true,
     appName,
+    // An instance, not `{ journal: true }`: the driver takes a URI's `journal=false` over the plain object's journal.
+    writeConcern: new WriteConcern('majority', undefined, true),
+    retryWrites: true,
+    retryReads: true,
     serverSelectionTimeoutMS: serverSelectionTimeoutMs ?? deadlineMs ?? 10_000,
     ...(deadlineMs ? { socketTimeoutMS: deadlineMs, connectTimeoutMS: deadlineMs, waitQueueTimeoutMS: deadlineMs } : {}),
     ...(monitorCommands ? { monitorCommands } : {}),

@@ -4,14 +4,15 @@ import { parseArgs } from 'node:util';
 import { readPublishConfig } from '../../plumbing/config/config.js';
 import { createKafka } from '../../adapters/kafka/client.js';
 import { connectProducer } from '../../adapters/kafka/producer.js';
-import { ensureTopics, missingTopics } from '../../adapters/kafka/topics.js';
+import { ensureTopics, missingTopics, topicsReportLines } from '../../adapters/kafka/topics.js';
 import { createLogger } from '../../plumbing/logging/logger.js';
 import { publishNdjson } from '../../adapters/kafka/publish-events.js';
 import { ProgressDisplay } from '../progress-display.js';
 import { UsageError } from '../usage.js';
 
 const usage = `usage: ossn publish [--create-topics] <file.ndjson|->
-  --create-topics   create the event topic and its dead-letter topic when missing (OSSN_TOPIC_PARTITIONS partitions)`;
+  --create-topics   create the event topic and its dead-letter topic when missing (OSSN_TOPIC_PARTITIONS partitions;
+                    replication as \`ossn setup\` chooses it)`;
 
 export async function publishCommand(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { 'create-topics': { type: 'boolean' } } });
@@ -32,8 +33,8 @@ export async function publishCommand(argv: string[]): Promise<void> {
     return;
   }
   if (missing.length > 0) {
-    await ensureTopics(kafka, config.topic, config.topicPartitions);
-    process.stderr.write(`created ${missing.join(' and ')} with ${config.topicPartitions} partitions\n`);
+    const { said, warnings } = topicsReportLines(await ensureTopics(kafka, config.topic, config.topicPartitions), config.topicPartitions);
+    for (const line of [said, ...warnings]) process.stderr.write(`${line}\n`);
   }
 
   const input = file === '-' ? process.stdin : createReadStream(file, 'utf8');

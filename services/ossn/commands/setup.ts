@@ -3,7 +3,7 @@ import { CredentialExistsError, CredentialStore, credentialsCollection } from '.
 import { demoClientIds, demoCredentialId } from '../../domain/credentials/demo-credential.js';
 import { generatePassword, hashPassword } from '../../domain/credentials/password-hash.js';
 import { createKafka } from '../../adapters/kafka/client.js';
-import { ensureTopics } from '../../adapters/kafka/topics.js';
+import { ensureTopics, topicsReportLines } from '../../adapters/kafka/topics.js';
 import { createLogger } from '../../plumbing/logging/logger.js';
 import { connectMongo } from '../../adapters/mongodb/connect.js';
 import { ensureIndexes, readModelCollections } from '../../adapters/mongodb/documents.js';
@@ -11,7 +11,9 @@ import { UsageError } from '../usage.js';
 
 const usage = `usage: ossn setup [--demo]
 
-  Creates the topics and the read-model indexes (idempotent).
+  Creates the topics and the read-model indexes (idempotent). On 3 Kafka brokers or more the topics
+  get replication factor 3 and min.insync.replicas=2, the brokers' defaults otherwise; existing
+  topics are left as they are (a warning names one with fewer replicas than that).
   --demo   also creates the demo credential "${demoCredentialId}" (clients ${demoClientIds.join(', ')}) when it
            does not exist, with OSSN_DEMO_PASSWORD or a generated password shown once; an existing
            credential of that id is never changed (nor re-enabled).`;
@@ -23,7 +25,10 @@ export async function setupCommand(argv: string[]): Promise<void> {
   const demo = argv.includes('--demo');
   const config = readProjectorConfig();
   const logger = createLogger('ossn-setup', config.logLevel);
-  await ensureTopics(createKafka(config.kafkaBrokers, 'ossn-setup', logger), config.topic, config.topicPartitions);
+  const topics = await ensureTopics(createKafka(config.kafkaBrokers, 'ossn-setup', logger), config.topic, config.topicPartitions);
+  const { said, warnings } = topicsReportLines(topics, config.topicPartitions);
+  process.stdout.write(`${said}\n`);
+  for (const warning of warnings) process.stderr.write(`${warning}\n`);
   const mongo = await connectMongo(config.store.mongodbUri, 'ossn-setup');
   try {
     const db = mongo.db(config.store.database);

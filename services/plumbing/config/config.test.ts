@@ -69,6 +69,14 @@ describe('configuration', () => {
     expect([least.requestTimeoutMs, least.maxConnections]).toEqual([headersTimeoutMs, 1]);
   });
 
+  it("takes a replica set's connection string, its members listed, and refuses one the driver cannot read", () => {
+    const uri = 'mongodb://127.0.0.1:20011,127.0.0.1:20012,127.0.0.1:20013/?replicaSet=rs-cluster';
+    expect(readQueryConfig({ MONGODB_URI: uri }).store.mongodbUri).toBe(uri);
+    expect(problemsOf(() => readQueryConfig({ MONGODB_URI: 'mongodb://user:s3cret@a:1,b:2/?replicaSet=rs&directConnection=true' }))).toEqual([
+      'MONGODB_URI is not a MongoDB connection string (mongodb://host:port[,host:port...]/?replicaSet=name)',
+    ]);
+  });
+
   it('never echoes a URL that may carry a password', () => {
     const problems = problemsOf(() => readQueryConfig({ MONGODB_URI: 'ftp://user:s3cret@db/' }));
     expect(problems.join('\n')).not.toContain('s3cret');

@@ -76,7 +76,7 @@ export const defaultStateCacheSize = 50_000;
 
 function readStore(r: EnvReader): StoreConfig {
   return {
-    mongodbUri: r.url('MONGODB_URI', ['mongodb', 'mongodb+srv']),
+    mongodbUri: r.mongodbUri('MONGODB_URI'),
     database: r.string('MONGODB_DATABASE', 'ossn'),
     readModelVersion: r.integer('READ_MODEL_VERSION', 1, { min: 1, max: 9999 }),
   };

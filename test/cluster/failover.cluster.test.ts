@@ -70,7 +70,6 @@ let admin: Admin;
 let mongo: MongoClient;
 /** Members killed and not yet restarted: restarted after the file whatever happened. */
 const killed = new Set<ClusterMemberName>();
-const summary: string[] = [];
 
 beforeAll(async () => {
   admin = kafka.admin();
@@ -90,6 +89,7 @@ afterAll(async () => {
   for (const name of killed) await restartClusterMember(name);
   await traffic?.stop();
   await stream.stop();
+  const processes = system.memory();
   await system.close();
   await admin?.deleteTopics({ topics: [topic, deadLetterTopic(topic)] }).catch(() => undefined);
   await admin?.disconnect();
@@ -97,13 +97,9 @@ afterAll(async () => {
   await mongo?.close();
   const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
   const members = await clusterMemory();
-  const processes = system.memory();
   const total = [...members, ...processes].reduce((sum, m) => sum + m.rssBytes, 0);
   console.log(
-    [
-      ...summary,
-      `memory (RSS): ${members.map((m) => `${m.name} ${mib(m.rssBytes)}`).join(', ')}; ${processes.map((p) => `${p.name} ${mib(p.rssBytes)}`).join(', ')}; ${mib(total)} in all`,
-    ].join('\n'),
+    `memory (RSS) at the end: ${[...members, ...processes].map((m) => `${m.name} ${mib(m.rssBytes)}`).join(', ')}; ${mib(total)} in all`,
   );
 });
 
@@ -139,13 +135,13 @@ async function failoverCase(name: string, bound: OutageBound, fault: () => Promi
   const window = outageWindow(traffic.requests.slice(requestsBefore), faultAt);
   const batches = stream.batches.slice(batchesBefore);
   const events = batches.reduce((sum, b) => sum + b.events, 0);
-  const failedSends = batches.reduce((sum, b) => sum + b.failedSends, 0);
+  const failures = batches.flatMap((b) => b.failures);
+  const hung = failures.filter((f) => f.startsWith('hung')).length;
   const where = window.failed > 0 ? ` from ${(window.from! / 1000).toFixed(1)} s to ${(window.to! / 1000).toFixed(1)} s after the fault` : '';
   const line =
     `${name}: longest window ${(window.lengthMs / 1000).toFixed(1)} s${where} (one requester's longest ${(window.longestPerRequesterMs / 1000).toFixed(1)} s); ` +
-    `requests ${window.ok} ok / ${window.failed} failed; events acknowledged ${events} in ${batches.length} batches (${failedSends} sends failed and were sent again); pollers ${traffic.pollers}`;
-  summary.push(line);
-  console.log(line);
+    `requests ${window.ok} ok / ${window.failed} failed; events acknowledged ${events} in ${batches.length} batches (${failures.length} sends failed and were sent again${hung > 0 ? `, ${hung} of them hung` : ''}); pollers ${traffic.pollers}`;
+  console.log(failures.length > 0 ? `${line}\n  ERP sends that failed: ${[...new Set(failures)].join(' | ')}` : line);
   if (bound === 'none') expect(window.failed, `${name}: failed partner requests: ${window.examples.join('; ')}`).toBe(0);
   else if (window.failed > 0) {
     expect(window.from!, `${name}: first failure, ms after the fault: ${window.examples.join('; ')}`).toBeGreaterThanOrEqual(-bound.beforeMs);
@@ -298,7 +294,6 @@ describe('failover under load, on the cluster', () => {
     const meanwhile = alone.map(({ instance, from, to }) => admittedRuns(load.answers.filter((a) => a.instance === instance && a.startedAt > from && a.endedAt < to)));
     const counts = (runs: { admitted: number }[]) => runs.map((r) => r.admitted);
     const line = `(f) rate limit ${perWindow} per ${rateLimit.windowMs / 1000} s: admitted per window ${counts(before).join(', ')} | alone, instance 0: ${counts(meanwhile[0]!).join(', ')}; instance 1: ${counts(meanwhile[1]!).join(', ')} | ${counts(after).join(', ')}; answers ${load.answers.length} (${load.answers.filter((a) => a.status === 429).length} refused)`;
-    summary.push(line);
     console.log(line);
     // The load outruns the limit (refusals came), windows were seen before and after, and requests were admitted while Redis was away.
     expect(before.length).toBeGreaterThanOrEqual(2);

@@ -28,8 +28,17 @@ export interface BatchRecord {
   firstSentAt: number;
   acknowledgedAt: number;
   failedSends: number;
+  /** Why each failed send failed: its exit code and last line, or that it hung and was killed. */
+  failures: string[];
   events: number;
 }
+
+/**
+ * An ERP's patience with one send: kafkajs's bounded retries (services/adapters/kafka/client.ts)
+ * end a send within about half a minute when Kafka is away, so a send still running after this
+ * has hung; it is killed and the batch sent again.
+ */
+export const publishTimeoutMs = 45_000;
 
 /** One location per sales order; statuses, packages (some shipped an hour before they are posted) and completions. */
 function salesOrderEvents(options: ErpStreamOptions) {
@@ -118,11 +127,12 @@ export class ErpStream {
   /** One batch, sent again unchanged until acknowledged. */
   private async send(events: ErpEvent[]): Promise<void> {
     const input = events.map((event) => JSON.stringify(event)).join('\n') + '\n';
-    const record: BatchRecord = { firstSentAt: Date.now(), acknowledgedAt: 0, failedSends: 0, events: events.length };
+    const record: BatchRecord = { firstSentAt: Date.now(), acknowledgedAt: 0, failedSends: 0, failures: [], events: events.length };
     for (;;) {
-      // A send that hangs is given up after 2 minutes (its process killed) and sent again.
-      const run = await runOssn(['publish', '-'], this.options.env, { input, timeoutMs: 120_000 }).catch((error: unknown) => ({ code: -1, stdout: '', stderr: String(error) }));
-      if (run.code === 0) break;
+      const run = await runOssn(['publish', '-'], this.options.env, { input, timeoutMs: publishTimeoutMs }).catch(() => undefined);
+      if (run?.code === 0) break;
+      const last = run && (run.stderr + run.stdout).trim().split('\n').pop();
+      record.failures.push(run ? `exit ${run.code}: ${last?.slice(0, 200)}` : `hung: killed after ${publishTimeoutMs / 1000} s`);
       record.failedSends++;
       await sleep(500);
     }

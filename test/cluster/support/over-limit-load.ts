@@ -1,0 +1,95 @@
+// One credential sending requests above its rate limit through the address in front of both query
+// services, SOAP and JSON in turn, each answer recorded with the instance that gave it; and the
+// admissions grouped by the window that admitted them.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { basic, STATUS_URL } from '../../support/json-requests.js';
+import { ORDER_STATUS_URL, statusDetailsRequest } from '../../support/soap-requests.js';
+import type { Partner } from './partners.js';
+import { upstreamHeader } from './round-robin-proxy.js';
+
+export interface LimitedAnswer {
+  startedAt: number;
+  endedAt: number;
+  /** HTTP status; 0 for a network error. */
+  status: number;
+  /** The query service (its index) that answered, as the proxy tells. */
+  instance?: number;
+}
+
+export class OverLimitLoad {
+  readonly answers: LimitedAnswer[] = [];
+  private running = false;
+  private loop: Promise<void> | undefined;
+
+  /** `burst` requests at once, a burst every `everyMs` (or as soon as the previous one is answered, when that takes longer). */
+  constructor(
+    private readonly url: string,
+    private readonly partner: Partner,
+    private readonly burst: number,
+    private readonly everyMs: number,
+  ) {}
+
+  start(): void {
+    this.running = true;
+    this.loop = (async () => {
+      for (let round = 0; this.running; round++) {
+        const started = Date.now();
+        await Promise.all(Array.from({ length: this.burst }, (_, i) => this.send((round + i) % 2 === 0 ? 'json' : 'soap')));
+        await sleep(Math.max(0, this.everyMs - (Date.now() - started)));
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.loop;
+  }
+
+  private async send(how: 'json' | 'soap'): Promise<void> {
+    const { id, password } = this.partner;
+    const startedAt = Date.now();
+    const signal = AbortSignal.timeout(20_000);
+    const request =
+      how === 'json'
+        ? fetch(`${this.url}${STATUS_URL}?queryType=1&referenceNumber=PO-1`, { headers: { authorization: basic(id, password) }, signal })
+        : fetch(`${this.url}${ORDER_STATUS_URL}`, {
+            method: 'POST',
+            headers: { 'content-type': 'text/xml; charset=utf-8' },
+            body: statusDetailsRequest({ id, password, queryType: '1', referenceNumber: 'PO-1' }),
+            signal,
+          });
+    try {
+      const response = await request;
+      await response.arrayBuffer();
+      const instance = response.headers.get(upstreamHeader);
+      this.answers.push({ startedAt, endedAt: Date.now(), status: response.status, ...(instance === null ? {} : { instance: Number(instance) }) });
+    } catch {
+      this.answers.push({ startedAt, endedAt: Date.now(), status: 0 });
+    }
+  }
+}
+
+export interface AdmittedRun {
+  admitted: number;
+  from: number;
+  to: number;
+}
+
+/**
+ * The admissions, in the order they were answered, in runs that no refusal (429) interrupts. Under
+ * a load above the limit each window admits until its count is spent and refuses the rest until it
+ * ends, so each run is what one window admitted (or part of it, where answers cross at its ends).
+ */
+export function admittedRuns(answers: LimitedAnswer[]): AdmittedRun[] {
+  const runs: AdmittedRun[] = [];
+  let current: AdmittedRun | undefined;
+  for (const answer of [...answers].sort((a, b) => a.endedAt - b.endedAt)) {
+    if (answer.status === 429) current = undefined;
+    else if (answer.status === 200) {
+      if (!current) runs.push((current = { admitted: 0, from: answer.startedAt, to: answer.endedAt }));
+      current.admitted++;
+      current.to = answer.endedAt;
+    }
+  }
+  return runs;
+}

@@ -9,7 +9,7 @@ import { mongodbServer, settleReplicaSet, type MongodMember } from './mongodb.js
 import { killGroup, groupRssBytes, isRunning } from './process.js';
 import { redisServer } from './redis.js';
 import type { Server } from './server.js';
-import { ensureOneServer, ensureServers, serversStatus, stopServers, type ServerStatus, type StackEnv, type StackOptions, type Topology } from './stack.js';
+import { ensureOneServer, ensureServers, serversStatus, stopServers, withStackLock, type ServerStatus, type StackEnv, type StackOptions, type Topology } from './stack.js';
 import { StackError } from './stack-error.js';
 import { readState } from './state.js';
 import { waitFor } from './wait.js';
@@ -109,9 +109,10 @@ export async function stopClusterStack(options: StackOptions & { only?: ClusterM
   await stopServers(clusterTopology(readClusterConfig(options.env)), options);
 }
 
-/** Each member: its recorded process, whether it answers, its role and its memory. */
-export async function clusterStatus(options: Pick<StackOptions, 'env'> = {}): Promise<ServerStatus[]> {
-  return serversStatus(clusterTopology(readClusterConfig(options.env)));
+/** Each member: its recorded process, whether it answers, its role and its memory; read under the cluster's lock, so never halfway through a kill or a restart. */
+export async function clusterStatus(options: Pick<StackOptions, 'env' | 'log' | 'signal'> = {}): Promise<ServerStatus[]> {
+  const config = readClusterConfig(options.env);
+  return withStackLock(config, options, () => serversStatus(clusterTopology(config)));
 }
 
 function recordOf(config: ClusterConfig, name: ClusterMemberName) {
@@ -122,10 +123,14 @@ function recordOf(config: ClusterConfig, name: ClusterMemberName) {
 
 /** SIGKILLs the member's process group, as a crash would, and resolves once none of it runs. */
 export async function killClusterMember(name: ClusterMemberName, options: StackOptions = {}): Promise<void> {
-  const record = recordOf(readClusterConfig(options.env), name);
-  if (!isRunning(record)) return;
-  const left = await killGroup(record.pid);
-  if (left.length > 0) throw new StackError(`${name}: pids ${left.join(', ')} still run 10 s after SIGKILL`);
+  const config = readClusterConfig(options.env);
+  // Under the cluster's lock: never while a start or restart of it records its processes.
+  await withStackLock(config, options, async () => {
+    const record = recordOf(config, name);
+    if (!isRunning(record)) return;
+    const left = await killGroup(record.pid);
+    if (left.length > 0) throw new StackError(`${name}: pids ${left.join(', ')} still run 10 s after SIGKILL`);
+  });
 }
 
 /**

@@ -56,6 +56,12 @@ export interface Topology {
 
 const defaultLog = (line: string) => process.stderr.write(`stack: ${line}\n`);
 
+/** Runs `fn` holding the lock of the stack at `paths`: what starts, stops, kills or reads its servers does, one at a time. */
+export function withStackLock<T>(paths: StackPaths, options: Pick<StackOptions, 'log' | 'signal'>, fn: () => Promise<T>): Promise<T> {
+  mkdirSync(paths.stackDir, { recursive: true });
+  return withLock(paths.lockFile, { log: options.log ?? defaultLog, signal: options.signal }, fn);
+}
+
 /** The single stack: one Kafka node, one mongod as a one-member replica set, one Redis. */
 function singleStack(config: StackConfig): Topology {
   const servers = [kafkaServer(config, stackKafkaNode(config)), mongodbServer(config, stackMongodMember(config)), redisServer(stackRedisMember(config))];
@@ -179,7 +185,7 @@ export async function ensureServers(topology: Topology, options: StackOptions = 
   const log = options.log ?? defaultLog;
   mkdirSync(config.logsDir, { recursive: true });
 
-  return withLock(config.lockFile, log, options.signal, async () => {
+  return withStackLock(config, { log, signal: options.signal }, async () => {
     const state: StackState = readState(config.stateFile);
     const startedNow = new Map<ServerName, ServerRecord>();
     const tracker = stateTracker(config.stateFile, state, startedNow);
@@ -242,7 +248,7 @@ export async function stopServers(topology: Topology, options: StackOptions & { 
     log('nothing was started by the stack');
     return;
   }
-  await withLock(config.lockFile, log, options.signal, async () => {
+  await withStackLock(config, { log, signal: options.signal }, async () => {
     const state = readState(config.stateFile);
     if (Object.keys(state).length === 0) log('nothing was started by the stack');
     await Promise.all(
@@ -288,7 +294,7 @@ export async function ensureOneServer(topology: Topology, name: ServerName, opti
   const server = topology.servers.find((candidate) => candidate.name === name);
   if (!server) throw new StackError(`no server named ${name}; there are ${topology.servers.map((s) => s.name).join(', ')}`);
   mkdirSync(config.logsDir, { recursive: true });
-  await withLock(config.lockFile, log, options.signal, async () => {
+  await withStackLock(config, { log, signal: options.signal }, async () => {
     const state = readState(config.stateFile);
     const tracker = stateTracker(config.stateFile, state, new Map());
     await ensureServer(server, { config, log, signal: options.signal ?? new AbortController().signal }, state[name], tracker);

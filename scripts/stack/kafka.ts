@@ -5,7 +5,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import { shown, type StackConfig, type StackPaths } from './config.js';
 import { StackError } from './stack-error.js';
 import type { Server, ServerContext } from './server.js';
-import { grepLog, run, sharedWork, which } from './tools.js';
+import { grepLog, run, which, withDownloadLock } from './tools.js';
 
 const kafkaVersion = '4.1.1';
 
@@ -62,17 +62,24 @@ function mavenFailure(logFile: string): string {
   return `Maven failed: ${(errors.find((line) => line.length > 0) ?? 'no error message').slice(0, 240)}`;
 }
 
-/** Resolves the broker's runtime classpath from Maven Central, once per version of the pom. */
-async function resolveClasspath(ctx: ServerContext, libDir: string): Promise<void> {
-  const { config } = ctx;
-  const pom = resolve(config.repoRoot, 'scripts/stack/kafka/pom.xml');
-  const pomHash = createHash('sha256').update(readFileSync(pom)).digest('hex');
+const pomFile = (ctx: ServerContext) => resolve(ctx.config.repoRoot, 'scripts/stack/kafka/pom.xml');
+
+/** True when `libDir` holds the classpath of the pom as it is now (its hash stamped inside, written before the directory was moved in place). */
+function classpathComplete(ctx: ServerContext, libDir: string): boolean {
   const stamp = resolve(libDir, '.pom.sha256');
-  const complete =
+  return (
     existsSync(stamp) &&
-    readFileSync(stamp, 'utf8').trim() === pomHash &&
-    readdirSync(libDir).some((file) => file.startsWith('kafka_2.13-'));
-  if (complete) return;
+    readFileSync(stamp, 'utf8').trim() === createHash('sha256').update(readFileSync(pomFile(ctx))).digest('hex') &&
+    readdirSync(libDir).some((file) => file.startsWith('kafka_2.13-'))
+  );
+}
+
+/** Resolves the broker's runtime classpath from Maven Central, once per version of the pom; run under the download lock. */
+async function resolveClasspath(ctx: ServerContext, libDir: string): Promise<void> {
+  if (classpathComplete(ctx, libDir)) return;
+  const { config } = ctx;
+  const pom = pomFile(ctx);
+  const pomHash = createHash('sha256').update(readFileSync(pom)).digest('hex');
 
   const mvn = requireTool('mvn', 'Kafka is assembled from Maven Central with Maven (apt-get install maven)');
   const m2 = resolve(config.cacheDir, 'm2');
@@ -245,7 +252,8 @@ export function kafkaServer(config: StackPaths, node: KafkaNode): Server {
 
     async prepare(ctx) {
       requireTool('java', 'Kafka needs a Java 17+ runtime (apt-get install openjdk-17-jre-headless)');
-      await sharedWork(libDir, () => resolveClasspath(ctx, libDir));
+      // Checked again under the lock: another caller may have resolved it meanwhile.
+      if (!classpathComplete(ctx, libDir)) await withDownloadLock(ctx, () => resolveClasspath(ctx, libDir));
     },
 
     async launch(ctx) {

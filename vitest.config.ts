@@ -30,6 +30,8 @@ export default defineConfig({
           name: 'cluster',
           include: ['test/cluster/**/*.cluster.test.ts'],
           globalSetup: ['test/cluster/global-setup.ts'],
+          // Drops what each file made on the cluster under names from uniqueNames.
+          setupFiles: ['test/support/leftovers-setup.ts'],
           // The files kill and restart the members they all share: one file at a time.
           fileParallelism: false,
           testTimeout: 600_000,

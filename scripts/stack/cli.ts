@@ -1,5 +1,5 @@
 import { readClusterConfig, readStackConfig, shown } from './config.js';
-import { clusterStatus, ensureClusterStack, stopClusterStack } from './cluster.js';
+import { clusterStatus, ensureClusterStack, stopClusterStack, type ClusterMemberStatus } from './cluster.js';
 import { StackError } from './stack-error.js';
 import { ensureStack, stackStatus, stopStack, type ServerStatus, type StackEnv, type StackOptions } from './stack.js';
 
@@ -21,20 +21,13 @@ Directories: OSSN_STACK_DIR (.stack), OSSN_STACK_CACHE_DIR (.cache).`;
 interface Target {
   ensure(options: StackOptions): Promise<StackEnv>;
   stop(): Promise<void>;
-  status(): Promise<ServerStatus[]>;
+  /** Each server's status; a cluster member's with its role and memory. */
+  status(): Promise<(ServerStatus | ClusterMemberStatus)[]>;
   envFile(): string;
-  /** Whether status shows each member's role and memory. */
-  detailed: boolean;
 }
 
-const single: Target = { ensure: ensureStack, stop: () => stopStack(), status: () => stackStatus(), envFile: () => readStackConfig().envFile, detailed: false };
-const cluster: Target = {
-  ensure: ensureClusterStack,
-  stop: () => stopClusterStack(),
-  status: () => clusterStatus(),
-  envFile: () => readClusterConfig().envFile,
-  detailed: true,
-};
+const single: Target = { ensure: ensureStack, stop: () => stopStack(), status: () => stackStatus(), envFile: () => readStackConfig().envFile };
+const cluster: Target = { ensure: ensureClusterStack, stop: () => stopClusterStack(), status: () => clusterStatus(), envFile: () => readClusterConfig().envFile };
 
 async function up(target: Target): Promise<void> {
   // Ctrl-C while starting stops what was started, instead of leaving half a stack behind.
@@ -55,13 +48,12 @@ async function up(target: Target): Promise<void> {
 
 async function status(target: Target): Promise<void> {
   const servers = await target.status();
-  const addressWidth = target.detailed ? Math.max(...servers.map((server) => server.address.length)) : 28;
+  const addressWidth = Math.max(...servers.map((server) => server.address.length));
   for (const server of servers) {
     const process_ = server.pid ? `pid ${server.pid}` : 'not started by the stack';
-    const answer = server.answers ? 'answers' : 'does not answer';
-    const line = `${server.name.padEnd(9)} ${server.address.padEnd(addressWidth)} ${process_.padEnd(24)} ${answer}`;
-    const memory = `${(server.rssBytes / 2 ** 20).toFixed(0)} MiB`;
-    process.stdout.write(target.detailed ? `${line.padEnd(line.length - answer.length + 15)} ${(server.role ?? '').padEnd(9)} ${memory.padStart(8)}\n` : `${line}\n`);
+    const columns = [server.name.padEnd(9), server.address.padEnd(addressWidth), process_.padEnd(24), (server.answers ? 'answers' : 'does not answer').padEnd(15)];
+    if ('rssBytes' in server) columns.push((server.role ?? '').padEnd(9), `${(server.rssBytes / 2 ** 20).toFixed(0)} MiB`.padStart(8));
+    process.stdout.write(`${columns.join(' ').trimEnd()}\n`);
   }
   if (!servers.every((server) => server.answers)) process.exitCode = 1;
 }

@@ -6,17 +6,17 @@ import { resolve } from 'node:path';
 import { clusterSize, readClusterConfig, shown, type ClusterConfig } from './config.js';
 import { kafkaAnswers, kafkaServer, type KafkaNode } from './kafka.js';
 import { mongodbServer, settleReplicaSet, type MongodMember } from './mongodb.js';
-import { killGroup, groupRssBytes, isRunning } from './process.js';
+import { killGroup, isRunning } from './process.js';
 import { redisServer } from './redis.js';
 import type { Server } from './server.js';
-import { ensureOneServer, ensureServers, serversStatus, stopServers, type ServerStatus, type StackEnv, type StackOptions, type Topology } from './stack.js';
+import { ensureOneServer, ensureServers, serversMemory, serversStatus, stopServers, withStackLock, type ServerStatus, type StackEnv, type StackOptions, type Topology } from './stack.js';
 import { StackError } from './stack-error.js';
 import { readState } from './state.js';
 import { waitFor } from './wait.js';
 
 export type ClusterMemberName = 'mongodb-1' | 'mongodb-2' | 'mongodb-3' | 'kafka-1' | 'kafka-2' | 'kafka-3' | 'redis';
 
-export const clusterReplicaSetName = 'rs-cluster';
+const clusterReplicaSetName = 'rs-cluster';
 const portVariable = 'OSSN_STACK_CLUSTER_PORT_BASE';
 const memberNumbers = Array.from({ length: clusterSize }, (_, i) => i + 1);
 
@@ -109,9 +109,22 @@ export async function stopClusterStack(options: StackOptions & { only?: ClusterM
   await stopServers(clusterTopology(readClusterConfig(options.env)), options);
 }
 
-/** Each member: its recorded process, whether it answers, its role and its memory. */
-export async function clusterStatus(options: Pick<StackOptions, 'env'> = {}): Promise<ServerStatus[]> {
-  return serversStatus(clusterTopology(readClusterConfig(options.env)));
+/** A member's status: also its role (PRIMARY or SECONDARY for a mongod) and its memory. */
+export interface ClusterMemberStatus extends ServerStatus {
+  role?: string;
+  /** Resident memory of its process group (0 when it does not run). */
+  rssBytes: number;
+}
+
+/** Each member: its recorded process, whether it answers, its role and its memory; read under the cluster's lock, so never halfway through a kill or a restart. */
+export async function clusterStatus(options: Pick<StackOptions, 'env' | 'log' | 'signal'> = {}): Promise<ClusterMemberStatus[]> {
+  const config = readClusterConfig(options.env);
+  const topology = clusterTopology(config);
+  return withStackLock(config, options, async () => {
+    const [statuses, roles] = await Promise.all([serversStatus(topology), Promise.all(topology.servers.map((server) => server.role?.()))]);
+    const memory = serversMemory(topology);
+    return statuses.map((status, i) => ({ ...status, role: roles[i], rssBytes: memory[i]?.rssBytes ?? 0 }));
+  });
 }
 
 function recordOf(config: ClusterConfig, name: ClusterMemberName) {
@@ -122,10 +135,14 @@ function recordOf(config: ClusterConfig, name: ClusterMemberName) {
 
 /** SIGKILLs the member's process group, as a crash would, and resolves once none of it runs. */
 export async function killClusterMember(name: ClusterMemberName, options: StackOptions = {}): Promise<void> {
-  const record = recordOf(readClusterConfig(options.env), name);
-  if (!isRunning(record)) return;
-  const left = await killGroup(record.pid);
-  if (left.length > 0) throw new StackError(`${name}: pids ${left.join(', ')} still run 10 s after SIGKILL`);
+  const config = readClusterConfig(options.env);
+  // Under the cluster's lock: never while a start or restart of it records its processes.
+  await withStackLock(config, options, async () => {
+    const record = recordOf(config, name);
+    if (!isRunning(record)) return;
+    const left = await killGroup(record.pid);
+    if (left.length > 0) throw new StackError(`${name}: pids ${left.join(', ')} still run 10 s after SIGKILL`);
+  });
 }
 
 /**
@@ -154,10 +171,5 @@ export function clusterMemberForKafkaNode(nodeId: number): ClusterMemberName {
 
 /** Resident memory (VmRSS) of each member's process group now, 0 for one that does not run. */
 export async function clusterMemory(options: Pick<StackOptions, 'env'> = {}): Promise<{ name: ClusterMemberName; rssBytes: number }[]> {
-  const config = readClusterConfig(options.env);
-  const state = readState(config.stateFile);
-  return clusterTopology(config).servers.map(({ name }) => {
-    const record = state[name];
-    return { name: name as ClusterMemberName, rssBytes: record && isRunning(record) ? groupRssBytes(record.pid) : 0 };
-  });
+  return serversMemory(clusterTopology(readClusterConfig(options.env))).map(({ name, rssBytes }) => ({ name: name as ClusterMemberName, rssBytes }));
 }

@@ -33,12 +33,13 @@ const clusterPortSpan = 40;
 
 const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
-function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+/** A port (or, given `highest` and `why`, a base the ports are counted from) read from the environment, digits only. */
+function port(env: NodeJS.ProcessEnv, name: string, fallback: number, { highest = 65_535, what = 'a port number', why = '' } = {}): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > 65_535) {
-    throw new StackError(`${name} must be a port number (1-65535), got '${raw}'`);
+  if (!/^\s*\d+\s*$/.test(raw) || !Number.isInteger(value) || value < 1 || value > highest) {
+    throw new StackError(`${name} must be ${what} from 1 to ${highest}${why}, got '${raw}'`);
   }
   return value;
 }
@@ -77,13 +78,11 @@ export function readStackConfig(env: NodeJS.ProcessEnv = process.env): StackConf
  * on base+20+N (its controller on base+30+N), redis on base+40.
  */
 export function readClusterConfig(env: NodeJS.ProcessEnv = process.env): ClusterConfig {
-  const name = 'OSSN_STACK_CLUSTER_PORT_BASE';
-  const raw = env[name];
-  const highest = 65_535 - clusterPortSpan;
-  const portBase = raw === undefined || raw === '' ? 20_000 : Number(raw);
-  if (!/^\s*\d+\s*$/.test(raw ?? '0') || !Number.isInteger(portBase) || portBase < 1 || portBase > highest) {
-    throw new StackError(`${name} must be a whole number from 1 to ${highest} (the cluster listens on base+11 to base+${clusterPortSpan}), got '${raw}'`);
-  }
+  const portBase = port(env, 'OSSN_STACK_CLUSTER_PORT_BASE', 20_000, {
+    highest: 65_535 - clusterPortSpan,
+    what: 'a whole number',
+    why: ` (the cluster listens on base+11 to base+${clusterPortSpan})`,
+  });
   const members = (offset: number) => Array.from({ length: clusterSize }, (_, i) => portBase + offset + i + 1);
   return {
     ...stackPaths(cacheDirOf(env), resolve(stackDirOf(env), 'cluster')),

@@ -1,11 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { shown, type StackConfig, type StackPaths } from './config.js';
 import { StackError } from './stack-error.js';
 import type { Server, ServerContext } from './server.js';
-import { grepLog, run, sharedWork, which } from './tools.js';
+import { grepLog, run, which, withDownloadLock } from './tools.js';
 
 const kafkaVersion = '4.1.1';
 
@@ -62,17 +62,24 @@ function mavenFailure(logFile: string): string {
   return `Maven failed: ${(errors.find((line) => line.length > 0) ?? 'no error message').slice(0, 240)}`;
 }
 
-/** Resolves the broker's runtime classpath from Maven Central, once per version of the pom. */
-async function resolveClasspath(ctx: ServerContext, libDir: string): Promise<void> {
-  const { config } = ctx;
-  const pom = resolve(config.repoRoot, 'scripts/stack/kafka/pom.xml');
-  const pomHash = createHash('sha256').update(readFileSync(pom)).digest('hex');
+const pomFile = (ctx: ServerContext) => resolve(ctx.config.repoRoot, 'scripts/stack/kafka/pom.xml');
+
+/** True when `libDir` holds the classpath of the pom as it is now (its hash stamped inside, written before the directory was moved in place). */
+function classpathComplete(ctx: ServerContext, libDir: string): boolean {
   const stamp = resolve(libDir, '.pom.sha256');
-  const complete =
+  return (
     existsSync(stamp) &&
-    readFileSync(stamp, 'utf8').trim() === pomHash &&
-    readdirSync(libDir).some((file) => file.startsWith('kafka_2.13-'));
-  if (complete) return;
+    readFileSync(stamp, 'utf8').trim() === createHash('sha256').update(readFileSync(pomFile(ctx))).digest('hex') &&
+    readdirSync(libDir).some((file) => file.startsWith('kafka_2.13-'))
+  );
+}
+
+/** Resolves the broker's runtime classpath from Maven Central, once per version of the pom; run under the download lock. */
+async function resolveClasspath(ctx: ServerContext, libDir: string): Promise<void> {
+  if (classpathComplete(ctx, libDir)) return;
+  const { config } = ctx;
+  const pom = pomFile(ctx);
+  const pomHash = createHash('sha256').update(readFileSync(pom)).digest('hex');
 
   const mvn = requireTool('mvn', 'Kafka is assembled from Maven Central with Maven (apt-get install maven)');
   const m2 = resolve(config.cacheDir, 'm2');
@@ -176,16 +183,40 @@ group.initial.rebalance.delay.ms=0
 }
 
 /**
- * The id all nodes of a stack are formatted with: read from its file, or made there (16 random
- * bytes in base64url, as Kafka's Uuid prints them; the exclusive create lets one node win).
+ * A cluster id as Kafka's Uuid.randomUuid makes one: a random (version 4) UUID in base64url, drawn
+ * again when it starts with '-', which Kafka's tools would read as an option (1 draw in 64).
  */
-function clusterIdOf(file: string): string {
+export function newKafkaClusterId(draw: () => string = randomUUID): string {
+  for (let attempt = 0; attempt < 1_000; attempt++) {
+    const id = Buffer.from(draw().replaceAll('-', ''), 'hex').toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
+  throw new StackError("kafka: 1000 cluster ids in a row started with '-'; is the random source broken?");
+}
+
+/**
+ * The id all nodes of a stack are formatted with: read from its file, or made there (the
+ * exclusive create lets one node win). Read only while a node's data is not formatted yet: an id
+ * starting with '-' (made before ids were drawn again) is replaced, as no node can have been
+ * formatted with it (the format refused it).
+ */
+export function kafkaClusterId(file: string): string {
   try {
-    writeFileSync(file, `${randomBytes(16).toString('base64url')}\n`, { flag: 'wx' });
+    writeFileSync(file, `${newKafkaClusterId()}\n`, { flag: 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-  return readFileSync(file, 'utf8').trim();
+  const id = readFileSync(file, 'utf8').trim();
+  if (!id.startsWith('-')) return id;
+  const fresh = newKafkaClusterId();
+  writeFileSync(`${file}.tmp`, `${fresh}\n`);
+  renameSync(`${file}.tmp`, file);
+  return fresh;
+}
+
+/** StorageTool's arguments that format a node's data with the cluster's id (given as `--cluster-id=<id>`, so no id is ever read as an option). */
+export function storageFormatArgs(node: { log4jFile: string; classpath: string; propertiesFile: string }, clusterId: string): string[] {
+  return ['-Xmx256m', `-Dlog4j2.configurationFile=${node.log4jFile}`, '-cp', node.classpath, 'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId}`, '-c', node.propertiesFile, '--ignore-formatted'];
 }
 
 // Warnings only, except the line that says the server has started, to keep the log readable.
@@ -221,7 +252,8 @@ export function kafkaServer(config: StackPaths, node: KafkaNode): Server {
 
     async prepare(ctx) {
       requireTool('java', 'Kafka needs a Java 17+ runtime (apt-get install openjdk-17-jre-headless)');
-      await sharedWork(libDir, () => resolveClasspath(ctx, libDir));
+      // Checked again under the lock: another caller may have resolved it meanwhile.
+      if (!classpathComplete(ctx, libDir)) await withDownloadLock(ctx, () => resolveClasspath(ctx, libDir));
     },
 
     async launch(ctx) {
@@ -230,11 +262,8 @@ export function kafkaServer(config: StackPaths, node: KafkaNode): Server {
       writeFileSync(log4jFile, log4j2Properties);
       if (!existsSync(resolve(dataDir, 'meta.properties'))) {
         const logFile = resolve(config.logsDir, `${name}-format.log`);
-        const format = await run(
-          'java',
-          ['-Xmx256m', `-Dlog4j2.configurationFile=${log4jFile}`, '-cp', classpath, 'kafka.tools.StorageTool', 'format', '-t', clusterIdOf(node.clusterIdFile), '-c', propertiesFile, '--ignore-formatted'],
-          { logFile, signal: ctx.signal },
-        );
+        const args = storageFormatArgs({ log4jFile, classpath, propertiesFile }, kafkaClusterId(node.clusterIdFile));
+        const format = await run('java', args, { logFile, signal: ctx.signal });
         if (format.code !== 0) throw new StackError(`${name}: formatting ${shown(dataDir)} failed; see ${shown(logFile)}`);
       }
       return {

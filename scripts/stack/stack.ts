@@ -35,10 +35,6 @@ export interface ServerStatus {
   /** The recorded process, when it still runs. */
   pid?: number;
   answers: boolean;
-  /** Its part in a group of servers, when it has one (PRIMARY or SECONDARY for a mongod). */
-  role?: string;
-  /** Resident memory of its process group (0 when it does not run). */
-  rssBytes: number;
 }
 
 /** Servers started, found and stopped together, with one lock, state file and env file: the single stack or the cluster. */
@@ -55,6 +51,12 @@ export interface Topology {
 }
 
 const defaultLog = (line: string) => process.stderr.write(`stack: ${line}\n`);
+
+/** Runs `fn` holding the lock of the stack at `paths`: what starts, stops, kills or reads its servers does, one at a time. */
+export function withStackLock<T>(paths: StackPaths, options: Pick<StackOptions, 'log' | 'signal'>, fn: () => Promise<T>): Promise<T> {
+  mkdirSync(paths.stackDir, { recursive: true });
+  return withLock(paths.lockFile, { log: options.log ?? defaultLog, signal: options.signal }, fn);
+}
 
 /** The single stack: one Kafka node, one mongod as a one-member replica set, one Redis. */
 function singleStack(config: StackConfig): Topology {
@@ -179,7 +181,7 @@ export async function ensureServers(topology: Topology, options: StackOptions = 
   const log = options.log ?? defaultLog;
   mkdirSync(config.logsDir, { recursive: true });
 
-  return withLock(config.lockFile, log, options.signal, async () => {
+  return withStackLock(config, { log, signal: options.signal }, async () => {
     const state: StackState = readState(config.stateFile);
     const startedNow = new Map<ServerName, ServerRecord>();
     const tracker = stateTracker(config.stateFile, state, startedNow);
@@ -242,7 +244,7 @@ export async function stopServers(topology: Topology, options: StackOptions & { 
     log('nothing was started by the stack');
     return;
   }
-  await withLock(config.lockFile, log, options.signal, async () => {
+  await withStackLock(config, { log, signal: options.signal }, async () => {
     const state = readState(config.stateFile);
     if (Object.keys(state).length === 0) log('nothing was started by the stack');
     await Promise.all(
@@ -265,17 +267,28 @@ export async function stackStatus(options: Pick<StackOptions, 'env'> = {}): Prom
   return serversStatus(singleStack(readStackConfig(options.env)));
 }
 
+/** The recorded process of each server of the topology, when it still runs. */
+function runningPids(topology: Topology): (number | undefined)[] {
+  const state = readState(topology.paths.stateFile);
+  return topology.servers.map(({ name }) => {
+    const record = state[name];
+    return record && isRunning(record) ? record.pid : undefined;
+  });
+}
+
 /** What stackStatus does, for any topology. */
 export async function serversStatus(topology: Topology): Promise<ServerStatus[]> {
-  const state = readState(topology.paths.stateFile);
-  return Promise.all(
-    topology.servers.map(async (server) => {
-      const record = state[server.name];
-      const pid = record && isRunning(record) ? record.pid : undefined;
-      const [answers, role] = await Promise.all([server.answers(), server.role?.()]);
-      return { name: server.name, address: server.address, pid, answers, role, rssBytes: pid === undefined ? 0 : groupRssBytes(pid) };
-    }),
-  );
+  const pids = runningPids(topology);
+  return Promise.all(topology.servers.map(async (server, i) => ({ name: server.name, address: server.address, pid: pids[i], answers: await server.answers() })));
+}
+
+/** Resident memory (VmRSS) of each server's process group now, 0 for one that does not run. */
+export function serversMemory(topology: Topology): { name: ServerName; rssBytes: number }[] {
+  const pids = runningPids(topology);
+  return topology.servers.map(({ name }, i) => {
+    const pid = pids[i];
+    return { name, rssBytes: pid === undefined ? 0 : groupRssBytes(pid) };
+  });
 }
 
 /**
@@ -288,7 +301,7 @@ export async function ensureOneServer(topology: Topology, name: ServerName, opti
   const server = topology.servers.find((candidate) => candidate.name === name);
   if (!server) throw new StackError(`no server named ${name}; there are ${topology.servers.map((s) => s.name).join(', ')}`);
   mkdirSync(config.logsDir, { recursive: true });
-  await withLock(config.lockFile, log, options.signal, async () => {
+  await withStackLock(config, { log, signal: options.signal }, async () => {
     const state = readState(config.stateFile);
     const tracker = stateTracker(config.stateFile, state, new Map());
     await ensureServer(server, { config, log, signal: options.signal ?? new AbortController().signal }, state[name], tracker);

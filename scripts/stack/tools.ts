@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants, createWriteStream, readFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { accessSync, constants, createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { delimiter, join, resolve } from 'node:path';
 import { shown } from './config.js';
+import { withLock } from './lock.js';
+import type { ServerContext } from './server.js';
 import { StackError } from './stack-error.js';
 
 /** The full path of an executable on the PATH, if any. */
@@ -117,17 +119,13 @@ export async function aptInstall(ctx: AptContext, packages: string[]): Promise<v
   ctx.log(`${ctx.who}: ${packages.join(' ')} installed`);
 }
 
-const inFlight = new Map<string, Promise<void>>();
-
 /**
- * Runs `work` for `key` unless it is running already, in which case the caller waits for that
- * run: the cluster's members share one download (three mongod, one binary) and must not race.
+ * Runs `work` holding the download cache's lock (`<cacheDir>/downloads.lock`): the single stack
+ * and the cluster share one cache, and the cluster's members one download, so a check and the
+ * fetch it calls for are done by one caller at a time, in this process and across processes
+ * (`stack:up` and `stack:up -- --cluster` at once on a fresh clone).
  */
-export function sharedWork(key: string, work: () => Promise<void>): Promise<void> {
-  let running = inFlight.get(key);
-  if (!running) {
-    running = work().finally(() => inFlight.delete(key));
-    inFlight.set(key, running);
-  }
-  return running;
+export function withDownloadLock(ctx: ServerContext, work: () => Promise<void>): Promise<void> {
+  mkdirSync(ctx.config.cacheDir, { recursive: true });
+  return withLock(resolve(ctx.config.cacheDir, 'downloads.lock'), { log: ctx.log, signal: ctx.signal, holder: 'another download' }, work);
 }

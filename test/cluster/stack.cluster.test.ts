@@ -1,7 +1,6 @@
 // The local cluster as the failover suite uses it: three mongod in one replica set, three Kafka
 // nodes in one cluster, and members that can be killed (SIGKILL, as a crash) and restarted on
 // their data, after which they rejoin and what was written with them survives.
-import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
 import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,12 +15,12 @@ import {
 } from '../../scripts/stack/cluster.js';
 import { waitFor } from '../../scripts/stack/wait.js';
 import { createMongoClient } from '../../services/adapters/mongodb/connect.js';
+import { uniqueNames } from '../support/servers.js';
 import { clusterServers } from './support/cluster-servers.js';
 
 const cluster = clusterServers();
-const run = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
-const topic = `test.cluster-stack.${run}`;
-const database = `t_cluster_stack_${run}`;
+// Dropped after the file with what else holds its suffix (test/support/leftovers-setup.ts).
+const { topic, database } = uniqueNames('cluster-stack');
 const kafka = new Kafka({ clientId: 'cluster-stack-test', brokers: cluster.kafkaBrokers, logLevel: logLevel.NOTHING });
 let admin: Admin;
 let mongo: MongoClient;
@@ -37,9 +36,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const name of killed) await restartClusterMember(name);
-  await admin?.deleteTopics({ topics: [topic] }).catch(() => undefined);
   await admin?.disconnect();
-  await mongo?.db(database).dropDatabase().catch(() => undefined);
   await mongo?.close();
 });
 

@@ -3,8 +3,8 @@ import { inject } from 'vitest';
 import type { StackEnv } from '../../scripts/stack/stack.js';
 import { dropAfterFile } from './leftover-names.js';
 
-/** Where test/global-setup.ts found its servers. */
-export type ServerSource = 'environment' | 'docker' | 'local-stack';
+/** Where the run's servers come from: test/global-setup.ts's choice, or the cluster project's local cluster. */
+export type ServerSource = 'environment' | 'docker' | 'local-stack' | 'local-cluster';
 
 /** What test/global-setup.ts provides to every integration test file. */
 export interface ProvidedServers extends StackEnv {
@@ -14,28 +14,43 @@ export interface ProvidedServers extends StackEnv {
 declare module 'vitest' {
   export interface ProvidedContext {
     servers: ProvidedServers;
+    /** The local cluster's addresses, from test/cluster/global-setup.ts (the cluster project's only servers). */
+    cluster: StackEnv;
   }
 }
 
-export interface Servers {
+/** Servers' addresses as the tests use them. */
+export interface ServerAddresses {
   kafkaBrokers: string[];
   mongodbUri: string;
   redisUrl: string;
   /** The same addresses as environment variables, for code that reads its configuration from there. */
   env: StackEnv;
+}
+
+/** The addresses of `env`, as the tests use them. */
+export function addressesOf(env: StackEnv): ServerAddresses {
+  const { KAFKA_BROKERS, MONGODB_URI, REDIS_URL } = env;
+  return {
+    kafkaBrokers: KAFKA_BROKERS.split(',').map((broker) => broker.trim()),
+    mongodbUri: MONGODB_URI,
+    redisUrl: REDIS_URL,
+    env: { KAFKA_BROKERS, MONGODB_URI, REDIS_URL },
+  };
+}
+
+export interface Servers extends ServerAddresses {
   source: ServerSource;
 }
 
-/** The Kafka, MongoDB-protocol and Redis servers of this test run. */
+/**
+ * The Kafka, MongoDB-protocol and Redis servers of this test run: in the cluster project, where
+ * only the cluster is provided, the cluster (so that leftovers.ts drops what a file made there).
+ */
 export function servers(): Servers {
-  const { source, ...env } = inject('servers');
-  return {
-    kafkaBrokers: env.KAFKA_BROKERS.split(',').map((broker) => broker.trim()),
-    mongodbUri: env.MONGODB_URI,
-    redisUrl: env.REDIS_URL,
-    env,
-    source,
-  };
+  const provided = inject('servers');
+  if (!provided) return { ...addressesOf(inject('cluster')), source: 'local-cluster' };
+  return { ...addressesOf(provided), source: provided.source };
 }
 
 /** The name the service tests import `servers` by. */

@@ -1,8 +1,9 @@
 // docker-compose.yml as Docker Compose reads it, without a Docker engine: compose-go (the loader
 // Docker Compose itself uses) loads it for each shape (scripts/compose-check), and what it
 // resolves to is checked for what a user would notice: the services each shape starts, how the
-// cluster's members find each other, and that every variable given to an ossn container is one
-// its command validates, with a value it accepts.
+// cluster's members find each other, that every variable given to an ossn container is one its
+// command validates, with a value it accepts, that a shape's ossn containers agree on what they
+// share, and that every variable of a Kafka container sets a known broker property.
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readProjectorConfig, readQueryConfig } from '../../services/plumbing/config/config.js';
-import { variablesReadBy } from '../../services/plumbing/config/variables.js';
+import { kafkaServerProperties, type KafkaNode } from '../../scripts/stack/kafka.js';
+import { variablesReadBy } from '../support/variables-read-by.js';
 
 const run = promisify(execFile);
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -82,6 +84,47 @@ function mounted(s: ResolvedService, target: string): string {
   const volume = s.volumes.find((v) => v.endsWith(`:${target}`));
   if (!volume) throw new Error(`nothing mounted at ${target}`);
   return volume.slice(0, -`:${target}`.length).replace(/^\.\//, '');
+}
+
+const sampleBroker: KafkaNode = {
+  name: 'kafka-1',
+  nodeId: 1,
+  port: 9092,
+  controllerPort: 9093,
+  portVariables: ['KAFKA_PORT', 'KAFKA_CONTROLLER_PORT'],
+  voters: [{ nodeId: 1, controllerPort: 9093 }],
+  home: '/kafka',
+  clusterIdFile: '/kafka/cluster-id',
+  replicationFactor: 3,
+  heap: { initial: '256m', max: '768m' },
+};
+/**
+ * The broker properties a variable may set: every key the local stack writes into its brokers'
+ * server.properties (scripts/stack/kafka.ts), read off the file it writes for a sample node.
+ */
+const stackBrokerProperties = new Set(
+  kafkaServerProperties(sampleBroker, '/data')
+    .split('\n')
+    .filter((line) => /^[a-z]/.test(line))
+    .map((line) => line.slice(0, line.indexOf('='))),
+);
+/** Variables of the apache/kafka image that are no broker property, and that the file uses. */
+const kafkaImageVariables = new Set([
+  // The id the image's start script formats the storage with (kafka-storage.sh format --cluster-id).
+  'CLUSTER_ID',
+]);
+/** KAFKA_CONTROLLER_LISTENER_NAMES -> controller.listener.names, as the apache/kafka image turns a variable into a property. */
+const brokerProperty = (variable: string) => variable.slice('KAFKA_'.length).toLowerCase().replaceAll('_', '.');
+/** Settings every ossn process of a shape must share, or they read and write different things. */
+const sharedByAllOssn = ['MONGODB_DATABASE', 'READ_MODEL_VERSION', 'OSSN_TOPIC'];
+/** Settings the projectors of a shape must share: one consumer group. */
+const sharedByProjectors = ['OSSN_CONSUMER_GROUP'];
+
+/** Each value given to `variable` among `services` (unset included), with the services given it. */
+function valuesOf(services: [string, ResolvedService][], variable: string): Record<string, string[]> {
+  const values: Record<string, string[]> = {};
+  for (const [name, s] of services) (values[s.environment[variable] ?? '(unset)'] ??= []).push(name);
+  return values;
 }
 
 let output: CheckOutput;
@@ -224,6 +267,35 @@ describe('docker-compose.yml (compose-go)', () => {
         const validated = variablesReadBy(read!);
         expect(Object.keys(s.environment).filter((v) => !validated.includes(v)), `${shape.shape}/${name}: variables ossn does not read`).toEqual([]);
         expect(() => read!(envOf(s)), `${shape.shape}/${name}`).not.toThrow();
+      }
+    }
+  });
+
+  check('in each shape, every ossn process has the same database, read-model version and topic, and the projectors one consumer group', () => {
+    const readByOssn = [...variablesReadBy(readProjectorConfig), ...variablesReadBy(readQueryConfig)];
+    for (const variable of [...sharedByAllOssn, ...sharedByProjectors]) expect(readByOssn, `ossn reads ${variable}`).toContain(variable);
+    for (const shape of [single, cluster]) {
+      for (const variable of sharedByAllOssn) {
+        expect(Object.keys(valuesOf(ossnServices(shape), variable)), `${shape.shape}: ${variable} differs: ${JSON.stringify(valuesOf(ossnServices(shape), variable))}`).toHaveLength(1);
+      }
+      const projectors = withCommand(shape, 'projector');
+      expect(projectors.length).toBeGreaterThan(0);
+      for (const variable of sharedByProjectors) {
+        expect(Object.keys(valuesOf(projectors, variable)), `${shape.shape}: ${variable} differs: ${JSON.stringify(valuesOf(projectors, variable))}`).toHaveLength(1);
+      }
+    }
+  });
+
+  check('every variable given to a Kafka container sets a known broker property (or is one of the image\'s own)', () => {
+    expect(stackBrokerProperties).toContain('controller.listener.names');
+    for (const shape of [single, cluster]) {
+      const brokers = Object.entries(shape.services).filter(([, s]) => s.image?.startsWith('apache/kafka:'));
+      expect(brokers.length).toBeGreaterThan(0);
+      for (const [name, s] of brokers) {
+        const unknown = Object.keys(s.environment).filter((variable) =>
+          variable.startsWith('KAFKA_') ? !stackBrokerProperties.has(brokerProperty(variable)) : !kafkaImageVariables.has(variable),
+        );
+        expect(unknown, `${shape.shape}/${name}: variables that set no known broker property`).toEqual([]);
       }
     }
   });

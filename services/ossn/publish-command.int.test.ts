@@ -36,7 +36,7 @@ it('names the missing topic in one line, creates the topics when asked, and show
   expect(created.stdout).toBe(`sent ${events.length} events to ${topic}; refused 0 lines\n`);
   const progress = created.stderr.trim().split('\n');
   expect(progress[0]).toBe(
-    `created ${topic} and ${deadLetterTopic(topic)} with 3 partitions, the brokers' default replication (1 broker; 3 or more get replication factor 3)`,
+    `created ${topic} and ${deadLetterTopic(topic)} with 3 partitions and the brokers' default replication: only 1 broker answered (node 1 at ${env.kafkaBrokers[0]}), and 3 or more get replication factor 3; if the cluster has more, rerun ossn setup once all answer: it warns of a topic with fewer replicas than 3 (ossn does not reassign partitions)`,
   );
   // Not a terminal: plain lines, the first one right after the first chunk was sent.
   expect(progress[1]).toMatch(/^publishing: 500 of [\d,]+ events \(\d+%\), [\d,]+ events\/s, \S+ left$/);

@@ -27,8 +27,9 @@ describe('underReplicatedTopics', () => {
 });
 
 describe('topicsReportLines', () => {
+  const answering = (count: number) => Array.from({ length: count }, (_, i) => ({ nodeId: i + 1, host: `kafka-${i + 1}`, port: 9092 }));
   const report = (brokers: number, created: string[], underReplicated: TopicsReport['underReplicated'] = []): TopicsReport => ({
-    brokers,
+    brokers: answering(brokers),
     replication: replicationFor(brokers),
     created,
     underReplicated,
@@ -38,8 +39,23 @@ describe('topicsReportLines', () => {
       said: 'created t and t.dlq with 6 partitions, replication factor 3 and min.insync.replicas=2 (3 brokers)',
       warnings: [],
     });
-    expect(topicsReportLines(report(1, ['t.dlq']), 3).said).toBe(
-      "created t.dlq with 3 partitions, the brokers' default replication (1 broker; 3 or more get replication factor 3)",
+  });
+  it('with fewer than 3 brokers answering, names them, says the topics got the brokers\u2019 default, and how to check them once all answer', () => {
+    expect(topicsReportLines(report(2, ['t', 't.dlq']), 6)).toEqual({
+      said:
+        "created t and t.dlq with 6 partitions and the brokers' default replication: only 2 brokers answered (node 1 at kafka-1:9092, node 2 at kafka-2:9092), and 3 or more get replication factor 3; " +
+        'if the cluster has more, rerun ossn setup once all answer: it warns of a topic with fewer replicas than 3 (ossn does not reassign partitions)',
+      warnings: [],
+    });
+    expect(topicsReportLines(report(1, ['t.dlq']), 1).said).toBe(
+      "created t.dlq with 1 partition and the brokers' default replication: only 1 broker answered (node 1 at kafka-1:9092), and 3 or more get replication factor 3; " +
+        'if the cluster has more, rerun ossn setup once all answer: it warns of a topic with fewer replicas than 3 (ossn does not reassign partitions)',
+    );
+  });
+  it('with fewer than 3 brokers answering and the topics there, says their replication was not checked', () => {
+    expect(topicsReportLines(report(2, []), 6).said).toBe(
+      'topics exist; left as they are, their replication unchecked: only 2 brokers answered (node 1 at kafka-1:9092, node 2 at kafka-2:9092); ' +
+        'if the cluster has more, rerun ossn setup once all answer: it warns of a topic with fewer replicas than 3 (ossn does not reassign partitions)',
     );
   });
   it('warns of an under-replicated topic, naming it and its factor, and that ossn leaves it', () => {

@@ -7,14 +7,28 @@ export interface TopicReplication {
   minInsyncReplicas?: number;
 }
 
+/** A broker that answered, as the cluster's metadata names it. */
+export interface AnsweringBroker {
+  nodeId: number;
+  host: string;
+  port: number;
+}
+
 /** What ensureTopics found and did. */
 export interface TopicsReport {
-  brokers: number;
+  /**
+   * The brokers the cluster's metadata lists: those alive now. kafkajs shows no controller's view
+   * of the brokers registered, so a broker away is not counted and cannot be named.
+   */
+  brokers: AnsweringBroker[];
   replication: TopicReplication;
   created: string[];
   /** Topics that existed with fewer replicas than ossn would give them on this cluster; left as they are. */
   underReplicated: { topic: string; replicationFactor: number }[];
 }
+
+/** Replicas ossn gives the topics on a cluster big enough for them. */
+const clusterReplicas = 3;
 
 /**
  * On 3 brokers or more, 3 replicas of which 2 must have a write before it is acknowledged (the
@@ -23,7 +37,7 @@ export interface TopicsReport {
  * the brokers' own defaults stand, as on a one-broker development stack.
  */
 export function replicationFor(brokers: number): TopicReplication {
-  return brokers >= 3 ? { replicationFactor: 3, minInsyncReplicas: 2 } : {};
+  return brokers >= clusterReplicas ? { replicationFactor: 3, minInsyncReplicas: 2 } : {};
 }
 
 /** Existing topics with fewer replicas than `replication` asks for (none when it asks for the defaults). */
@@ -35,15 +49,25 @@ export function underReplicatedTopics(
   return wanted === undefined ? [] : existing.filter((t) => t.replicationFactor < wanted);
 }
 
-/** The report as an operator reads it: one line on the topics and the replication chosen, and a warning per under-replicated topic. */
+/**
+ * The report as an operator reads it: one line on the topics and the replication chosen, and a
+ * warning per under-replicated topic. Fewer than 3 brokers answering may be a small cluster or a
+ * cluster with brokers away: the line names those that answered, and how to check the topics once
+ * all answer.
+ */
 export function topicsReportLines(report: TopicsReport, partitions: number): { said: string; warnings: string[] } {
   const { brokers, replication, created } = report;
-  const cluster = `${brokers} broker${brokers === 1 ? '' : 's'}`;
-  const chosen =
-    replication.replicationFactor === undefined
-      ? `the brokers' default replication (${cluster}; 3 or more get replication factor 3)`
-      : `replication factor ${replication.replicationFactor} and min.insync.replicas=${replication.minInsyncReplicas} (${cluster})`;
-  const said = created.length > 0 ? `created ${created.join(' and ')} with ${partitions} partition${partitions === 1 ? '' : 's'}, ${chosen}` : `topics exist; left as they are (${cluster})`;
+  const cluster = `${brokers.length} broker${brokers.length === 1 ? '' : 's'}`;
+  const answered = `only ${cluster} answered (${brokers.map((b) => `node ${b.nodeId} at ${b.host}:${b.port}`).join(', ')})`;
+  const rerun = `if the cluster has more, rerun ossn setup once all answer: it warns of a topic with fewer replicas than ${clusterReplicas} (ossn does not reassign partitions)`;
+  const fewAnswered = replication.replicationFactor === undefined;
+  const said = fewAnswered
+    ? created.length > 0
+      ? `created ${created.join(' and ')} with ${partitions} partition${partitions === 1 ? '' : 's'} and the brokers' default replication: ${answered}, and ${clusterReplicas} or more get replication factor ${clusterReplicas}; ${rerun}`
+      : `topics exist; left as they are, their replication unchecked: ${answered}; ${rerun}`
+    : created.length > 0
+      ? `created ${created.join(' and ')} with ${partitions} partition${partitions === 1 ? '' : 's'}, replication factor ${replication.replicationFactor} and min.insync.replicas=${replication.minInsyncReplicas} (${cluster})`
+      : `topics exist; left as they are (${cluster})`;
   const warnings = report.underReplicated.map(
     ({ topic, replicationFactor }) =>
       `warning: topic ${topic} has replication factor ${replicationFactor} where the ${cluster} allow ${replication.replicationFactor}; ossn does not reassign partitions (kafka-reassign-partitions.sh does)`,
@@ -87,7 +111,12 @@ export async function ensureTopics(kafka: Kafka, topic: string, partitions: numb
             topic: t.name,
             replicationFactor: Math.min(...t.partitions.map((p) => p.replicas.length)),
           }));
-    return { brokers: brokers.length, replication, created: missing, underReplicated: underReplicatedTopics(replicated, replication) };
+    return {
+      brokers: brokers.map(({ nodeId, host, port }) => ({ nodeId, host, port })).sort((a, b) => a.nodeId - b.nodeId),
+      replication,
+      created: missing,
+      underReplicated: underReplicatedTopics(replicated, replication),
+    };
   } finally {
     await admin.disconnect();
   }

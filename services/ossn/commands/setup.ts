@@ -11,9 +11,10 @@ import { UsageError } from '../usage.js';
 
 const usage = `usage: ossn setup [--demo]
 
-  Creates the topics and the read-model indexes (idempotent). On 3 Kafka brokers or more the topics
-  get replication factor 3 and min.insync.replicas=2, the brokers' defaults otherwise; existing
-  topics are left as they are (a warning names one with fewer replicas than that).
+  Creates the topics and the read-model indexes (idempotent). With 3 Kafka brokers or more answering
+  the topics get replication factor 3 and min.insync.replicas=2, the brokers' defaults otherwise (the
+  line names the brokers that answered); existing topics are left as they are (a warning names one
+  with fewer replicas than that).
   --demo   also creates the demo credential "${demoCredentialId}" (clients ${demoClientIds.join(', ')}) when it
            does not exist, with OSSN_DEMO_PASSWORD or a generated password shown once; an existing
            credential of that id is never changed (nor re-enabled).`;

@@ -1,6 +1,6 @@
 // `ossn publish` while the broker leading its topic's partition is SIGKILLed: every publish ends by
-// itself (acknowledged, or failed within the producer's deadline: it never hangs, which it did
-// when a producer's opening failed against the dead broker, or when kafkajs lost a request), and
+// itself (acknowledged, or failed within the producer's deadline: it never hangs, as it did when a
+// producer's opening failed against the dead broker and its other connection kept it alive), and
 // a batch sent again after a failure arrives: every acknowledged event is in the topic, and only
 // batches that failed may be there twice.
 import { randomBytes, randomUUID } from 'node:crypto';

@@ -5,7 +5,9 @@
 import { Kafka, logLevel, type LogEntry } from 'kafkajs';
 import { afterAll, expect, it } from 'vitest';
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
-import { connectProducer } from './producer.js';
+import { createLogger } from '../../plumbing/logging/logger.js';
+import { createKafka } from './client.js';
+import { connectProducer, UnacknowledgedSendError } from './producer.js';
 import { readTopic } from './read-topic.js';
 
 const logged: { level: number; message: string; producerId?: unknown }[] = [];
@@ -58,4 +60,31 @@ it('is idempotent, sends in order, and sends again from a new producer id after 
   expect(logged.filter((entry) => entry.message === 'Initialized producer id & epoch')).toHaveLength(2);
   // The warning client.ts keeps out of our logs, as kafkajs words it.
   expect(logged.some((entry) => entry.message === 'Limiting retries for the idempotent producer may invalidate EoS guarantees')).toBe(true);
+});
+
+it('gives up on a send Kafka does not acknowledge within the deadline, and the next send goes out', { timeout: 60_000 }, async () => {
+  const topic = `${names.topic}.deadline`;
+  await admin.connect();
+  await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 1 }] });
+  // ossn's own client (its bounded retries, about half a minute) and a short deadline: a send to a
+  // topic that does not exist is retried by kafkajs all that while, and has to end at the deadline.
+  const patient = createKafka(testEnvironment().kafkaBrokers, 'producer-deadline-test', createLogger('test', 'silent'));
+  const deadlineMs = 1_500;
+  const producer = await connectProducer(patient, { sendDeadlineMs: deadlineMs });
+  try {
+    const started = Date.now();
+    const error: unknown = await producer.send(`${topic}.missing`, [{ key: 'k', value: 'lost' }]).catch((e: unknown) => e);
+    const took = Date.now() - started;
+    expect(error).toBeInstanceOf(UnacknowledgedSendError);
+    expect((error as Error).message).toBe(
+      'Kafka did not acknowledge the batch within 1.5 s; it may or may not have been written: send it again (events are idempotent by their sequence)',
+    );
+    expect(took).toBeGreaterThanOrEqual(deadlineMs - 10);
+    expect(took).toBeLessThan(deadlineMs + 1_000);
+
+    await producer.send(topic, [{ key: 'k', value: 'after' }]);
+  } finally {
+    await producer.close();
+  }
+  expect((await readTopic(kafka, topic)).map((m) => String(m.value))).toEqual(['after']);
 });

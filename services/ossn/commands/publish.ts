@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { readPublishConfig } from '../../plumbing/config/config.js';
 import { createKafka } from '../../adapters/kafka/client.js';
-import { connectProducer } from '../../adapters/kafka/producer.js';
+import { connectProducer, type MessageProducer } from '../../adapters/kafka/producer.js';
 import { ensureTopics, missingTopics, topicsReportLines } from '../../adapters/kafka/topics.js';
 import { createLogger } from '../../plumbing/logging/logger.js';
 import { publishNdjson } from '../../adapters/kafka/publish-events.js';
@@ -13,6 +13,9 @@ import { UsageError } from '../usage.js';
 const usage = `usage: ossn publish [--create-topics] <file.ndjson|->
   --create-topics   create the event topic and its dead-letter topic when missing (OSSN_TOPIC_PARTITIONS partitions;
                     replication as \`ossn setup\` chooses it)`;
+
+/** How long `ossn publish` may take to exit once it has finished (see publishCommand's end). */
+const exitGraceMs = 2_000;
 
 export async function publishCommand(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { 'create-topics': { type: 'boolean' } } });
@@ -41,8 +44,9 @@ export async function publishCommand(argv: string[]): Promise<void> {
   // A file's size says how far along we are; stdin only how much was sent.
   const totalBytes = file === '-' ? undefined : statSync(file).size;
   const progress = new ProgressDisplay({ unit: 'events' });
-  const producer = await connectProducer(kafka);
+  let producer: MessageProducer | undefined;
   try {
+    producer = await connectProducer(kafka);
     const report = await publishNdjson(createInterface({ input, crlfDelay: Infinity }), producer, config.topic, ({ sent }) => {
       const read = 'bytesRead' in input ? input.bytesRead : 0;
       // Events expected in all, from the bytes read so far per event sent.
@@ -56,6 +60,10 @@ export async function publishCommand(argv: string[]): Promise<void> {
     process.stdout.write(`sent ${report.sent} events to ${config.topic}; refused ${report.refused.length} lines\n`);
     if (report.refused.length > 0) process.exitCode = 1;
   } finally {
-    await producer.close();
+    await producer?.close();
+    // Everything is said: a send given up on (producer.ts) may still have kafkajs retrying it, or a
+    // disconnect waiting for a request that never ends, neither of which may keep `ossn publish`
+    // from exiting. A clean run exits before this (the timer does not hold the process open).
+    setTimeout(() => process.exit(), exitGraceMs).unref();
   }
 }

@@ -34,9 +34,10 @@ export interface BatchRecord {
 }
 
 /**
- * An ERP's patience with one send: kafkajs's bounded retries (services/adapters/kafka/client.ts)
- * end a send within about half a minute when Kafka is away, so a send still running after this
- * has hung; it is killed and the batch sent again.
+ * An ERP's patience with one send: `ossn publish` ends by itself within its producer's deadline
+ * (sendDeadlineMs, 35 s, in services/adapters/kafka/producer.ts: a little past kafkajs's bounded
+ * retries) and the few seconds it takes to start, so a send still running after this has hung; it
+ * is killed and the batch sent again, and case (c) fails on it.
  */
 export const publishTimeoutMs = 45_000;
 

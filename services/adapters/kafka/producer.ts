@@ -9,8 +9,8 @@ export interface MessageProducer {
 /**
  * How long one send may wait for Kafka's acknowledgement: a little past the client's bounded
  * retries (client.ts: about half a minute when Kafka is away), which end a send by themselves. It
- * holds for the one that never ends: kafkajs can lose a request whose connection dies with it in
- * flight or queued (kafkajs issues #918, #1167), and its send then waits forever.
+ * bounds the send that would not end: kafkajs has been reported to lose a request whose connection
+ * died with it in flight (kafkajs issues #918, #1167), though the failover suite has not seen it.
  */
 export const sendDeadlineMs = 35_000;
 

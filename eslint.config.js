@@ -16,6 +16,11 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
   {
+    // Scripts run by mongosh inside the mongo image (docker-compose's one-shot services).
+    files: ['ops/mongodb/**/*.js'],
+    languageOptions: { globals: { rs: 'readonly', db: 'readonly', print: 'readonly', quit: 'readonly', sleep: 'readonly' } },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
   },

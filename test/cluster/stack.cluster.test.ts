@@ -1,9 +1,7 @@
 // The local cluster as the failover suite uses it: three mongod in one replica set, three Kafka
 // nodes in one cluster, and members that can be killed (SIGKILL, as a crash) and restarted on
 // their data, after which they rejoin and what was written with them survives.
-import { Kafka, logLevel, type Admin } from 'kafkajs';
-import type { MongoClient } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   clusterMemberForKafkaNode,
   clusterMemberForMongoHost,
@@ -16,29 +14,13 @@ import {
 import { waitFor } from '../../scripts/stack/wait.js';
 import { createMongoClient } from '../../services/adapters/mongodb/connect.js';
 import { uniqueNames } from '../support/servers.js';
-import { clusterServers } from './support/cluster-servers.js';
+import { useClusterClients } from './support/cluster-clients.js';
 
-const cluster = clusterServers();
 // Dropped after the file with what else holds its suffix (test/support/leftovers-setup.ts).
 const { topic, database } = uniqueNames('cluster-stack');
-const kafka = new Kafka({ clientId: 'cluster-stack-test', brokers: cluster.kafkaBrokers, logLevel: logLevel.NOTHING });
-let admin: Admin;
-let mongo: MongoClient;
-/** Members this file killed: started again after it, whatever happened in between. */
-const killed = new Set<ClusterMemberName>();
-
-beforeAll(async () => {
-  admin = kafka.admin();
-  await admin.connect();
-  mongo = createMongoClient(cluster.mongodbUri, 'cluster-stack-test');
-  await mongo.connect();
-});
-
-afterAll(async () => {
-  for (const name of killed) await restartClusterMember(name);
-  await admin?.disconnect();
-  await mongo?.close();
-});
+/** Members this file killed are started again after it, whatever happened in between. */
+const clients = useClusterClients('cluster-stack-test');
+const { kafka, killed } = clients;
 
 interface MemberState {
   name: string;
@@ -46,7 +28,7 @@ interface MemberState {
 }
 
 async function replicaSetMembers(): Promise<MemberState[]> {
-  const status = await mongo.db('admin').command({ replSetGetStatus: 1 });
+  const status = await clients.mongo.db('admin').command({ replSetGetStatus: 1 });
   return status.members as MemberState[];
 }
 
@@ -57,7 +39,7 @@ async function memberStatus(name: ClusterMemberName) {
 }
 
 async function registeredNodeIds(): Promise<number[]> {
-  return (await admin.describeCluster()).brokers.map((broker) => broker.nodeId).sort();
+  return (await clients.admin.describeCluster()).brokers.map((broker) => broker.nodeId).sort();
 }
 
 /** Every message of the topic, read from the start by a consumer of its own. */
@@ -88,7 +70,7 @@ describe('the local cluster', () => {
   });
 
   it('takes a killed secondary and a killed broker back on their data, and a topic of three replicas keeps every message', async () => {
-    await admin.createTopics({ topics: [{ topic, numPartitions: 3, replicationFactor: 3 }], waitForLeaders: true });
+    await clients.admin.createTopics({ topics: [{ topic, numPartitions: 3, replicationFactor: 3 }], waitForLeaders: true });
     const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
     await producer.connect();
     const sent: string[] = [];
@@ -97,7 +79,7 @@ describe('the local cluster', () => {
       await producer.send({ topic, acks: -1, messages: values.map((value) => ({ key: value, value })) });
       sent.push(...values);
     };
-    const orders = mongo.db(database).collection<{ _id: string }>('orders');
+    const orders = clients.mongo.db(database).collection<{ _id: string }>('orders');
     let restartedHost = '';
     try {
       await send('before');
@@ -106,7 +88,7 @@ describe('the local cluster', () => {
       const secondary = (await replicaSetMembers()).find((member) => member.stateStr === 'SECONDARY') as MemberState;
       restartedHost = secondary.name;
       const mongod = clusterMemberForMongoHost(secondary.name);
-      const [partition] = (await admin.fetchTopicMetadata({ topics: [topic] })).topics[0]?.partitions ?? [];
+      const [partition] = (await clients.admin.fetchTopicMetadata({ topics: [topic] })).topics[0]?.partitions ?? [];
       const broker = clusterMemberForKafkaNode(partition?.leader ?? 1);
       killed.add(mongod).add(broker);
       await Promise.all([killClusterMember(mongod), killClusterMember(broker)]);
@@ -127,7 +109,7 @@ describe('the local cluster', () => {
 
     // The restarted broker catches up: every partition has its three replicas in sync again.
     await waitFor(
-      async () => ((await admin.fetchTopicMetadata({ topics: [topic] })).topics[0]?.partitions ?? []).every((p) => p.isr.length === 3),
+      async () => ((await clients.admin.fetchTopicMetadata({ topics: [topic] })).topics[0]?.partitions ?? []).every((p) => p.isr.length === 3),
       { timeoutMs: 60_000, intervalMs: 500, timeoutMessage: `${topic} has not got three in-sync replicas per partition back within 60 s` },
     );
     expect((await readAll(sent.length)).sort()).toEqual([...sent].sort());

@@ -51,11 +51,16 @@ function salesOrderEvents(options: ErpStreamOptions) {
   const sequence = new Map<(typeof orders)[number], number>();
   const packages = new Map<(typeof orders)[number], number>();
   const completed = new Set<(typeof orders)[number]>();
+  const occurred = new Map<(typeof orders)[number], number>();
   const event = (order: (typeof orders)[number], type: ErpEvent['type'], data: object): ErpEvent => {
     const next = (sequence.get(order) ?? 0) + 1;
     sequence.set(order, next);
+    // Strictly later than the order's previous event, even within one batch made in one millisecond:
+    // a poller handed an older status then shows a validTimestamp below the one it holds.
+    const occurredAt = Math.max(Date.now(), (occurred.get(order) ?? 0) + 1);
+    occurred.set(order, occurredAt);
     const { clientId, salesOrderNumber } = order;
-    return { eventId: randomUUID(), type, schemaVersion: 2, clientId, salesOrderNumber, sequence: next, occurredAt: new Date().toISOString(), data } as ErpEvent;
+    return { eventId: randomUUID(), type, schemaVersion: 2, clientId, salesOrderNumber, sequence: next, occurredAt: new Date(occurredAt).toISOString(), data } as ErpEvent;
   };
   const status = (order: (typeof orders)[number]) =>
     event(order, 'SalesOrderStatusChanged', { purchaseOrderNumber: purchaseOrderOf(order.n), statusId: random.pick(statusIds) });
@@ -85,6 +90,14 @@ export const salesOrderNumberOf = (clientId: string, n: number) => `${clientId}-
 /** The purchase order of sales order `n` of a client: a few sales orders share one. */
 export const purchaseOrderOf = (n: number) => `PO-${1 + (n % 5)}`;
 
+/** A large batch asked for (burst()): its size, and who waits for its start and its acknowledgement. */
+interface BurstRequest {
+  events: number;
+  started: (firstSentAt: number) => void;
+  acknowledged: (record: BatchRecord) => void;
+  failed: (error: Error) => void;
+}
+
 export class ErpStream {
   /** Every event `ossn publish` acknowledged, in the order it was sent. */
   readonly acknowledged: ErpEvent[] = [];
@@ -92,6 +105,9 @@ export class ErpStream {
   private readonly events: ReturnType<typeof salesOrderEvents>;
   private flowing: Promise<void> | undefined;
   private stopping = false;
+  /** Set once stop() gave up waiting: a batch still failing is not sent again. */
+  private abandoned = false;
+  private burstRequest: BurstRequest | undefined;
 
   constructor(private readonly options: ErpStreamOptions) {
     this.events = salesOrderEvents(options);
@@ -106,39 +122,92 @@ export class ErpStream {
   start(): void {
     if (this.flowing) throw new Error('the ERP stream flows already');
     this.stopping = false;
+    this.abandoned = false;
     this.flowing = this.flow();
   }
 
-  /** Stops after the batch in progress has been acknowledged. */
-  async stop(): Promise<void> {
+  /**
+   * The next batch of the flowing stream is `events` events of the same sales orders (an export
+   * of a backlog), sent like any other. Resolves when its first send starts, with its
+   * acknowledgement to come (rejected if the stream stops before it is acknowledged).
+   */
+  burst(events: number): Promise<{ firstSentAt: number; acknowledged: Promise<BatchRecord> }> {
+    if (!this.flowing || this.stopping) return Promise.reject(new Error('a burst needs the ERP stream flowing'));
+    if (this.burstRequest) return Promise.reject(new Error('a burst is pending already'));
+    return new Promise((resolveStarted, rejectStarted) => {
+      let acknowledged!: (record: BatchRecord) => void;
+      let failed!: (error: Error) => void;
+      const done = new Promise<BatchRecord>((resolve, reject) => {
+        acknowledged = resolve;
+        failed = reject;
+      });
+      done.catch(() => undefined); // handled by whoever awaits it; never unhandled
+      this.burstRequest = {
+        events,
+        started: (firstSentAt) => resolveStarted({ firstSentAt, acknowledged: done }),
+        acknowledged,
+        failed: (error) => {
+          rejectStarted(error);
+          failed(error);
+        },
+      };
+    });
+  }
+
+  /**
+   * Stops after the batch in progress has been acknowledged; rejects after `timeoutMs`, leaving
+   * that batch unacknowledged (its running `ossn publish` still ends within publishTimeoutMs).
+   */
+  async stop(timeoutMs: number): Promise<void> {
     this.stopping = true;
-    await this.flowing;
+    const flowing = this.flowing;
+    if (!flowing) return;
+    const stopped = await Promise.race([flowing.then(() => true), sleep(timeoutMs).then(() => false)]);
     this.flowing = undefined;
+    if (!stopped) {
+      this.abandoned = true;
+      throw new Error(`the ERP stream did not stop within ${timeoutMs} ms: a batch is still unacknowledged`);
+    }
   }
 
   private async flow(): Promise<void> {
     const { random, everyMs, batchSize } = this.options;
-    while (!this.stopping) {
-      const started = Date.now();
-      await this.send(Array.from({ length: random.int(...batchSize) }, () => this.events.next()));
-      await sleep(Math.max(0, everyMs - (Date.now() - started)));
+    try {
+      while (!this.stopping) {
+        const started = Date.now();
+        const burst = this.burstRequest;
+        const events = Array.from({ length: burst?.events ?? random.int(...batchSize) }, () => this.events.next());
+        const record = await this.send(events, burst?.started);
+        if (burst) {
+          this.burstRequest = undefined;
+          if (record) burst.acknowledged(record);
+          else burst.failed(new Error('the burst was not acknowledged before the ERP stream stopped'));
+        }
+        await sleep(Math.max(0, everyMs - (Date.now() - started)));
+      }
+    } finally {
+      this.burstRequest?.failed(new Error('the ERP stream stopped before the burst was sent'));
+      this.burstRequest = undefined;
     }
   }
 
-  /** One batch, sent again unchanged until acknowledged. */
-  private async send(events: ErpEvent[]): Promise<void> {
+  /** One batch, sent again unchanged until acknowledged (or until the stream is abandoned: undefined). */
+  private async send(events: ErpEvent[], started?: (firstSentAt: number) => void): Promise<BatchRecord | undefined> {
     const input = events.map((event) => JSON.stringify(event)).join('\n') + '\n';
     const record: BatchRecord = { firstSentAt: Date.now(), acknowledgedAt: 0, failedSends: 0, failures: [], events: events.length };
+    started?.(record.firstSentAt);
     for (;;) {
       const run = await runOssn(['publish', '-'], this.options.env, { input, timeoutMs: publishTimeoutMs }).catch(() => undefined);
       if (run?.code === 0) break;
       const last = run && (run.stderr + run.stdout).trim().split('\n').pop();
       record.failures.push(run ? `exit ${run.code}: ${last?.slice(0, 200)}` : `hung: killed after ${publishTimeoutMs / 1000} s`);
       record.failedSends++;
+      if (this.abandoned) return undefined;
       await sleep(500);
     }
     record.acknowledgedAt = Date.now();
     this.batches.push(record);
     this.acknowledged.push(...events);
+    return record;
   }
 }

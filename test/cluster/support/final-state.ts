@@ -44,3 +44,29 @@ export function expectedView(events: ErpEvent[], partner: Partner): Pick<PollerV
 export function heldView(view: PollerView): Pick<PollerView, 'statuses' | 'shipments'> {
   return { statuses: view.statuses, shipments: new Map([...view.shipments].filter(([, s]) => s.packages.size > 0 || s.complete)) };
 }
+
+/**
+ * How many of `events` the store shows no trace of yet: those above the highest sequence either
+ * read model of their sales order has applied (a projector applies a sales order's events in
+ * order, so these are certainly unprojected).
+ */
+export async function unprojectedCount(db: Db, events: ErpEvent[]): Promise<number> {
+  const { statuses, shipments } = await readModels(db);
+  const applied = new Map<string, number>();
+  for (const state of [...statuses, ...shipments]) {
+    const key = `${state.clientId}:${state.salesOrderNumber}`;
+    applied.set(key, Math.max(applied.get(key) ?? 0, state.sequence));
+  }
+  return events.filter((e) => e.sequence > (applied.get(`${e.clientId}:${e.salesOrderNumber}`) ?? 0)).length;
+}
+
+/** Resolves with the time once the store shows every one of `events` applied; rejects after `timeoutMs`. */
+export async function untilApplied(db: Db, events: ErpEvent[], timeoutMs: number): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const left = await unprojectedCount(db, events).catch(() => Number.NaN);
+    if (left === 0) return Date.now();
+    if (Date.now() > deadline) throw new Error(`${Number.isNaN(left) ? 'the store did not answer' : `${left} events still unprojected`} after ${timeoutMs} ms`);
+    await sleep(200);
+  }
+}

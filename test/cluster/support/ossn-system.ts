@@ -15,6 +15,10 @@ export interface OssnSystemOptions {
   redisUrl: string;
   database: string;
   topic: string;
+  /** OSSN_CONSUMER_GROUP of the projectors. */
+  group: string;
+  /** STORE_TIMEOUT_MS of the query services. */
+  storeTimeoutMs: number;
   /** Requests per credential and window, and the window (RATE_LIMIT_PER_MINUTE, RATE_LIMIT_WINDOW_MS). */
   rateLimit: { perWindow: number; windowMs: number };
   /** OSSN_CONSUMER_SESSION_TIMEOUT_MS: how soon the group hands a killed projector's partitions on. */
@@ -81,6 +85,7 @@ export class OssnSystem {
   startProjector(): OssnProcess {
     const projector = startOssn(['projector'], {
       ...this.env,
+      OSSN_CONSUMER_GROUP: this.options.group,
       OSSN_CONSUMER_SESSION_TIMEOUT_MS: String(this.options.consumerSessionTimeoutMs),
       OSSN_METRICS_PORT: '0',
     });
@@ -113,6 +118,13 @@ export class OssnSystem {
     await this.untilReady(service);
   }
 
+  /** Starts again what a case killed and left down: projectors up to two, each query service that exited. */
+  async repair(): Promise<void> {
+    const running = (p: OssnProcess) => p.child.exitCode === null && p.child.signalCode === null;
+    for (let n = this.projectors.filter(running).length; n < 2; n++) this.startProjector();
+    for (const [index, service] of this.services.entries()) if (!running(service.process)) await this.restartService(index);
+  }
+
   /** Resident memory (VmRSS) of each projector and query service running now. */
   memory(): { name: string; rssBytes: number }[] {
     const running = [...this.projectors.map((p, i) => ({ name: `projector-${i + 1}`, p })), ...this.services.map((s, i) => ({ name: `serve-${i + 1}`, p: s.process }))];
@@ -142,6 +154,7 @@ export class OssnSystem {
       REDIS_URL: redisUrl,
       RATE_LIMIT_PER_MINUTE: String(rateLimit.perWindow),
       RATE_LIMIT_WINDOW_MS: String(rateLimit.windowMs),
+      STORE_TIMEOUT_MS: String(this.options.storeTimeoutMs),
     });
     const storeLines: StoreLogLine[] = [];
     let partial = '';

@@ -93,3 +93,30 @@ export function admittedRuns(answers: LimitedAnswer[]): AdmittedRun[] {
   }
   return runs;
 }
+
+/**
+ * admittedRuns joined where a refusal only crossed a window's start (answers ending out of the
+ * order they were admitted in): runs less than `slackMs` apart are one window's.
+ */
+export function admittedWindows(answers: LimitedAnswer[], slackMs: number): AdmittedRun[] {
+  const windows: AdmittedRun[] = [];
+  for (const run of admittedRuns(answers)) {
+    const last = windows.at(-1);
+    if (last && run.from - last.to < slackMs) {
+      last.admitted += run.admitted;
+      last.to = run.to;
+    } else windows.push({ ...run });
+  }
+  return windows;
+}
+
+/** The most answers admitted (200) whose end falls within any stretch of `stretchMs`. */
+export function mostAdmittedWithin(answers: LimitedAnswer[], stretchMs: number): { admitted: number; from: number } {
+  const ends = answers.filter((a) => a.status === 200).map((a) => a.endedAt).sort((a, b) => a - b);
+  let most = { admitted: 0, from: ends[0] ?? 0 };
+  for (let first = 0, last = 0; first < ends.length; first++) {
+    while (last < ends.length && ends[last]! < ends[first]! + stretchMs) last++;
+    if (last - first > most.admitted) most = { admitted: last - first, from: ends[first]! };
+  }
+  return most;
+}

@@ -1,7 +1,10 @@
 // Partners at work on one address: each polls queryType 3 for order status and for shipments,
 // through SOAP and through JSON, with the time of its previous poll, and accumulates what it is
 // handed; each also looks orders up with queryTypes 1 and 4. Every request's time and outcome is
-// recorded, and each poller notes any answer that handed it a state older than one it had.
+// recorded, and each poller notes any answer that handed it a state older than one it had. Only
+// an answer the service could not give (HTTP 5xx, a network error, a timeout) is a failed request,
+// which an outage may explain; a wrong answer (another client's sales order, a body that does not
+// parse, a 4xx for a valid credential under its limit) is noted as such, which nothing explains.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Random } from '../../../services/ossn/demo-events/random.js';
 import { basic, SHIPMENTS_URL, STATUS_URL } from '../../support/json-requests.js';
@@ -22,6 +25,13 @@ export interface RequestRecord {
   ok: boolean;
   /** "200", "HTTP 500", or the network error. */
   outcome: string;
+}
+
+/** An answer given but wrong: never part of an outage. */
+export interface WrongAnswer {
+  requester: string;
+  at: number;
+  what: string;
 }
 
 export interface PollerView {
@@ -78,14 +88,28 @@ function takeShipments(view: PollerView, answered: ShipmentsAnswered[]): void {
 const items = (node: XmlNode, wrapper: string, item: string) => arrayOf((node[wrapper] as XmlNode | undefined)?.[item]);
 const text = (value: unknown) => String(value ?? '');
 
+/** The service could not answer (HTTP 5xx): a failed request. */
 class HttpError extends Error {}
+/** The service answered, wrongly: a violation. */
+class WrongAnswerError extends Error {}
 
-async function answered(response: Response): Promise<Response> {
+/** The answer's body as text, once its status is 200: 5xx fails the request, any other status is a wrong answer. */
+async function answered(response: Response): Promise<string> {
   if (response.status !== 200) {
     await response.body?.cancel();
-    throw new HttpError(`HTTP ${response.status}`);
+    throw new (response.status >= 500 ? HttpError : WrongAnswerError)(`HTTP ${response.status}`);
   }
-  return response;
+  return response.text();
+}
+
+/** What `read` makes of a body; any error in reading it (a body that does not parse, a field missing) is a wrong answer. */
+function parsed<T>(body: string, read: (body: string) => T): T {
+  try {
+    return read(body);
+  } catch (error) {
+    if (error instanceof WrongAnswerError) throw error;
+    throw new WrongAnswerError(`an answer that does not read (${String(error)}): ${body.slice(0, 200)}`);
+  }
 }
 
 /** No request may hang the suite: the service's own deadlines are far shorter. */
@@ -107,26 +131,27 @@ const pollKinds: { name: string; kind: PollerView['kind']; make: (view: PollerVi
     kind: 'status',
     make: (view) => async (url, since) => {
       const login = { id: view.partner.id, password: view.partner.password };
-      const xml = await (await answered(await soapPost(url, ORDER_STATUS_URL, statusDetailsRequest({ ...login, queryType: '3', statusTimeStamp: since.toISOString() })))).text();
-      const answer = answerBody(xml)['GetOrderStatusDetailsResponse'] as XmlNode;
+      const xml = await answered(await soapPost(url, ORDER_STATUS_URL, statusDetailsRequest({ ...login, queryType: '3', statusTimeStamp: since.toISOString() })));
       // SOAP names no client: the ERP stream's sales order numbers name theirs (salesOrderNumberOf).
-      const details = items(answer, 'OrderStatusArray', 'OrderStatus').flatMap((o) => items(o, 'OrderStatusDetailArray', 'OrderStatusDetail'));
-      takeStatus(
-        view,
-        details.map((d) => ({ ...clientOf(view.partner, text(d['factoryOrderNumber'])), statusID: Number(d['statusID']), validTimestamp: text(d['validTimestamp']) })),
-      );
+      const details = parsed(xml, (body) => {
+        const answer = answerBody(body)['GetOrderStatusDetailsResponse'] as XmlNode;
+        return items(answer, 'OrderStatusArray', 'OrderStatus')
+          .flatMap((o) => items(o, 'OrderStatusDetailArray', 'OrderStatusDetail'))
+          .map((d) => ({ ...clientOf(view.partner, text(d['factoryOrderNumber'])), statusID: Number(d['statusID']), validTimestamp: text(d['validTimestamp']) }));
+      });
+      takeStatus(view, details);
     },
   },
   {
     name: 'status JSON',
     kind: 'status',
     make: (view) => async (url, since) => {
-      const response = await answered(await jsonGet(url, view.partner, STATUS_URL, { queryType: '3', statusTimeStamp: since.toISOString() }));
-      const { orders } = (await response.json()) as { orders: { details: { factoryOrderNumber: string; statusID: number; validTimestamp: string }[] }[] };
-      takeStatus(
-        view,
-        orders.flatMap((o) => o.details).map((d) => ({ ...clientOf(view.partner, d.factoryOrderNumber), statusID: d.statusID, validTimestamp: d.validTimestamp })),
-      );
+      const body = await answered(await jsonGet(url, view.partner, STATUS_URL, { queryType: '3', statusTimeStamp: since.toISOString() }));
+      const details = parsed(body, (json) => {
+        const { orders } = JSON.parse(json) as { orders: { details: { factoryOrderNumber: string; statusID: number; validTimestamp: string }[] }[] };
+        return orders.flatMap((o) => o.details).map((d) => ({ ...clientOf(view.partner, d.factoryOrderNumber), statusID: d.statusID, validTimestamp: d.validTimestamp }));
+      });
+      takeStatus(view, details);
     },
   },
   {
@@ -134,34 +159,34 @@ const pollKinds: { name: string; kind: PollerView['kind']; make: (view: PollerVi
     kind: 'shipments',
     make: (view) => async (url, since) => {
       const login = { id: view.partner.id, password: view.partner.password };
-      const xml = await (await answered(await soapPost(url, SHIPMENT_URL, shipmentRequest({ ...login, queryType: '3', shipmentDateTimeStamp: since.toISOString() })))).text();
-      const answer = answerBody(xml)['GetOrderShipmentNotificationResponse'] as XmlNode;
-      const salesOrders = items(answer, 'OrderShipmentNotificationArray', 'OrderShipmentNotification').flatMap((o) => items(o, 'SalesOrderArray', 'SalesOrder'));
-      takeShipments(
-        view,
-        salesOrders.map((so) => ({
-          ...clientOf(view.partner, text(so['salesOrderNumber'])),
-          locations: items(so, 'ShipmentLocationArray', 'ShipmentLocation').map((l) => ({
-            complete: l['complete'] === 'true',
-            packages: items(l, 'PackageArray', 'Package').map((p) => Number(p['id'])),
-          })),
-        })),
-      );
+      const xml = await answered(await soapPost(url, SHIPMENT_URL, shipmentRequest({ ...login, queryType: '3', shipmentDateTimeStamp: since.toISOString() })));
+      const salesOrders = parsed(xml, (body) => {
+        const answer = answerBody(body)['GetOrderShipmentNotificationResponse'] as XmlNode;
+        return items(answer, 'OrderShipmentNotificationArray', 'OrderShipmentNotification')
+          .flatMap((o) => items(o, 'SalesOrderArray', 'SalesOrder'))
+          .map((so) => ({
+            ...clientOf(view.partner, text(so['salesOrderNumber'])),
+            locations: items(so, 'ShipmentLocationArray', 'ShipmentLocation').map((l) => ({
+              complete: l['complete'] === 'true',
+              packages: items(l, 'PackageArray', 'Package').map((p) => Number(p['id'])),
+            })),
+          }));
+      });
+      takeShipments(view, salesOrders);
     },
   },
   {
     name: 'shipments JSON',
     kind: 'shipments',
     make: (view) => async (url, since) => {
-      const response = await answered(await jsonGet(url, view.partner, SHIPMENTS_URL, { queryType: '3', shipmentDateTimeStamp: since.toISOString() }));
+      const body = await answered(await jsonGet(url, view.partner, SHIPMENTS_URL, { queryType: '3', shipmentDateTimeStamp: since.toISOString() }));
       type Answer = { shipments: { salesOrders: { salesOrderNumber: string; locations: { complete: boolean; packages: { id: number }[] }[] }[] }[] };
-      const { shipments } = (await response.json()) as Answer;
-      takeShipments(
-        view,
-        shipments
+      const salesOrders = parsed(body, (json) =>
+        (JSON.parse(json) as Answer).shipments
           .flatMap((s) => s.salesOrders)
           .map((so) => ({ ...clientOf(view.partner, so.salesOrderNumber), locations: so.locations.map((l) => ({ complete: l.complete, packages: l.packages.map((p) => p.id) })) })),
       );
+      takeShipments(view, salesOrders);
     },
   },
 ];
@@ -169,7 +194,7 @@ const pollKinds: { name: string; kind: PollerView['kind']; make: (view: PollerVi
 /** The client of a sales order answered to the partner, from its number (salesOrderNumberOf). */
 function clientOf(partner: Partner, salesOrderNumber: string): { clientId: string; salesOrderNumber: string } {
   const clientId = partner.clientIds.find((id) => salesOrderNumber.startsWith(`${id}-SO-`));
-  if (!clientId) throw new Error(`sales order ${salesOrderNumber} answered to ${partner.id}, whose clients are ${partner.clientIds.join(', ')}`);
+  if (!clientId) throw new WrongAnswerError(`sales order ${salesOrderNumber} answered to ${partner.id}, whose clients are ${partner.clientIds.join(', ')}`);
   return { clientId, salesOrderNumber };
 }
 
@@ -177,7 +202,7 @@ function clientOf(partner: Partner, salesOrderNumber: string): { clientId: strin
 function lookups(partner: Partner, random: Random): ((url: string) => Promise<void>)[] {
   const login = { id: partner.id, password: partner.password };
   const po = () => purchaseOrderOf(random.int(0, 9));
-  const drain = async (response: Response) => void (await (await answered(response)).arrayBuffer());
+  const drain = async (response: Response) => void (await answered(response));
   return [
     (url) => jsonGet(url, partner, STATUS_URL, { queryType: '1', referenceNumber: po() }).then(drain),
     (url) => soapPost(url, ORDER_STATUS_URL, statusDetailsRequest({ ...login, queryType: '4' })).then(drain),
@@ -196,6 +221,8 @@ export interface PartnerTrafficOptions {
 
 export class PartnerTraffic {
   readonly requests: RequestRecord[] = [];
+  /** Answers given but wrong (none may be). */
+  readonly wrongAnswers: WrongAnswer[] = [];
   readonly views: PollerView[];
   private running = false;
   private loops: Promise<void>[] = [];
@@ -261,6 +288,12 @@ export class PartnerTraffic {
       this.requests.push({ requester, startedAt, endedAt: Date.now(), ok: true, outcome: '200' });
       return true;
     } catch (error) {
+      // An outage: HTTP 5xx, or fetch's own errors (TypeError: a refused or broken connection; the timeout's DOMException).
+      const outage = error instanceof HttpError || error instanceof TypeError || (error instanceof DOMException && ['TimeoutError', 'AbortError'].includes(error.name));
+      if (!outage) {
+        this.wrongAnswers.push({ requester, at: startedAt, what: error instanceof WrongAnswerError ? error.message : String(error) });
+        return false;
+      }
       const outcome = error instanceof HttpError ? error.message : String((error as Error).cause ?? error);
       this.requests.push({ requester, startedAt, endedAt: Date.now(), ok: false, outcome });
       return false;

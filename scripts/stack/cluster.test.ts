@@ -95,9 +95,10 @@ describe('the cluster configuration', () => {
   });
 
   it('names the member behind a replica set host or a Kafka node id, and refuses one not in the cluster', () => {
-    expect(clusterMemberForMongoHost('127.0.0.1:20012')).toBe('mongodb-2');
+    // The defaults, whatever OSSN_STACK_CLUSTER_PORT_BASE the run itself has.
+    expect(clusterMemberForMongoHost('127.0.0.1:20012', { env: {} })).toBe('mongodb-2');
     expect(clusterMemberForMongoHost('127.0.0.1:21013', { env: { OSSN_STACK_CLUSTER_PORT_BASE: '21000' } })).toBe('mongodb-3');
-    expect(() => clusterMemberForMongoHost('127.0.0.1:27018')).toThrow('127.0.0.1:27018 is no mongod of the cluster');
+    expect(() => clusterMemberForMongoHost('127.0.0.1:27018', { env: {} })).toThrow('127.0.0.1:27018 is no mongod of the cluster');
     expect(clusterMemberForKafkaNode(3)).toBe('kafka-3');
     expect(() => clusterMemberForKafkaNode(4)).toThrow('Kafka node 4 is not in the cluster');
   });

@@ -4,7 +4,9 @@
 import type { CappedAnswer, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../../contracts/lookup-answers-v2.js';
 import type { OrderLookupsV2, OrderStatusV2Query, ShipmentQuery } from '../../../contracts/lookups.js';
 import type { Authenticator, Credential, ReserveLogin, Scope } from '../../domain/credentials/credential.js';
+import type { FastifyRequest } from 'fastify';
 import type { RequestWork } from '../http/request-work.js';
+import type { Degraded } from './fitting.js';
 import { fieldTooLong } from '../order-queries.js';
 import type { ReadRequest, SentLogin } from './read-request.js';
 import { messages, ServiceMessageError } from './service-messages.js';
@@ -18,6 +20,29 @@ export interface AnswerContext {
   beforePasswordCheck?: ReserveLogin | undefined;
   work?: RequestWork | undefined;
 }
+
+/** What both 2.0.0 plugins (SOAP and JSON) are given to answer with. */
+export interface V2ServiceOptions {
+  lookups: OrderLookupsV2;
+  authenticator: Authenticator;
+  /** The rate limit: runs after authentication, before the scope check; throw RateLimitedError to refuse. */
+  admit?: ((credential: Credential) => void | Promise<void>) | undefined;
+  /** Runs just before a password is checked against the store; throw RateLimitedError to refuse. */
+  beforePasswordCheck?: ((request: FastifyRequest) => ReserveLogin) | undefined;
+  /** What a request's lookup is bound to: cancelled with the request, one of the credential's slots. */
+  requestWork?: ((request: FastifyRequest) => RequestWork) | undefined;
+  /** Told of each value cut or left out to keep an answer valid (ossn_v2_degraded_total). */
+  degraded?: Degraded | undefined;
+}
+
+/** One request's AnswerContext from the plugin's options. */
+export const answerContext = (options: V2ServiceOptions, request: FastifyRequest): AnswerContext => ({
+  lookups: options.lookups,
+  authenticator: options.authenticator,
+  admit: options.admit,
+  beforePasswordCheck: options.beforePasswordCheck?.(request),
+  work: options.requestWork?.(request),
+});
 
 /** An answer, or the reference that found nothing (301). */
 export type Found<T> = { found: T } | { notFound: 'referenceNumber' | 'issueId' };

@@ -4,20 +4,16 @@
 // refusals as {"ServiceMessageArray":[…]} with the HTTP status of their code, mapped in one error
 // handler.
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { OrderLookupsV2 } from '../../../../contracts/lookups.js';
 import { PasswordChecksBusyError } from '../../../domain/credentials/check-slots.js';
-import type { Authenticator, Credential, ReserveLogin } from '../../../domain/credentials/credential.js';
 import { AnswerChunks } from '../../http/answer-chunks.js';
 import { labelRequest } from '../../http/request-labels.js';
-import type { RequestWork } from '../../http/request-work.js';
 import { readBasicAuth } from '../../json/basic-auth.js';
 import { BASIC_REALM } from '../../json/json-errors.js';
 import { parseDateTime as parseRfc3339 } from '../../json/queries.js';
 import { queryHasPassword } from '../../json/url-password.js';
 import { RateLimitedError } from '../../rate-limit/rate-limited-error.js';
 import { parseXsdDateTime } from '../../soap/xsd-datetime.js';
-import { issueAnswer, orderStatusAnswer, shipmentAnswer, type AnswerContext } from '../answers.js';
-import type { Degraded } from '../fitting.js';
+import { answerContext, issueAnswer, orderStatusAnswer, shipmentAnswer, type V2ServiceOptions } from '../answers.js';
 import { shipmentNotificationV2Json } from '../osn/shipment-notification-answer.js';
 import { issuesJson, orderStatusJson } from '../oss/order-status-tree.js';
 import { readIssueRequest, readOrderStatusRequest, readShipmentRequest, type RequestSource } from '../read-request.js';
@@ -29,15 +25,7 @@ export const ORDER_STATUS_JSON_V2_PATH = `${PARTNER_API_V2_PREFIX}/orders/status
 export const SHIPMENTS_JSON_V2_PATH = `${PARTNER_API_V2_PREFIX}/orders/shipments`;
 export const ISSUES_JSON_V2_PATH = `${PARTNER_API_V2_PREFIX}/issues`;
 
-export interface PartnerJsonV2Options {
-  lookups: OrderLookupsV2;
-  authenticator: Authenticator;
-  /** The rate limit: runs after authentication, before the scope check; throw RateLimitedError to refuse. */
-  admit?: ((credential: Credential) => void | Promise<void>) | undefined;
-  beforePasswordCheck?: ((request: FastifyRequest) => ReserveLogin) | undefined;
-  requestWork?: ((request: FastifyRequest) => RequestWork) | undefined;
-  degraded?: Degraded | undefined;
-}
+export type PartnerJsonV2Options = V2ServiceOptions;
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -93,13 +81,7 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
 
 const routes: FastifyPluginAsync<PartnerJsonV2Options> = async (app, options) => {
   const degraded = options.degraded ?? (() => undefined);
-  const context = (request: FastifyRequest): AnswerContext => ({
-    lookups: options.lookups,
-    authenticator: options.authenticator,
-    admit: options.admit,
-    beforePasswordCheck: options.beforePasswordCheck?.(request),
-    work: options.requestWork?.(request),
-  });
+  const context = (request: FastifyRequest) => answerContext(options, request);
   // A lookup that found nothing: 301 as 404, counted ok as SOAP's in-band 301 and 1.0.0's empty answer are.
   const notFound = (request: FastifyRequest, reply: FastifyReply, field: 'referenceNumber' | 'issueId') => {
     labelRequest(request, { outcome: 'ok' });

@@ -4,37 +4,24 @@
 // answered in-band (HTTP 200, a ServiceMessage in the response element); malformed requests,
 // unknown operations and the rate limit stay SOAP faults. All mapped in one error handler.
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { OrderLookupsV2 } from '../../../../contracts/lookups.js';
 import { PasswordChecksBusyError } from '../../../domain/credentials/check-slots.js';
-import type { Authenticator, Credential, ReserveLogin } from '../../../domain/credentials/credential.js';
 import { labelRequest } from '../../http/request-labels.js';
-import type { RequestWork } from '../../http/request-work.js';
 import { renderEnvelope } from '../../soap/envelope.js';
 import { childText, operationElement } from '../../soap/parse-envelope.js';
 import { DEFAULT_BODY_LIMIT, ORDER_STATUS_PATH, SHIPMENT_NOTIFICATION_PATH } from '../../soap/plugin.js';
 import { MALFORMED_REQUEST, SoapClientFault } from '../../soap/soap-faults.js';
 import { acceptXmlBodies, sendCommonFault, sendFault, serveDocuments, XML_CONTENT_TYPE } from '../../soap/soap-http.js';
 import { loadServedDocuments, type ServiceFiles } from '../../soap/wsdl.js';
-import type { Degraded } from '../fitting.js';
+import { answerContext, type V2ServiceOptions } from '../answers.js';
 import { messages, ServiceMessageError } from '../service-messages.js';
 import { ORDER_STATUS_V2_OPERATIONS, SHIPMENT_NOTIFICATION_V2_OPERATIONS, type SoapV2Context, type SoapV2Operation, type SoapV2Operations } from './operations.js';
 
 export const ORDER_STATUS_V2_PATH = `${ORDER_STATUS_PATH}/2.0.0`;
 export const SHIPMENT_NOTIFICATION_V2_PATH = `${SHIPMENT_NOTIFICATION_PATH}/2.0.0`;
 
-export interface PromoStandardsSoapV2Options {
+export interface PromoStandardsSoapV2Options extends V2ServiceOptions {
   /** Public base URL of the deployment; the WSDLs' soap:address is this plus the endpoint path. */
   publicBaseUrl: string;
-  lookups: OrderLookupsV2;
-  authenticator: Authenticator;
-  /** The rate limit: runs after authentication, before the scope check; throw RateLimitedError to refuse. */
-  admit?: ((credential: Credential) => void | Promise<void>) | undefined;
-  /** Runs just before a password is checked against the store; throw RateLimitedError to refuse. */
-  beforePasswordCheck?: ((request: FastifyRequest) => ReserveLogin) | undefined;
-  /** What a request's lookup is bound to: cancelled with the request, one of the credential's slots. */
-  requestWork?: ((request: FastifyRequest) => RequestWork) | undefined;
-  /** Told of each value cut or left out to keep an answer valid (ossn_v2_degraded_total). */
-  degraded?: Degraded | undefined;
   /** Request body limit in bytes; default 64 KiB, as 1.0.0. */
   bodyLimit?: number;
 }
@@ -93,14 +80,7 @@ export const promoStandardsSoapV2: FastifyPluginAsync<PromoStandardsSoapV2Option
       labelRequest(request, { operation: operation?.name ?? 'unsupported', queryType: childText(element, 'queryType') });
       if (!operation) throw new SoapClientFault(`Unsupported operation: ${element.name}`);
       answering.set(request, operation);
-      const context: SoapV2Context = {
-        lookups: options.lookups,
-        authenticator: options.authenticator,
-        admit: options.admit,
-        beforePasswordCheck: options.beforePasswordCheck?.(request),
-        work: options.requestWork?.(request),
-        degraded,
-      };
+      const context: SoapV2Context = { ...answerContext(options, request), degraded };
       return sendAnswer(reply, await operation.run(element, context));
     });
 

@@ -4,24 +4,15 @@
 // and CachingAuthenticator over the real credential store) on a database filled with the demo
 // data set; its publicBaseUrl is its real URL, so the clients use the WSDLs' soap:address as is.
 import { randomBytes } from 'node:crypto';
-import type { Db, MongoClient } from 'mongodb';
 import soap from 'soap';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { callZeep, type ZeepOutcome } from '../../scripts/python/zeep-client.js';
 import { ensurePythonVenv } from '../../scripts/python/venv.js';
 import { statusTypes } from '../../contracts/status-types.js';
-import type { FoldResult } from '../../projections/fold.js';
-import { CachingAuthenticator } from '../../services/domain/credentials/authenticator.js';
-import { CredentialStore, credentialsCollection } from '../../services/domain/credentials/credential-store.js';
-import { createLogger } from '../../services/plumbing/logging/logger.js';
 import type { ShipmentQuery, StatusQuery } from '../../contracts/lookups.js';
 import { ORDER_STATUS_PATH, SHIPMENT_NOTIFICATION_PATH } from '../../services/query/soap/index.js';
-import { connectMongo } from '../../services/adapters/mongodb/connect.js';
-import { MongoOrderLookups } from '../../services/adapters/mongodb/lookups.js';
-import { servers, uniqueNames } from '../support/servers.js';
 import { comparable, comparableShipments, shipmentAnswerFromWire, statusAnswerFromWire, statusTypesFromWire } from './answers.js';
-import { addCredential, seedDemoReadModels } from './demo-store.js';
-import { startRealApp, type RealApp } from './real-app.js';
+import { useDemoApp } from './demo-app.js';
 
 const LINKED = ['CLIENT-001', 'CLIENT-002'];
 const UNLINKED = 'CLIENT-003';
@@ -29,42 +20,15 @@ const PARTNER = { id: 'partner-real-clients', password: randomBytes(12).toString
 const LOGIN = { wsVersion: '1.0.0', id: PARTNER.id, password: PARTNER.password };
 const WRONG_LOGIN = { ...LOGIN, password: `${PARTNER.password}-wrong` };
 
-let mongo: MongoClient;
-let db: Db;
-let lookups: MongoOrderLookups;
-let folded: FoldResult;
-let real: RealApp;
-/** Before the read models were written: every change time lies after it. */
-let seededFrom: Date;
+const demo = useDemoApp('real-clients', { seed: 20_260_101, partner: PARTNER, clientIds: LINKED });
 
-const ossWsdl = () => `${real.url}${ORDER_STATUS_PATH}?wsdl`;
-const osnWsdl = () => `${real.url}${SHIPMENT_NOTIFICATION_PATH}?wsdl`;
-
-beforeAll(async () => {
-  mongo = await connectMongo(servers().mongodbUri, 'real-clients-test');
-  db = mongo.db(uniqueNames('real-clients').database);
-  seededFrom = new Date(Date.now() - 60_000);
-  const seeded = await seedDemoReadModels(db, { clients: 3, orders: 40, seed: 20_260_101 });
-  folded = seeded.folded;
-  lookups = new MongoOrderLookups(seeded.collections);
-  await addCredential(db, { ...PARTNER, scopes: ['order_status', 'osn'], clientIds: LINKED });
-  real = await startRealApp({
-    logger: createLogger('real-clients-test', 'warn'),
-    lookups,
-    authenticator: new CachingAuthenticator(new CredentialStore(credentialsCollection(db))),
-  });
-}, 180_000);
-
-afterAll(async () => {
-  await real?.close();
-  await db?.dropDatabase().catch(() => undefined);
-  await mongo?.close();
-});
+const ossWsdl = () => `${demo.url}${ORDER_STATUS_PATH}?wsdl`;
+const osnWsdl = () => `${demo.url}${SHIPMENT_NOTIFICATION_PATH}?wsdl`;
 
 // ---- what to ask for, chosen from the folded demo data
 
 function linkedStatuses() {
-  return [...folded.orderStatus.values()].filter((s) => LINKED.includes(s.clientId) && s.purchaseOrderNumber !== undefined);
+  return [...demo.folded.orderStatus.values()].filter((s) => LINKED.includes(s.clientId) && s.purchaseOrderNumber !== undefined);
 }
 
 /** A purchase order of a linked client with several sales orders. */
@@ -77,7 +41,7 @@ function purchaseOrderWithSeveralSalesOrders(): string {
 }
 
 function linkedShipments() {
-  return [...folded.shipments.values()].filter((s) => LINKED.includes(s.clientId) && s.purchaseOrderNumber !== undefined && s.locations.length > 0);
+  return [...demo.folded.shipments.values()].filter((s) => LINKED.includes(s.clientId) && s.purchaseOrderNumber !== undefined && s.locations.length > 0);
 }
 
 /** A shipped purchase order of a linked client, one with package items when there is one. */
@@ -101,7 +65,7 @@ function medianShipmentDate(): Date {
 /** A purchase order number only the unlinked client uses. */
 function unlinkedPurchaseOrder(): string {
   const linked = new Set(linkedStatuses().map((s) => s.purchaseOrderNumber));
-  const po = [...folded.orderStatus.values()].find((s) => s.clientId === UNLINKED && s.purchaseOrderNumber && !linked.has(s.purchaseOrderNumber));
+  const po = [...demo.folded.orderStatus.values()].find((s) => s.clientId === UNLINKED && s.purchaseOrderNumber && !linked.has(s.purchaseOrderNumber));
   if (!po?.purchaseOrderNumber) throw new Error(`the demo data set has no purchase order of ${UNLINKED} alone`);
   return po.purchaseOrderNumber;
 }
@@ -120,14 +84,14 @@ interface Case<Q> {
 const STATUS_CASES: Case<StatusQuery>[] = [
   {
     name: 'queryType 1, a purchase order with several sales orders',
-    args: () => ({ queryType: 1, referenceNumber: purchaseOrderWithSeveralSalesOrders(), statusTimeStamp: seededFrom.toISOString() }),
+    args: () => ({ queryType: 1, referenceNumber: purchaseOrderWithSeveralSalesOrders(), statusTimeStamp: demo.seededFrom.toISOString() }),
     query: () => ({ queryType: 1, referenceNumber: purchaseOrderWithSeveralSalesOrders() }),
     nonEmpty: true,
   },
   {
     name: 'queryType 3, changed since before the data was written',
-    args: () => ({ queryType: 3, statusTimeStamp: seededFrom.toISOString() }),
-    query: () => ({ queryType: 3, statusTimeStamp: seededFrom }),
+    args: () => ({ queryType: 3, statusTimeStamp: demo.seededFrom.toISOString() }),
+    query: () => ({ queryType: 3, statusTimeStamp: demo.seededFrom }),
     nonEmpty: true,
   },
   {
@@ -138,7 +102,7 @@ const STATUS_CASES: Case<StatusQuery>[] = [
   },
   {
     name: 'queryType 4, every open order',
-    args: () => ({ queryType: 4, statusTimeStamp: seededFrom.toISOString() }),
+    args: () => ({ queryType: 4, statusTimeStamp: demo.seededFrom.toISOString() }),
     query: () => ({ queryType: 4 }),
     nonEmpty: true,
   },
@@ -160,13 +124,13 @@ const SHIPMENT_CASES: Case<ShipmentQuery>[] = [
 ];
 
 async function expectedStatuses(c: Case<StatusQuery>): Promise<unknown> {
-  const views = await lookups.orderStatus(LINKED, c.query());
+  const views = await demo.lookups.orderStatus(LINKED, c.query());
   if (c.nonEmpty) expect(views.length, 'the lookups find orders for this case').toBeGreaterThan(0);
   return comparable(views);
 }
 
 async function expectedShipments(c: Case<ShipmentQuery>): Promise<unknown> {
-  const views = await lookups.shipmentNotifications(LINKED, c.query());
+  const views = await demo.lookups.shipmentNotifications(LINKED, c.query());
   if (c.nonEmpty) expect(views.length, 'the lookups find shipments for this case').toBeGreaterThan(0);
   return comparableShipments(views);
 }
@@ -187,9 +151,9 @@ describe('node-soap (npm soap) against the real app', () => {
     const described = oss.describe() as Record<string, Record<string, Record<string, unknown>>>;
     expect(Object.keys(described['OrderStatusService']?.['OrderStatusServiceBinding'] ?? {})).toEqual(['getOrderStatusDetails', 'getOrderStatusTypes']);
     await oss.getOrderStatusTypesAsync(LOGIN);
-    expect(oss.lastEndpoint).toBe(`${real.url}${ORDER_STATUS_PATH}`);
+    expect(oss.lastEndpoint).toBe(`${demo.url}${ORDER_STATUS_PATH}`);
     await osn.getOrderShipmentNotificationAsync({ ...LOGIN, queryType: 1, referenceNumber: shippedPurchaseOrder() });
-    expect(osn.lastEndpoint).toBe(`${real.url}${SHIPMENT_NOTIFICATION_PATH}`);
+    expect(osn.lastEndpoint).toBe(`${demo.url}${SHIPMENT_NOTIFICATION_PATH}`);
   });
 
   it.each(STATUS_CASES)('getOrderStatusDetails $name: the lookups’ orders', async (c) => {
@@ -198,7 +162,7 @@ describe('node-soap (npm soap) against the real app', () => {
   });
 
   it('getOrderStatusDetails answers nothing for a purchase order of an unlinked client', async () => {
-    const [answer] = await oss.getOrderStatusDetailsAsync({ ...LOGIN, queryType: 1, referenceNumber: unlinkedPurchaseOrder(), statusTimeStamp: seededFrom.toISOString() });
+    const [answer] = await oss.getOrderStatusDetailsAsync({ ...LOGIN, queryType: 1, referenceNumber: unlinkedPurchaseOrder(), statusTimeStamp: demo.seededFrom.toISOString() });
     expect(statusAnswerFromWire(answer)).toEqual([]);
   });
 
@@ -214,7 +178,7 @@ describe('node-soap (npm soap) against the real app', () => {
 
   it('a wrong password is a SOAP fault "Invalid id or password", on both services', async () => {
     const faultOf = (error: unknown) => (error as { root?: { Envelope?: { Body?: { Fault?: unknown } } } }).root?.Envelope?.Body?.Fault;
-    const statusError = await oss.getOrderStatusDetailsAsync({ ...WRONG_LOGIN, queryType: 4, statusTimeStamp: seededFrom.toISOString() }).catch((e: unknown) => e);
+    const statusError = await oss.getOrderStatusDetailsAsync({ ...WRONG_LOGIN, queryType: 4, statusTimeStamp: demo.seededFrom.toISOString() }).catch((e: unknown) => e);
     expect(faultOf(statusError)).toEqual({ faultcode: 'soap:Client', faultstring: 'Invalid id or password' });
     const shipmentError = await osn.getOrderShipmentNotificationAsync({ ...WRONG_LOGIN, queryType: 1, referenceNumber: 'PO-1' }).catch((e: unknown) => e);
     expect(faultOf(shipmentError)).toEqual({ faultcode: 'soap:Client', faultstring: 'Invalid id or password' });
@@ -251,7 +215,7 @@ describe('zeep (Python) against the real app', () => {
 
   it('a wrong password is a SOAP fault "Invalid id or password", on both services', async () => {
     const fault = { fault: { faultcode: 'soap:Client', faultstring: 'Invalid id or password' } };
-    expect(await callZeep(python, ossWsdl(), 'getOrderStatusDetails', { ...WRONG_LOGIN, queryType: 4, statusTimeStamp: seededFrom.toISOString() })).toEqual(fault);
+    expect(await callZeep(python, ossWsdl(), 'getOrderStatusDetails', { ...WRONG_LOGIN, queryType: 4, statusTimeStamp: demo.seededFrom.toISOString() })).toEqual(fault);
     expect(await callZeep(python, osnWsdl(), 'getOrderShipmentNotification', { ...WRONG_LOGIN, queryType: 1, referenceNumber: 'PO-1' })).toEqual(fault);
   });
 });

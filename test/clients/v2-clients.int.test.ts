@@ -6,64 +6,28 @@
 // contacts, customer pickups, carrier services): what zeep parses of those is compared with the
 // read models as the projections folded them.
 import { randomBytes } from 'node:crypto';
-import type { Db, MongoClient } from 'mongodb';
 import soap from 'soap';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { OrderStatusV2Query, ShipmentQuery } from '../../contracts/lookups.js';
 import { isOpenIssue } from '../../contracts/v2-vocabulary.js';
-import type { FoldResult } from '../../projections/fold.js';
 import type { IssueState } from '../../projections/state.js';
 import { callZeep, type ZeepOutcome } from '../../scripts/python/zeep-client.js';
 import { ensurePythonVenv } from '../../scripts/python/venv.js';
-import { connectMongo } from '../../services/adapters/mongodb/connect.js';
-import { MongoOrderLookups } from '../../services/adapters/mongodb/lookups.js';
-import { CachingAuthenticator } from '../../services/domain/credentials/authenticator.js';
-import { CredentialStore, credentialsCollection } from '../../services/domain/credentials/credential-store.js';
-import { createLogger } from '../../services/plumbing/logging/logger.js';
 import { ORDER_STATUS_V2_PATH, SHIPMENT_NOTIFICATION_V2_PATH } from '../../services/query/v2/soap/plugin.js';
-import { servers, uniqueNames } from '../support/servers.js';
-import { addCredential, seedDemoReadModels } from './demo-store.js';
-import { startRealApp, type RealApp } from './real-app.js';
+import { useDemoApp } from './demo-app.js';
 
 const LINKED = ['CLIENT-001', 'CLIENT-002'];
 const PARTNER = { id: 'partner-v2-clients', password: randomBytes(12).toString('base64url') };
 const LOGIN = { wsVersion: '2.0.0', id: PARTNER.id, password: PARTNER.password };
 
-let mongo: MongoClient;
-let db: Db;
-let lookups: MongoOrderLookups;
-let folded: FoldResult;
-let real: RealApp;
-let seededFrom: Date;
+const demo = useDemoApp('v2-clients', { seed: 20_260_102, partner: PARTNER, clientIds: LINKED });
 
-const ossWsdl = () => `${real.url}${ORDER_STATUS_V2_PATH}?wsdl`;
-const osnWsdl = () => `${real.url}${SHIPMENT_NOTIFICATION_V2_PATH}?wsdl`;
-
-beforeAll(async () => {
-  mongo = await connectMongo(servers().mongodbUri, 'v2-clients-test');
-  db = mongo.db(uniqueNames('v2-clients').database);
-  seededFrom = new Date(Date.now() - 60_000);
-  const seeded = await seedDemoReadModels(db, { clients: 3, orders: 40, seed: 20_260_102 });
-  folded = seeded.folded;
-  lookups = new MongoOrderLookups(seeded.collections);
-  await addCredential(db, { ...PARTNER, scopes: ['order_status', 'osn'], clientIds: LINKED });
-  real = await startRealApp({
-    logger: createLogger('v2-clients-test', 'warn'),
-    lookups,
-    lookupsV2: lookups,
-    authenticator: new CachingAuthenticator(new CredentialStore(credentialsCollection(db))),
-  });
-}, 180_000);
-
-afterAll(async () => {
-  await real?.close();
-  await db?.dropDatabase().catch(() => undefined);
-  await mongo?.close();
-});
+const ossWsdl = () => `${demo.url}${ORDER_STATUS_V2_PATH}?wsdl`;
+const osnWsdl = () => `${demo.url}${SHIPMENT_NOTIFICATION_V2_PATH}?wsdl`;
 
 // ---- what to ask for, from the folded demo data
 
-const linkedStatuses = () => [...folded.orderStatus.values()].filter((s) => LINKED.includes(s.clientId) && s.purchaseOrderNumber !== undefined);
+const linkedStatuses = () => [...demo.folded.orderStatus.values()].filter((s) => LINKED.includes(s.clientId) && s.purchaseOrderNumber !== undefined);
 
 function aPurchaseOrder(): string {
   const po = linkedStatuses()[0]?.purchaseOrderNumber;
@@ -78,13 +42,13 @@ function aSalesOrder(): string {
 }
 
 function shipped() {
-  const s = [...folded.shipments.values()].find((x) => LINKED.includes(x.clientId) && x.purchaseOrderNumber !== undefined && x.locations.some((l) => l.packages.length > 0));
+  const s = [...demo.folded.shipments.values()].find((x) => LINKED.includes(x.clientId) && x.purchaseOrderNumber !== undefined && x.locations.some((l) => l.packages.length > 0));
   if (!s?.purchaseOrderNumber) throw new Error('the demo data set has no shipped purchase order');
   return { po: s.purchaseOrderNumber, so: s.salesOrderNumber };
 }
 
 function medianShipmentDate(): string {
-  const dates = [...folded.shipments.values()]
+  const dates = [...demo.folded.shipments.values()]
     .filter((s) => LINKED.includes(s.clientId))
     .flatMap((s) => s.locations.flatMap((l) => l.packages.map((p) => p.shipmentDate.getTime())))
     .sort((a, b) => a - b);
@@ -104,14 +68,14 @@ function statusesFromWire(answer: unknown) {
 }
 
 async function expectedStatuses(query: OrderStatusV2Query) {
-  const answer = await lookups.orderStatusV2(LINKED, query);
+  const answer = await demo.lookups.orderStatusV2(LINKED, query);
   return answer.orders.map((o) => ({ po: o.purchaseOrderNumber, details: o.details.map((d) => [d.salesOrderNumber, d.status]) }));
 }
 
 const poOf = (answer: unknown) => inner((answer as Json)['OrderShipmentNotificationArray'], 'OrderShipmentNotification').map((n) => n['purchaseOrderNumber']);
 
 async function expectedShipments(query: ShipmentQuery) {
-  return (await lookups.shipmentNotificationsV2(LINKED, query)).orders.map((o) => o.purchaseOrderNumber);
+  return (await demo.lookups.shipmentNotificationsV2(LINKED, query)).orders.map((o) => o.purchaseOrderNumber);
 }
 
 const messagesOf = (answer: unknown) => inner((answer as Json)['ServiceMessageArray'], 'ServiceMessage').map((m) => [m['code'], m['severity']]);
@@ -138,8 +102,8 @@ const STATUS_CASES: StatusCase[] = [
   },
   {
     name: 'lastUpdate since before the data was written, open issues',
-    args: () => ({ queryType: 'lastUpdate', statusTimeStamp: seededFrom.toISOString(), returnIssueDetailType: 'openIssues' }),
-    query: () => ({ queryType: 'lastUpdate', statusTimeStamp: seededFrom, returnIssueDetailType: 'openIssues', returnProductDetail: false }),
+    args: () => ({ queryType: 'lastUpdate', statusTimeStamp: demo.seededFrom.toISOString(), returnIssueDetailType: 'openIssues' }),
+    query: () => ({ queryType: 'lastUpdate', statusTimeStamp: demo.seededFrom, returnIssueDetailType: 'openIssues', returnProductDetail: false }),
     nonEmpty: true,
   },
   {
@@ -318,7 +282,7 @@ describe('zeep 4.3.3 (strict) parses the 2.0.0 data the demo events recorded, as
   });
 
   it('OSN: customerPickup, FreightDetails, preProductionProof and item units as recorded', async () => {
-    const so = [...folded.shipments.values()].find(
+    const so = [...demo.folded.shipments.values()].find(
       (s) => LINKED.includes(s.clientId) && s.purchaseOrderNumber !== undefined && s.locations.some((l) => l.customerPickup === true && l.packages.some((p) => p.carrier && p.carrierService)),
     );
     if (!so) throw new Error('the demo data set has no customer pickup with a carrier service');
@@ -359,7 +323,7 @@ describe('node-soap against the OSN 2.0.0 endpoint', () => {
     const osn = await soap.createClientAsync(osnWsdl());
     const { po } = shipped();
     const [answer] = (await osn.getOrderShipmentNotificationAsync({ ...LOGIN, queryType: 1, referenceNumber: po })) as [unknown];
-    expect(osn.lastEndpoint).toBe(`${real.url}${SHIPMENT_NOTIFICATION_V2_PATH}`);
+    expect(osn.lastEndpoint).toBe(`${demo.url}${SHIPMENT_NOTIFICATION_V2_PATH}`);
     // The fields in M, not in SharedObjects where the XSD puts them: read all the same.
     expect(osn.lastRequest).toMatch(/<(\w+):referenceNumber xmlns:\1="http:\/\/www\.promostandards\.org\/WSDL\/OrderShipmentNotificationService\/2\.0\.0\/">/);
     expect(poOf(answer)).toEqual(await expectedShipments({ queryType: 1, referenceNumber: po }));

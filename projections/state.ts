@@ -4,10 +4,9 @@
 
 import type { Address, Contact, PackageDetails, ProductLine, ShipmentDestinationType } from '../contracts/erp-event-schema.js';
 import type { StatusId } from '../contracts/status-types.js';
-import type { IssueView, Quantity } from '../contracts/lookup-answers-v2.js';
+import type { IssueView } from '../contracts/lookup-answers-v2.js';
 import type { StatusWord } from '../contracts/v2-vocabulary.js';
 
-export type { Quantity };
 
 // StatusId comes from the contract's statusID table, so the two cannot disagree.
 export type { StatusId };

@@ -1,5 +1,5 @@
-const oss = 'http://www.promostandards.org/WSDL/OrderStatusService/1.0.0/';
-const ossV2 = 'http://www.promostandards.org/WSDL/OrderStatus/2.0.0/';
+import { OSS_NS as oss } from '../query/soap/namespaces.js';
+import { OSS_V2_NS as ossV2 } from '../query/v2/namespaces.js';
 
 /** What `ossn start` prints: the base URL, the demo credential, three commands to paste and the operators' ports. */
 export function examples({

@@ -8,7 +8,6 @@ import { shipmentsStateProjection, type OrderStatusDocument, type ReadModelColle
 import { toIssueView, toOrderStatusDetailV2, toSalesOrderShipmentV2 } from './documents-to-answers-v2.js';
 import { cappedGroups, groupKey, type PurchaseOrderGroup } from './purchase-order-groups.js';
 import { membersOf, newsSince } from './shipment-reads.js';
-import { stripTimes } from './shipment-news.js';
 
 // The 2.0.0 lookups (oss-osn-2.0.0.md §2, §4, §7) over the read models the 1.0.0 ones read, with
 // their building blocks: grouping by purchase order, the 5,000 cap, queryType 3's algorithm (on
@@ -139,6 +138,6 @@ export class MongoOrderLookupsV2 implements OrderLookupsV2 {
  */
 function wholeLocationsOfNews(doc: ShipmentsDocument, news: ShipmentsState): SalesOrderShipmentV2View | undefined {
   const answered = new Set(news.locations.map((location) => location.locationId));
-  const stored = stripTimes(doc);
-  return toSalesOrderShipmentV2({ ...stored, locations: stored.locations.filter((location) => answered.has(location.locationId)) });
+  // The stored times beside the packages need no stripping: the answer picks its fields by name.
+  return toSalesOrderShipmentV2({ ...doc, locations: doc.locations.filter((location) => answered.has(location.locationId)) });
 }

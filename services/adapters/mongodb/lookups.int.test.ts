@@ -9,7 +9,8 @@ import { projectBatch } from '../../projector/project-batch.js';
 import type { OrderStatusView, ShipmentNotificationView } from '../../../contracts/lookup-answers.js';
 import { connectMongo, createMongoClient } from './connect.js';
 import { documentId, ensureIndexes, readModelCollections, type OrderStatusDocument, type ReadModelCollections, type ShipmentsDocument } from './documents.js';
-import { changeTimeOverlapMs, MongoOrderLookups } from './lookups.js';
+import { changeTimeOverlapMs } from './changed-since.js';
+import { MongoOrderLookups } from './lookups.js';
 import { maxPurchaseOrdersPerAnswer } from './purchase-order-groups.js';
 import { loadStates, writeEffects } from './writes.js';
 

@@ -14,7 +14,6 @@ import { v1ShipmentsProjection, v1StatusProjection } from './v1-fields.js';
 import { MongoOrderLookupsV2 } from './lookups-v2.js';
 import { endedBySignal } from './ended-by-signal.js';
 
-export { changeTimeOverlapMs };
 
 const byPurchaseOrder: Sort = { purchaseOrderNumber: 1, clientId: 1, salesOrderNumber: 1 };
 /** queryType 3 reads the visible times too, to narrow each sales order to its news. */

@@ -3,7 +3,7 @@ import type { Admin, Kafka } from 'kafkajs';
 import { committedOffsets } from '../../adapters/kafka/progress.js';
 import type { Db } from 'mongodb';
 import { holdPreviousVersion, releasePreviousVersion, type BuildRecord } from '../../adapters/mongodb/active-version.js';
-import { changeTimeOverlapMs } from '../../adapters/mongodb/lookups.js';
+import { changeTimeOverlapMs } from '../../adapters/mongodb/changed-since.js';
 import { ErrorCodes, OssnError } from '../../../contracts/errors/ossn-error.js';
 
 export interface HandoverOptions {

@@ -21,7 +21,7 @@ import {
 } from '../../adapters/mongodb/active-version.js';
 import { acquireReplayLock, type ReplayLock } from '../../adapters/mongodb/replay-lock.js';
 import { collectionNames, readModelCollections, type ReadModelCollections } from '../../adapters/mongodb/documents.js';
-import { changeTimeOverlapMs } from '../../adapters/mongodb/lookups.js';
+import { changeTimeOverlapMs } from '../../adapters/mongodb/changed-since.js';
 import { settleChangeTimes, type ChangeTimeReport } from './change-times.js';
 import { catchUpWithLiveVersion, HandoverTimeoutError, holdMs } from './handover.js';
 import { settleShipmentTimes, type ShipmentTimeReport } from './shipment-times.js';

@@ -62,6 +62,18 @@ describe('visibleTimes: what a write makes visible', () => {
     expect(carriedOver(visibleTimes(undefined, shipped), shipped, shown).locations[0]!.packages).toEqual([{ from: 'value', at: new Date(1) }]);
   });
 
+  it('a package sent again with an item changed is news; with only an item’s unit (a v2 extra) changed it is not', () => {
+    const item = { supplierProductId: 'MUG-11', purchaseOrderLineNumber: '1', quantity: 12 };
+    const withItems = fold(shipped, asV2(packageShipped(5, 1, 1, { items: [item] })));
+    const moreOfIt = fold(withItems, asV2(packageShipped(6, 1, 1, { items: [{ ...item, quantity: 24 }] })));
+    expect(visibleTimes(withItems, moreOfIt).locations[0]!.packages).toEqual([now]);
+    const anotherOne = fold(withItems, asV2(packageShipped(6, 1, 1, { items: [item, { ...item, supplierProductId: 'PEN-2' }] })));
+    expect(visibleTimes(withItems, anotherOne).locations[0]!.packages).toEqual([now]);
+    const inDozens = fold(withItems, asV2(packageShipped(6, 1, 1, { items: [{ ...item, uom: 'DZ' as const }] })));
+    expect(inDozens.locations[0]!.packages[0]!.items?.[0]?.uom).toBe('DZ');
+    expect(visibleTimes(withItems, inDozens).locations[0]!.packages).toEqual([stored(0, 0)]);
+  });
+
   it('a voided package leaves the others’ times where they are, though their places in the location move', () => {
     const two = fold(shipped, packageShipped(5, 1, 2));
     const voided = fold(two, packageVoided(6, 1, 1));

@@ -39,9 +39,9 @@ export function fencedBlocks(markdown: string): FencedBlock[] {
   return blocks;
 }
 
-/** Markdown outside fenced blocks (links and headings inside code are not links and headings). */
+/** Markdown outside fenced blocks (links and headings inside code are not links and headings), lines kept where they were. */
 export function outsideCode(markdown: string): string {
-  return markdown.replace(/^```[^\n]*\n[\s\S]*?^```\s*$/gm, '');
+  return markdown.replace(/^```[^\n]*\n[\s\S]*?^```[ \t]*$/gm, (block) => block.replace(/[^\n]/g, ''));
 }
 
 export function headings(markdown: string): string[] {

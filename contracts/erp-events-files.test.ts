@@ -8,7 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { DeadLetterHeaders } from '../services/domain/dead-letters/headers.js';
+import { DeadLetterHeaders, REDRIVEN_FROM_HEADER } from '../services/domain/dead-letters/headers.js';
 import type { DeadLetterKind } from '../services/domain/dead-letters/dead-letter-records.js';
 import { readPublishConfig } from '../services/plumbing/config/config.js';
 import { statusChanged, packageShipped, locationRecorded, issueRecorded, asV2 } from '../test/fixtures/sample-events.js';
@@ -82,6 +82,7 @@ describe('contracts/erp-events.asyncapi.yaml', () => {
     expect(key.test(eventKey('C1', 'SO-9'))).toBe(true);
     expect(key.test('SO-9')).toBe(false);
     for (const example of message.examples as { payload: unknown }[]) expect(parseErpEvent(JSON.stringify(example.payload)).ok).toBe(true);
+    expect(Object.keys(message.headers.properties as object)).toEqual([REDRIVEN_FROM_HEADER]);
   });
 
   it("gives dead letters the headers and kinds the projector writes", () => {

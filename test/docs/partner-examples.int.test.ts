@@ -102,8 +102,9 @@ describe(`${guide}: every example, run against the real app`, () => {
   const demo = useDemoApp('partner-guide', { seed: 1, partner: { id: demoCredentialId, password }, clientIds: demoClientIds });
   let ready = 0;
   beforeAll(() => {
-    // Polls "from now" must not see the seeding's changes through the lookups' 5 s overlap.
-    ready = Date.now() + 6_000;
+    // Polls "from now" (a time in whole seconds) must not see the seeding's changes through the
+    // lookups' 5 s overlap.
+    ready = Date.now() + 8_000;
   });
 
   it('has examples, each with the answer it gives', () => {

@@ -45,7 +45,7 @@ function parseAnswer(text: string): HttpAnswer {
 
 const ELLIPSIS = '…';
 
-/** `shown` is `actual` abridged: every key shown equal (or "…", any value), arrays a prefix, strings ending in … a prefix. */
+/** `shown` is `actual` abridged: every key shown equal (or "…", any value), arrays a prefix ([] only an empty one), strings ending in … a prefix. */
 function abridges(shown: unknown, actual: unknown, path = '$'): string[] {
   if (shown === ELLIPSIS) return actual === undefined ? [`${path}: missing`] : [];
   if (typeof shown === 'string' && shown.endsWith(ELLIPSIS)) {
@@ -53,6 +53,8 @@ function abridges(shown: unknown, actual: unknown, path = '$'): string[] {
   }
   if (Array.isArray(shown)) {
     if (!Array.isArray(actual)) return [`${path}: not an array`];
+    // An empty array shown is an empty answer ("no orders"), not an abridged one.
+    if (shown.length === 0 && actual.length > 0) return [`${path}: ${actual.length} items, the guide shows none`];
     if (shown.length > actual.length) return [`${path}: ${actual.length} items, the guide shows ${shown.length}`];
     return shown.flatMap((item, i) => abridges(item, actual[i], `${path}[${i}]`));
   }

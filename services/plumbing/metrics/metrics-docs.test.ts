@@ -1,4 +1,4 @@
-// The metrics as operators meet them: each one listed in the README with its help text, and every
+// The metrics as operators meet them: each one listed in docs/operations.md with its help text, and every
 // metric a panel of the Grafana dashboard queries is one the services export.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -19,11 +19,11 @@ async function exported() {
 }
 
 describe('metrics documentation', () => {
-  it('lists every metric in the README with its type and help text', async () => {
-    const readme = read('README.md');
+  it('lists every metric in docs/operations.md with its type and help text', async () => {
+    const operations = read('docs/operations.md');
     const { own } = await exported();
     expect(own.length).toBeGreaterThanOrEqual(14);
-    for (const metric of own) expect(readme).toContain(`| \`${metric.name}\` | ${String(metric.type)} | ${metric.help} |`);
+    for (const metric of own) expect(operations).toContain(`| \`${metric.name}\` | ${String(metric.type)} | ${metric.help} |`);
   });
 
   it('has the dashboard query only metrics the services export', async () => {

@@ -32,6 +32,8 @@ export const DEFAULT_LOGIN_FAILURES_PER_ID_PER_MINUTE = 50;
 export interface RequestLimits {
   /** Counts one request of the credential; throws RateLimitedError above the limit. */
   admit(credential: Credential): Promise<void>;
+  /** Whether this instance counts on its own: no Redis given, or Redis not answering. */
+  countsLocally(): boolean;
   /**
    * Reserves one failed login of the address and one of the id before a password is checked, so
    * that parallel guesses cannot outrun the counts; throws RateLimitedError when either has none
@@ -75,6 +77,7 @@ export function createRequestLimits(options: RequestLimitOptions): RequestLimits
       const take = await requests.take(credential.id);
       if (!take.allowed) throw new RateLimitedError(retryAfterSeconds(take.retryAfterMs));
     },
+    countsLocally: () => !state?.inUse,
     async reserveLogin(address, id) {
       const byAddress = await addressFailures.take(address);
       if (!byAddress.allowed) throw new RateLimitedError(retryAfterSeconds(byAddress.retryAfterMs));

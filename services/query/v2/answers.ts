@@ -31,7 +31,7 @@ export interface V2ServiceOptions {
   beforePasswordCheck?: ((request: FastifyRequest) => ReserveLogin) | undefined;
   /** What a request's lookup is bound to: cancelled with the request, one of the credential's slots. */
   requestWork?: ((request: FastifyRequest) => RequestWork) | undefined;
-  /** Told of each value cut or left out to keep an answer valid (ossn_v2_degraded_total). */
+  /** Told of each value cut or left out to keep an answer valid (ossn_query_v2_degraded_total). */
   degraded?: Degraded | undefined;
 }
 

@@ -201,7 +201,7 @@ describe('OSN 2.0.0 endpoint', () => {
 });
 
 describe('degraded values', () => {
-  it('are counted in ossn_v2_degraded_total by field, through the callback the renderers get', async () => {
+  it('are counted in ossn_query_v2_degraded_total by field, through the callback the renderers get', async () => {
     const metrics = createQueryMetrics();
     const measured = await buildV2TestApp({ metrics });
     try {
@@ -210,7 +210,7 @@ describe('degraded values', () => {
       const res = await post(measured.app, ORDER_STATUS_V2_URL, ossV2Request('GetOrderStatusRequest', { queryType: 'allOpen' }));
       expect(await validateSoapAnswer('oss-2.0.0', res.body)).toEqual([]);
       const text = await metrics.registry.metrics();
-      expect(sample(text, 'ossn_v2_degraded_total{field="address1"}')).toBeGreaterThan(0);
+      expect(sample(text, 'ossn_query_v2_degraded_total{field="address1"}')).toBeGreaterThan(0);
     } finally {
       await measured.app.close();
     }

@@ -24,7 +24,7 @@ export async function buildSoapTestApp(beforeOperation?: BeforeOperation): Promi
   const lookups = new FakeLookups();
   const authenticator = new FakeAuthenticator(ACCOUNTS);
   const app = Fastify({ logger: false });
-  await app.register(promoStandardsSoap, { publicBaseUrl: BASE_URL, lookups, authenticator, ...(beforeOperation ? { beforeOperation } : {}) });
+  await app.register(promoStandardsSoap, { publicBaseUrl: BASE_URL, lookups, authenticator, beforeOperation: beforeOperation && (() => beforeOperation) });
   await app.ready();
   return { app, lookups, authenticator };
 }
@@ -34,7 +34,7 @@ export async function buildJsonTestApp(beforeLookup?: (credential: Credential) =
   const lookups = new FakeLookups();
   const authenticator = new FakeAuthenticator(ACCOUNTS);
   const app = Fastify({ logger: false });
-  await app.register(partnerJsonApi, { lookups, authenticator, beforeLookup });
+  await app.register(partnerJsonApi, { lookups, authenticator, beforeLookup: beforeLookup && (() => beforeLookup) });
   await app.ready();
   return { app, lookups, authenticator };
 }

@@ -30,8 +30,8 @@ export const OPENAPI_PATH = `${PARTNER_API_PREFIX}/openapi.json`;
 export interface PartnerJsonOptions {
   lookups: OrderLookups;
   authenticator: Authenticator;
-  /** Runs after authentication, before the scope check; throw RateLimitedError to refuse. */
-  beforeLookup?: ((credential: Credential) => void | Promise<void>) | undefined;
+  /** Per request: runs after authentication, before the scope check; throw RateLimitedError to refuse. */
+  beforeLookup?: ((request: FastifyRequest) => (credential: Credential) => void | Promise<void>) | undefined;
   /** Public base URL, named as the server in the OpenAPI description. */
   publicBaseUrl?: string | undefined;
   /** Runs just before a password is checked against the store; throw RateLimitedError to refuse. */
@@ -42,8 +42,8 @@ export interface PartnerJsonOptions {
 
 /** The options of `authorize` for one request. */
 function authorizing(options: PartnerJsonOptions, request: FastifyRequest) {
-  const { beforePasswordCheck } = options;
-  return { ...options, beforePasswordCheck: beforePasswordCheck?.(request) };
+  const { beforePasswordCheck, beforeLookup } = options;
+  return { ...options, beforeLookup: beforeLookup?.(request), beforePasswordCheck: beforePasswordCheck?.(request) };
 }
 
 const basicAuth = [{ basicAuth: [] }];

@@ -5,6 +5,9 @@ import { MAX_FIELD_LENGTH } from '../order-queries.js';
 
 const text = { type: 'string' } as const;
 const dateTime = { type: 'string', format: 'date-time' } as const;
+/** A request's date-time: read by ../request-date-time.ts, which also takes one without a zone (UTC). */
+const requestDateTime = { type: 'string' } as const;
+export const REQUEST_DATE_TIME = 'An ISO 8601 date-time (xsd:dateTime or RFC 3339); without a time zone it is UTC.';
 const object = (properties: Record<string, unknown>, required: string[]) =>
   ({ type: 'object', properties, required, additionalProperties: false }) as const;
 
@@ -35,7 +38,7 @@ export const statusQuerystring = {
       description: '1 = purchase order number, 2 = sales order number, 3 = changed since statusTimeStamp, 4 = all open orders; other values return an empty list',
     },
     referenceNumber,
-    statusTimeStamp: { ...dateTime, description: 'Required for queryType 3: orders whose status changed after this time' },
+    statusTimeStamp: { ...requestDateTime, description: `Required for queryType 3: orders whose status changed after this time. ${REQUEST_DATE_TIME}` },
   },
   required: ['queryType'],
 } as const;
@@ -49,9 +52,8 @@ export const shipmentsQuerystring = {
     },
     referenceNumber,
     shipmentDateTimeStamp: {
-      ...dateTime,
-      description:
-        'Required for queryType 3, which answers packages shipped at or after this time or made visible since (posted late), and locations whose complete flag changed since: send the time of your previous poll',
+      ...requestDateTime,
+      description: `Required for queryType 3, which answers packages shipped at or after this time or made visible since (posted late), and locations whose complete flag changed since: send the time of your previous poll. ${REQUEST_DATE_TIME}`,
     },
   },
   required: ['queryType'],

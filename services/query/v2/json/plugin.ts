@@ -9,10 +9,9 @@ import { AnswerChunks } from '../../http/answer-chunks.js';
 import { labelRequest } from '../../http/request-labels.js';
 import { readBasicAuth } from '../../json/basic-auth.js';
 import { BASIC_REALM } from '../../json/json-errors.js';
-import { parseDateTime as parseRfc3339 } from '../../json/queries.js';
 import { queryHasPassword } from '../../json/url-password.js';
 import { RateLimitedError } from '../../rate-limit/rate-limited-error.js';
-import { parseXsdDateTime } from '../../soap/xsd-datetime.js';
+import { parseRequestDateTime } from '../../request-date-time.js';
 import { answerContext, issueAnswer, orderStatusAnswer, shipmentAnswer, type V2ServiceOptions } from '../answers.js';
 import { shipmentNotificationV2Json } from '../osn/shipment-notification-answer.js';
 import { issuesJson, orderStatusJson } from '../oss/order-status-tree.js';
@@ -43,8 +42,7 @@ function jsonSource(request: FastifyRequest<{ Querystring: V2Querystring }>): Re
       // An empty id or password is a missing one, as an empty SOAP field is.
       return login === undefined || login.id === '' || login.password === '' ? undefined : login;
     },
-    // xsd:dateTime as SOAP reads it, and the RFC 3339 forms v1's twins read.
-    parseDateTime: (text) => parseXsdDateTime(text) ?? parseRfc3339(text),
+    parseDateTime: parseRequestDateTime,
   };
 }
 

@@ -77,6 +77,8 @@ export const messages = {
     severity: 'Warning',
   }),
   generalError: () => error(MessageCodes.GENERAL_ERROR, 'General Error – Contact the System Service Provider'),
+  /** The JSON twins' 429 (2.0.0 has no code of its own for it; SOAP answers a fault). */
+  rateLimited: () => error(MessageCodes.GENERAL_ERROR, 'Rate limit exceeded – retry after the seconds given in Retry-After'),
 };
 
 /** The 200 Warning of an answer at the cap (OSS and OSN alike), else none. */

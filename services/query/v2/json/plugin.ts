@@ -1,8 +1,8 @@
 // Fastify plugin (encapsulated) serving the JSON twins of the 2.0.0 SOAP operations under
 // /api/partners/v2 (oss-osn-2.0.0.md §1, §10.5): HTTP Basic auth, the SOAP request's fields as
 // query parameters, the SOAP 2.0.0 content as the body, and the same checks in the same order;
-// refusals as {"ServiceMessageArray":[…]} with the HTTP status of their code, mapped in one error
-// handler.
+// every refusal, the rate limit's 429 included, as {"ServiceMessageArray":[…]} with the HTTP status
+// of its code, mapped in one error handler.
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { PasswordChecksBusyError } from '../../../domain/credentials/check-slots.js';
 import { AnswerChunks } from '../../http/answer-chunks.js';
@@ -60,7 +60,7 @@ function sendBody(reply: FastifyReply, write: (out: AnswerChunks) => void): Fast
 
 function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof RateLimitedError) {
-    return reply.code(429).header('retry-after', String(error.retryAfterSeconds)).send({ error: 'Rate limit exceeded' });
+    return sendMessages(reply.header('retry-after', String(error.retryAfterSeconds)), [messages.rateLimited()], 429);
   }
   if (error instanceof ServiceMessageError) return sendMessages(reply, [error.serviceMessage], httpStatusOf(error.serviceMessage));
   if (error.validation) {

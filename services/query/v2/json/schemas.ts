@@ -50,11 +50,6 @@ export const errorResponses = {
   401: { ...messagesBody('110 credentials required, 105 credentials failed'), headers: { 'WWW-Authenticate': { type: 'string' } } },
   403: messagesBody('104 unauthorized for this service'),
   404: messagesBody('301 referenceNumber or issueId not found'),
-  429: {
-    description: 'Rate limit exceeded',
-    type: 'object',
-    properties: { error: { type: 'string' } },
-    headers: { 'Retry-After': { type: 'integer' } },
-  },
+  429: { ...messagesBody('999 rate limit exceeded (per credential, or failed logins per address or id)'), headers: { 'Retry-After': { type: 'integer' } } },
   500: messagesBody('999 general error'),
 };

@@ -41,9 +41,9 @@ export interface PromoStandardsSoapOptions {
 }
 
 const SERVICES: ReadonlyArray<{ files: ServiceFiles; operations: OperationTable }> = [
-  { files: { folder: 'oss-1.0.0', wsdlFile: 'OrderStatusService.wsdl', endpointPath: ORDER_STATUS_PATH }, operations: ORDER_STATUS_OPERATIONS },
+  { files: { folder: 'oss-1.0.0', wsdlFile: 'OrderStatusService.wsdl', endpointPath: ORDER_STATUS_PATH, title: 'Order Status 1.0.0' }, operations: ORDER_STATUS_OPERATIONS },
   {
-    files: { folder: 'osn-1.0.0', wsdlFile: 'OrderShipmentNotificationService.wsdl', endpointPath: SHIPMENT_NOTIFICATION_PATH },
+    files: { folder: 'osn-1.0.0', wsdlFile: 'OrderShipmentNotificationService.wsdl', endpointPath: SHIPMENT_NOTIFICATION_PATH, title: 'Order Shipment Notification 1.0.0' },
     operations: SHIPMENT_NOTIFICATION_OPERATIONS,
   },
 ];
@@ -89,6 +89,6 @@ export const promoStandardsSoap: FastifyPluginAsync<PromoStandardsSoapOptions> =
       return reply.type(XML_CONTENT_TYPE).send(renderEnvelope(payload));
     });
 
-    serveDocuments(app, path, documents);
+    serveDocuments(app, files, documents);
   });
 };

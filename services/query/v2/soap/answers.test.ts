@@ -242,6 +242,10 @@ describe('WSDLs and XSDs', () => {
       expect(res.body).toBe(await readFile(new URL(`../../../../wsdl/${folder}/${file}`, import.meta.url), 'utf8'));
     }
     expect((await t.app.inject({ method: 'GET', url: `${ORDER_STATUS_V2_URL}/nothing.xsd` })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: ORDER_STATUS_V2_URL })).statusCode).toBe(404);
+    // The endpoint itself, without ?wsdl: a page naming it, linking its WSDL.
+    const page = await t.app.inject({ method: 'GET', url: ORDER_STATUS_V2_URL });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<h1>PromoStandards Order Status 2.0.0</h1>');
+    expect(page.body).toContain(`<a href="${ORDER_STATUS_V2_URL}?wsdl">`);
   });
 });

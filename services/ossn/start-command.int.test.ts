@@ -77,6 +77,11 @@ it('serves the projector metrics and probes, follows ossn replay to the new vers
   expect(sample(await scrape(), 'ossn_projector_read_model_version')).toBe(1);
   expect(await (await fetch(`${queryOpsUrl}/metrics`)).text()).toContain('ossn_query_requests_total');
 
+  // The printed OpenAPI links answer the descriptions of both JSON versions.
+  const openapi = [...output().matchAll(/^ +(http:\S+\/openapi\.json)$/gm)].map((m) => m[1]!);
+  expect(openapi.map((url) => new URL(url).pathname)).toEqual(['/api/partners/v1/openapi.json', '/api/partners/v2/openapi.json']);
+  for (const url of openapi) expect((await (await fetch(url)).json()) as { openapi: string }).toMatchObject({ openapi: '3.1.0' });
+
   // The printed 2.0.0 example shows a full answer: the demo data's issues, product lines and contacts.
   const v2Example = /curl -s -u '([^':]+):([^']+)' '([^']+\/v2\/orders\/status[^']*)'/.exec(output());
   expect(v2Example, output()).not.toBeNull();

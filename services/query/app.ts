@@ -95,7 +95,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       degraded: metrics ? (field: string) => metrics.v2Degraded.inc({ field }) : undefined,
     };
     await partners.register(promoStandardsSoapV2, { ...v2, publicBaseUrl: deps.publicBaseUrl });
-    await partners.register(partnerJsonApiV2, v2);
+    await partners.register(partnerJsonApiV2, { ...v2, publicBaseUrl: deps.publicBaseUrl });
   });
   return app;
 }

@@ -1,6 +1,8 @@
 // JSON Schemas of the two routes: they validate the query string, serialize the answers (only the
 // properties listed here are written, so views carrying more lose it) and make the OpenAPI
 // description. Bodies exactly as service.md lists them; dates are Date objects written as ISO 8601.
+import { statusTypes } from '../../../contracts/status-types.js';
+import { rateLimitHeaders, retryAfterHeader } from '../http/openapi.js';
 import { MAX_FIELD_LENGTH } from '../order-queries.js';
 
 const text = { type: 'string' } as const;
@@ -62,8 +64,8 @@ export const shipmentsQuerystring = {
 const statusDetail = object(
   {
     factoryOrderNumber: text,
-    statusID: { type: 'integer' },
-    statusName: text,
+    statusID: { type: 'integer', enum: statusTypes.map((t) => t.statusId) },
+    statusName: { type: 'string', enum: statusTypes.map((t) => t.statusName) },
     expectedShipDate: dateTime,
     expectedDeliveryDate: dateTime,
     responseRequired: { type: 'boolean' },
@@ -123,11 +125,18 @@ export const shipmentsBody = object({ shipments: { type: 'array', items: shipmen
 const errorBody = (description: string, headers?: Record<string, unknown>) => ({
   ...object({ error: text }, ['error']),
   description,
-  ...(headers ? { headers } : {}),
+  headers: { ...rateLimitHeaders, ...headers },
 });
 
 const wwwAuthenticate = { 'WWW-Authenticate': { type: 'string', description: 'Basic realm="ossn"' } };
-const retryAfter = { 'Retry-After': { type: 'integer', description: 'Seconds until a request will be accepted again' } };
+const retryAfter = retryAfterHeader;
+
+/** The 200 answer of a route: its body schema, described, with the header fields every answer carries. */
+export const okResponse = (body: object, description: string) => ({ ...body, description, headers: rateLimitHeaders });
+
+/** queryType values each route answers; other integers answer an empty list (documented, not validated: ../http/openapi.ts). */
+export const STATUS_QUERY_TYPES = [1, 2, 3, 4] as const;
+export const SHIPMENT_QUERY_TYPES = [1, 2, 3] as const;
 
 export const errorResponses = {
   400: errorBody('A query parameter is missing, malformed or too long, or a password was put in the URL; the text names it'),

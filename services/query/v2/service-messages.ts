@@ -5,7 +5,8 @@ import { maxPurchaseOrdersPerAnswer } from '../../adapters/mongodb/purchase-orde
 import { ErrorCodes, OssnError, type ErrorCode } from '../../../contracts/errors/ossn-error.js';
 import type { CappedAnswer } from '../../../contracts/lookup-answers-v2.js';
 
-export type Severity = 'Error' | 'Information' | 'Warning';
+export const severities = ['Error', 'Information', 'Warning'] as const;
+export type Severity = (typeof severities)[number];
 
 /** A ServiceMessage as answered: code xsd:int, description token 1..256, severity. */
 export interface ServiceMessage {

@@ -47,7 +47,7 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
     redisUrl: config.redisUrl,
     logger,
   });
-  const metrics = createQueryMetrics();
+  const metrics = createQueryMetrics({ rateLimitLocal: () => limits.countsLocally() });
   // The active version as `ossn replay` records it (READ_MODEL_VERSION before the first switch),
   // followed once the store answers.
   const switching = new SwitchingLookups(db, {

@@ -133,12 +133,15 @@ it('keeps its counts in Redis: an instance started anew under the same prefix go
 it('serves requests, counting in this instance, when Redis cannot be reached', async () => {
   const warnings: string[] = [];
   const logger = { warn: (_: object, message: string) => warnings.push(message), info() {} };
-  const app = await appWithLimits(createRequestLimits({ requestsPerMinute: 2, redisUrl: 'redis://127.0.0.1:1', storeTimeoutMs: 300, logger }));
+  const limits = createRequestLimits({ requestsPerMinute: 2, redisUrl: 'redis://127.0.0.1:1', storeTimeoutMs: 300, logger });
+  const app = await appWithLimits(limits);
   apps.push(app);
   const codes = [];
   for (let n = 0; n < 3; n++) codes.push((await json(app)).statusCode);
   expect(codes).toEqual([200, 200, 429]);
   expect(warnings).toEqual(['rate-limit store unreachable: counting in this instance until it answers']);
+  // What ossn_query_rate_limit_local reports.
+  expect(limits.countsLocally()).toBe(true);
 });
 
 it('heals a credential whose first count met a Redis failure: its count is shared again at once, and no outage is announced while Redis answers', async () => {
@@ -170,6 +173,7 @@ it('heals a credential whose first count met a Redis failure: its count is share
     const answers = [];
     for (const limits of [b, a, b, a, b, a]) answers.push(await admitted(limits));
     expect(answers).toEqual(['admitted', 'admitted', 'admitted', 'admitted', 'refused, retry after the window', 'refused, retry after the window']);
+    expect([a.countsLocally(), b.countsLocally()]).toEqual([false, false]);
     await sleep(1_500); // a flip to local counting per request would show as log lines by now
     // Redis answered a PING throughout: one refused script is no outage to announce.
     expect(log).toEqual([]);

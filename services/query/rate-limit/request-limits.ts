@@ -29,9 +29,20 @@ export interface RequestLimitOptions {
 export const DEFAULT_LOGIN_FAILURES_PER_MINUTE = 20;
 export const DEFAULT_LOGIN_FAILURES_PER_ID_PER_MINUTE = 50;
 
+/** A credential's request count after one request (the RateLimit header field's values). */
+export interface Quota {
+  remaining: number;
+  /** Whole seconds until the window ends, at least 1. */
+  resetSeconds: number;
+}
+
 export interface RequestLimits {
+  /** Requests per credential and window, in whole seconds (the RateLimit-Policy header field's values). */
+  readonly requestPolicy: { limit: number; windowSeconds: number };
   /** Counts one request of the credential; throws RateLimitedError above the limit. */
-  admit(credential: Credential): Promise<void>;
+  admit(credential: Credential): Promise<Quota>;
+  /** Whether this instance counts on its own: no Redis given, or Redis not answering. */
+  countsLocally(): boolean;
   /**
    * Reserves one failed login of the address and one of the id before a password is checked, so
    * that parallel guesses cannot outrun the counts; throws RateLimitedError when either has none
@@ -71,10 +82,13 @@ export function createRequestLimits(options: RequestLimitOptions): RequestLimits
   const idFailures = counter('id-login-failures', options.loginFailuresPerIdPerMinute ?? DEFAULT_LOGIN_FAILURES_PER_ID_PER_MINUTE);
 
   return {
+    requestPolicy: { limit: options.requestsPerMinute, windowSeconds: Math.ceil(windowMs / 1000) },
     async admit(credential) {
       const take = await requests.take(credential.id);
       if (!take.allowed) throw new RateLimitedError(retryAfterSeconds(take.retryAfterMs));
+      return { remaining: take.remaining, resetSeconds: retryAfterSeconds(take.resetMs) };
     },
+    countsLocally: () => !state?.inUse,
     async reserveLogin(address, id) {
       const byAddress = await addressFailures.take(address);
       if (!byAddress.allowed) throw new RateLimitedError(retryAfterSeconds(byAddress.retryAfterMs));

@@ -1,5 +1,4 @@
 import { constants } from 'node:os';
-import { parseArgs } from 'node:util';
 import { readProjectorConfig } from '../../plumbing/config/config.js';
 import { createKafka } from '../../adapters/kafka/client.js';
 import { createLogger } from '../../plumbing/logging/logger.js';
@@ -7,8 +6,10 @@ import { connectMongo } from '../../adapters/mongodb/connect.js';
 import { discardBuild, dropPrevious, replay, type ReplayContext } from '../replay/replay.js';
 import { formatDuration, ProgressDisplay } from '../progress-display.js';
 import { UsageError } from '../usage.js';
+import type { Command } from '../command.js';
+import { parseCommandLine } from '../command-line.js';
 
-const usage = `ossn replay                  rebuild the read models from the topic into the next version and switch to it
+const usage = `usage: ossn replay                  rebuild the read models from the topic into the next version and switch to it
                              (resumes a rebuild that was stopped)
 ossn replay --discard        throw away a stopped or refused rebuild
 ossn replay --drop-previous  drop the version the last switch replaced`;
@@ -91,9 +92,11 @@ async function rebuildAndSwitch(ctx: ReplayContext): Promise<void> {
   }
 }
 
-export async function replayCommand(argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { discard: { type: 'boolean' }, 'drop-previous': { type: 'boolean' } } });
-  if (positionals.length > 0 || (values.discard && values['drop-previous'])) throw new UsageError(usage);
+export const replayCommand: Command = { help: usage, run: runReplay };
+
+async function runReplay(argv: string[]): Promise<void> {
+  const { values } = parseCommandLine({ name: 'replay', options: { discard: { type: 'boolean' }, 'drop-previous': { type: 'boolean' } } }, argv);
+  if (values.discard && values['drop-previous']) throw new UsageError('ossn replay: --discard and --drop-previous are two different things; give one (see ossn replay --help)');
   const config = readProjectorConfig();
   const logger = createLogger('ossn-replay', config.logLevel === 'info' ? 'warn' : config.logLevel);
   const mongo = await connectMongo(config.store.mongodbUri, 'ossn-replay');

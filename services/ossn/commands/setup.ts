@@ -7,7 +7,8 @@ import { ensureTopics, topicsReportLines } from '../../adapters/kafka/topics.js'
 import { createLogger } from '../../plumbing/logging/logger.js';
 import { connectMongo } from '../../adapters/mongodb/connect.js';
 import { ensureIndexes, readModelCollections } from '../../adapters/mongodb/documents.js';
-import { UsageError } from '../usage.js';
+import type { Command } from '../command.js';
+import { parseCommandLine } from '../command-line.js';
 
 const usage = `usage: ossn setup [--demo]
 
@@ -20,10 +21,10 @@ const usage = `usage: ossn setup [--demo]
            credential of that id is never changed (nor re-enabled).`;
 
 /** One-shot set-up for a deployment: topics, read-model indexes, and, when asked, a demo credential. */
-export async function setupCommand(argv: string[]): Promise<void> {
-  const unknown = argv.filter((arg) => arg !== '--demo');
-  if (unknown.length > 0) throw new UsageError(`unknown argument ${unknown[0]}\n\n${usage}`);
-  const demo = argv.includes('--demo');
+export const setupCommand: Command = { help: usage, run: setup };
+
+async function setup(argv: string[]): Promise<void> {
+  const demo = parseCommandLine({ name: 'setup', options: { demo: { type: 'boolean' } } }, argv).values.demo === true;
   const config = readProjectorConfig();
   const logger = createLogger('ossn-setup', config.logLevel);
   const topics = await ensureTopics(createKafka(config.kafkaBrokers, 'ossn-setup', logger), config.topic, config.topicPartitions);

@@ -6,6 +6,8 @@ export interface UntilAnsweredOptions {
   maxDelayMs?: number;
   /** Stops trying: the promise then rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** An error that no retry mends (a refusal, not an absence): thrown at once. */
+  isFinal?: (error: unknown) => boolean;
 }
 
 /**
@@ -17,7 +19,7 @@ export async function untilAnswered<T>(
   what: string,
   attempt: () => Promise<T>,
   logger: Logger,
-  { initialDelayMs = 1_000, maxDelayMs = 15_000, signal }: UntilAnsweredOptions = {},
+  { initialDelayMs = 1_000, maxDelayMs = 15_000, signal, isFinal }: UntilAnsweredOptions = {},
 ): Promise<T> {
   let delay = initialDelayMs;
   for (let tries = 1; ; tries++) {
@@ -27,6 +29,7 @@ export async function untilAnswered<T>(
       if (tries > 1) logger.info({ attempts: tries }, `${what} answers`);
       return result;
     } catch (error) {
+      if (isFinal?.(error)) throw error;
       // The message only: a driver's error object may carry the connection options.
       const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       logger.warn({ reason, attempt: tries, retryInMs: delay }, `${what} does not answer yet; retrying`);

@@ -69,10 +69,11 @@ async function publish(argv: string[]): Promise<ExitCode> {
     progress.update(sent, total, `${verb}: `);
   };
   input.on('error', () => undefined); // a read failure ends the line reader below, which says it
-  const lines = createInterface({ input, crlfDelay: Infinity });
+  // Made where it is read: the reader starts at once, and lines read before a loop takes them would be lost.
+  const lines = () => createInterface({ input, crlfDelay: Infinity });
 
   if (values['dry-run']) {
-    const report = await checkNdjson(lines, track('checking'));
+    const report = await checkNdjson(lines(), track('checking'));
     progress.finish();
     tellRefused(report);
     process.stdout.write(`dry run: ${report.sent} events valid, ${report.refused.length} lines refused; nothing sent\n`);
@@ -101,7 +102,7 @@ async function publish(argv: string[]): Promise<ExitCode> {
   let producer: MessageProducer | undefined;
   try {
     producer = await askKafka(config.kafkaBrokers, () => connectProducer(kafka));
-    const report = await publishNdjson(lines, producer, config.topic, track('publishing'));
+    const report = await publishNdjson(lines(), producer, config.topic, track('publishing'));
     progress.finish();
     tellRefused(report);
     process.stdout.write(`sent ${report.sent} events to ${config.topic}; refused ${report.refused.length} lines\n`);

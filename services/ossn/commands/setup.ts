@@ -5,10 +5,13 @@ import { generatePassword, hashPassword } from '../../domain/credentials/passwor
 import { createKafka } from '../../adapters/kafka/client.js';
 import { ensureTopics, topicsReportLines } from '../../adapters/kafka/topics.js';
 import { createLogger } from '../../plumbing/logging/logger.js';
-import { connectMongo } from '../../adapters/mongodb/connect.js';
 import { ensureIndexes, readModelCollections } from '../../adapters/mongodb/documents.js';
 import type { Command } from '../command.js';
 import { parseCommandLine } from '../command-line.js';
+import { askKafka, connectMongoFor } from '../server-waits.js';
+
+/** Creating topics on a cluster that has just started may take retries (a controller elected meanwhile): longer than a question's wait. */
+const topicsWaitMs = 30_000;
 
 const usage = `usage: ossn setup [--demo]
 
@@ -27,11 +30,12 @@ async function setup(argv: string[]): Promise<void> {
   const demo = parseCommandLine({ name: 'setup', options: { demo: { type: 'boolean' } } }, argv).values.demo === true;
   const config = readProjectorConfig();
   const logger = createLogger('ossn-setup', config.logLevel);
-  const topics = await ensureTopics(createKafka(config.kafkaBrokers, 'ossn-setup', logger), config.topic, config.topicPartitions);
+  const kafka = createKafka(config.kafkaBrokers, 'ossn-setup', logger);
+  const topics = await askKafka(config.kafkaBrokers, () => ensureTopics(kafka, config.topic, config.topicPartitions), topicsWaitMs);
   const { said, warnings } = topicsReportLines(topics, config.topicPartitions);
   process.stdout.write(`${said}\n`);
   for (const warning of warnings) process.stderr.write(`${warning}\n`);
-  const mongo = await connectMongo(config.store.mongodbUri, 'ossn-setup');
+  const mongo = await connectMongoFor('setup', config.store.mongodbUri);
   try {
     const db = mongo.db(config.store.database);
     await ensureIndexes(readModelCollections(db, config.store.readModelVersion));

@@ -2,12 +2,12 @@ import { constants } from 'node:os';
 import { readProjectorConfig } from '../../plumbing/config/config.js';
 import { createKafka } from '../../adapters/kafka/client.js';
 import { createLogger } from '../../plumbing/logging/logger.js';
-import { connectMongo } from '../../adapters/mongodb/connect.js';
 import { discardBuild, dropPrevious, replay, type ReplayContext } from '../replay/replay.js';
 import { formatDuration, ProgressDisplay } from '../progress-display.js';
 import { UsageError } from '../usage.js';
 import type { Command } from '../command.js';
 import { parseCommandLine } from '../command-line.js';
+import { connectMongoFor } from '../server-waits.js';
 
 const usage = `usage: ossn replay                  rebuild the read models from the topic into the next version and switch to it
                              (resumes a rebuild that was stopped)
@@ -99,7 +99,7 @@ async function runReplay(argv: string[]): Promise<void> {
   if (values.discard && values['drop-previous']) throw new UsageError('ossn replay: --discard and --drop-previous are two different things; give one (see ossn replay --help)');
   const config = readProjectorConfig();
   const logger = createLogger('ossn-replay', config.logLevel === 'info' ? 'warn' : config.logLevel);
-  const mongo = await connectMongo(config.store.mongodbUri, 'ossn-replay');
+  const mongo = await connectMongoFor('replay', config.store.mongodbUri);
   const ctx: ReplayContext = { config, db: mongo.db(config.store.database), kafka: createKafka(config.kafkaBrokers, 'ossn-replay', logger), logger };
   try {
     if (values.discard) {

@@ -102,6 +102,20 @@ describe('servers that do not answer, and files that are not there', () => {
     for (const run of [refused, silentRun]) expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('credentials and dlq name MongoDB or Kafka, the variable and the address (never a password) within 10 s', { timeout: 60_000 }, async () => {
+    const started = Date.now();
+    const [credentials, dlq] = await Promise.all([
+      runOssn(['credentials', 'list'], { ...env, MONGODB_URI: `mongodb://ops:hunter2-secret@127.0.0.1:${closedPort}/` }, { timeoutMs: 30_000 }),
+      runOssn(['dlq', 'list'], { ...env, KAFKA_BROKERS: `127.0.0.1:${closedPort}` }, { timeoutMs: 30_000 }),
+    ]);
+    expect(credentials).toMatchObject({ code: ExitCode.failure, stdout: '' });
+    expect(credentials.stderr).toMatch(new RegExp(`^ossn credentials: MongoDB at 127.0.0.1:${closedPort} \\(MONGODB_URI\\) did not answer: .*ECONNREFUSED.*\\n$`));
+    expect(credentials.stderr).not.toContain('hunter2-secret');
+    expect(dlq).toMatchObject({ code: ExitCode.failure, stdout: '' });
+    expect(dlq.stderr).toMatch(new RegExp(`^ossn dlq: Kafka at 127.0.0.1:${closedPort} \\(KAFKA_BROKERS\\) did not answer: .*ECONNREFUSED.*\\n$`));
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
   it('a missing input file is one line, no stack trace, exit 1, before any server is asked', async () => {
     const before = connections;
     for (const args of [['publish', '/nowhere/events.ndjson'], ['publish', '--dry-run', '/nowhere/events.ndjson']]) {

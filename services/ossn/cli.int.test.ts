@@ -31,6 +31,7 @@ beforeAll(async () => {
   await new Promise((resolve) => probe.close(resolve));
   env = {
     KAFKA_BROKERS: `127.0.0.1:${port}`,
+    // The URI asks for a minute's patience: the commands' own bounds must win over it.
     MONGODB_URI: `mongodb://127.0.0.1:${port}/?serverSelectionTimeoutMS=60000`,
     REDIS_URL: `redis://127.0.0.1:${port}`,
     PORT: '0',

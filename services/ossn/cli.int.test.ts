@@ -65,6 +65,7 @@ describe('ossn --help, --version and usage mistakes', () => {
     const deep = await runOssn(['credentials', 'add', 'acme', '--bogus', '--help'], env);
     expect(deep).toMatchObject({ code: ExitCode.ok, stderr: '' });
     expect(deep.stdout).toContain('ossn credentials add <id>');
+    expect(await runOssn(['help', 'dlq'], env)).toMatchObject({ code: ExitCode.ok, stdout: runs[commands.indexOf('dlq')]?.stdout });
     expect(connections).toBe(before);
   });
 

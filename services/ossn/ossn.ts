@@ -4,7 +4,7 @@ import { asksForHelp } from './command-line.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { UsageError } from './usage.js';
 
-const help = `usage: ossn <command> [options]      ossn <command> --help      ossn --version
+const help = `usage: ossn <command> [options]      ossn <command> --help (or ossn help <command>)      ossn --version
 
   start                      the all-in-one local run: projector, query service, demo data
                              (npm start brings up a local stack when no servers are given)
@@ -49,6 +49,7 @@ async function main(argv: string[]): Promise<ExitCode | void> {
     process.stdout.write(`ossn ${version()}\n`);
     return ExitCode.ok;
   }
+  if (name === 'help' && rest.length > 0) return main([...rest, '--help']);
   if (name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${help}\n`);
     return ExitCode.ok;

@@ -10,6 +10,9 @@ import type { Logger } from '../plumbing/logging/logger.js';
 /** The longest a one-shot command (publish, dlq, credentials, setup) waits for a server to answer. */
 export const serverWaitMs = 10_000;
 
+/** Creating topics on a cluster that has just started may take retries (a controller elected meanwhile): longer than a question's wait. */
+export const topicsWaitMs = 30_000;
+
 export class ServerUnreachableError extends OssnError {
   constructor(server: string, variable: string, address: string, withinMs: number, cause: unknown) {
     const reason = cause instanceof DeadlineExceededError ? `within ${withinMs / 1000} s` : `: ${cause instanceof Error ? (cause.message.split('\n')[0] ?? '') : String(cause)}`;

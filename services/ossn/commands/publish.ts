@@ -2,6 +2,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { readPublishConfig } from '../../plumbing/config/config.js';
+import { createKafka } from '../../adapters/kafka/client.js';
 import { connectProducer, type MessageProducer } from '../../adapters/kafka/producer.js';
 import { ensureTopics, missingTopics, topicsReportLines } from '../../adapters/kafka/topics.js';
 import { createLogger } from '../../plumbing/logging/logger.js';
@@ -10,7 +11,7 @@ import { ProgressDisplay } from '../progress-display.js';
 import type { Command } from '../command.js';
 import { parseCommandLine } from '../command-line.js';
 import { ExitCode } from '../exit-codes.js';
-import { askKafka, commandKafka, serverWaitMs } from '../server-waits.js';
+import { askKafka, commandKafka, serverWaitMs, topicsWaitMs } from '../server-waits.js';
 import { UsageError } from '../usage.js';
 
 const help = `usage: ossn publish [--create-topics | --dry-run] <file.ndjson|->
@@ -83,10 +84,13 @@ async function publish(argv: string[]): Promise<ExitCode> {
   const config = readPublishConfig();
   // kafkajs's own lines (retries, "does not host this topic-partition") are not for this reader.
   const logger = createLogger('ossn-publish', config.logLevel === 'info' ? 'fatal' : config.logLevel);
-  const kafka = commandKafka(config.kafkaBrokers, 'ossn-publish', logger);
+  // The questions about topics give up soon (a Kafka away is named at once); the producer's sends
+  // keep the client's full retries, which ride out a leader's failover.
+  const asking = commandKafka(config.kafkaBrokers, 'ossn-publish', logger);
+  const kafka = createKafka(config.kafkaBrokers, 'ossn-publish', logger);
   process.stderr.write(`publishing to topic ${config.topic} (OSSN_TOPIC) on ${config.kafkaBrokers.join(',')} (KAFKA_BROKERS)\n`);
 
-  const missing = await askKafka(config.kafkaBrokers, () => missingTopics(kafka, config.topic));
+  const missing = await askKafka(config.kafkaBrokers, () => missingTopics(asking, config.topic));
   if (missing.length > 0 && !values['create-topics']) {
     const what = missing.length > 1 ? `topics ${missing.join(' and ')} do not exist; create them` : `topic ${missing[0]} does not exist; create it`;
     process.stderr.write(
@@ -95,7 +99,7 @@ async function publish(argv: string[]): Promise<ExitCode> {
     return ExitCode.failure;
   }
   if (missing.length > 0) {
-    const { said, warnings } = topicsReportLines(await askKafka(config.kafkaBrokers, () => ensureTopics(kafka, config.topic, config.topicPartitions)), config.topicPartitions);
+    const { said, warnings } = topicsReportLines(await askKafka(config.kafkaBrokers, () => ensureTopics(kafka, config.topic, config.topicPartitions), topicsWaitMs), config.topicPartitions);
     for (const line of [said, ...warnings]) process.stderr.write(`${line}\n`);
   }
 

@@ -8,10 +8,7 @@ import { createLogger } from '../../plumbing/logging/logger.js';
 import { ensureIndexes, readModelCollections } from '../../adapters/mongodb/documents.js';
 import type { Command } from '../command.js';
 import { parseCommandLine } from '../command-line.js';
-import { askKafka, connectMongoFor } from '../server-waits.js';
-
-/** Creating topics on a cluster that has just started may take retries (a controller elected meanwhile): longer than a question's wait. */
-const topicsWaitMs = 30_000;
+import { askKafka, connectMongoFor, topicsWaitMs } from '../server-waits.js';
 
 const usage = `usage: ossn setup [--demo]
 

@@ -15,15 +15,16 @@ export const topicsWaitMs = 30_000;
 
 export class ServerUnreachableError extends OssnError {
   constructor(server: string, variable: string, address: string, withinMs: number, cause: unknown) {
-    const reason = cause instanceof DeadlineExceededError ? `within ${withinMs / 1000} s` : `: ${cause instanceof Error ? (cause.message.split('\n')[0] ?? '') : String(cause)}`;
-    super(ErrorCodes.SERVER_UNREACHABLE, `${server} at ${address} (${variable}) did not answer${reason.startsWith(':') ? reason : ` ${reason}`}`, { cause });
+    const why =
+      cause instanceof DeadlineExceededError ? ` within ${withinMs / 1000} s` : `: ${cause instanceof Error ? (cause.message.split('\n')[0] ?? '') : String(cause)}`;
+    super(ErrorCodes.SERVER_UNREACHABLE, `${server} at ${address} (${variable}) did not answer${why}`, { cause });
     this.name = 'ServerUnreachableError';
   }
 }
 
 /** The hosts of a MongoDB connection string, without its user, password or options. */
 export function mongoHosts(uri: string): string {
-  return uri.replace(/^mongodb(\+srv)?:\/\//i, '').replace(/^[^@/]*@/, '').split(/[/?]/)[0] ?? '';
+  return uri.replace(/^mongodb(\+srv)?:\/\//i, '').replace(/^[^/?]*@/, '').split(/[/?]/)[0] ?? '';
 }
 
 /**

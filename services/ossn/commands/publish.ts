@@ -69,7 +69,9 @@ async function publish(argv: string[]): Promise<ExitCode> {
     const total = totalBytes && read > 0 ? Math.max(sent, Math.round((sent * totalBytes) / read)) : undefined;
     progress.update(sent, total, `${verb}: `);
   };
-  input.on('error', () => undefined); // a read failure ends the line reader below, which says it
+  // A read failure while the line reader reads comes out of it (one line, exit 1); one before (Kafka
+  // asked first) must not end the process with a stack trace.
+  input.on('error', () => undefined);
   // Made where it is read: the reader starts at once, and lines read before a loop takes them would be lost.
   const lines = () => createInterface({ input, crlfDelay: Infinity });
 

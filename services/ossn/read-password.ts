@@ -20,10 +20,11 @@ async function readAll(input: NodeJS.ReadStream): Promise<string> {
 
 /** One line typed in raw mode (no echo); backspace edits, Ctrl-C or Ctrl-D gives up. */
 function readHidden(input: NodeJS.ReadStream, prompt: NodeJS.WriteStream, question: string): Promise<string> {
-  prompt.write(question);
+  // Echo off before the question shows: what is typed (or pasted) at once is not shown either.
   input.setRawMode(true);
   input.setEncoding('utf8');
   input.resume();
+  prompt.write(question);
   return new Promise((resolve, reject) => {
     let typed: string[] = [];
     const end = () => {

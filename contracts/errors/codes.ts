@@ -44,6 +44,10 @@ export const ErrorCodes = {
   REPLAY_LOCK_LOST: 'OSSN_REPLAY_LOCK_LOST',
   /** A replay's handover (the hold on the previous version) did not complete in time. */
   HANDOVER_TIMEOUT: 'OSSN_HANDOVER_TIMEOUT',
+  /** A projector refused to join a consumer group whose members read another topic. */
+  GROUP_OF_ANOTHER_TOPIC: 'OSSN_GROUP_OF_ANOTHER_TOPIC',
+  /** A server an `ossn` command needs (Kafka, MongoDB) did not answer within the command's wait. */
+  SERVER_UNREACHABLE: 'OSSN_SERVER_UNREACHABLE',
   /** The development stack (scripts/stack) could not do what it was asked. */
   STACK_FAILED: 'OSSN_STACK_FAILED',
 } as const;

@@ -10,6 +10,7 @@ import { freshProjectorConfig, useConnections } from '../../test/support/project
 import { topicSize, waitUntilCaughtUp } from '../adapters/kafka/progress.js';
 import { startProjector } from '../projector/run.js';
 import { readModelCollections, shipmentsStateProjection } from '../adapters/mongodb/documents.js';
+import { DeadLetterHeaders } from '../domain/dead-letters/headers.js';
 
 const connections = useConnections('dlq-test');
 const { kafka, logger } = connections;
@@ -64,4 +65,47 @@ it('lists a dead letter with its reason, and a redrive after the fix projects it
   expect(stored?.locations[0]?.packages).toHaveLength(1);
   // The second redrive sent nothing, so nothing failed anew: still two dead letters.
   expect(await topicSize(kafka, deadLetterTopic(config.topic))).toBe(2n);
+});
+
+it('lists dead letters oldest first with their event type and eventId, as JSON too, and shows a letter\'s payload as it came', { timeout: 60_000 }, async () => {
+  const { config } = await freshProjectorConfig(kafka, 'dlq-order', 2);
+  const dlq = deadLetterTopic(config.topic);
+  const cli = (...args: string[]) => runOssn(['dlq', ...args], ossnEnv(config));
+  // Written as the projector writes them, the older on the higher partition: the topic's own order is not the time order.
+  const letter = (failedAt: string, value: string, kind: string) => ({
+    key: 'C1:SO-9',
+    value,
+    headers: { [DeadLetterHeaders.failedAt]: failedAt, [DeadLetterHeaders.kind]: kind, [DeadLetterHeaders.reason]: `${kind} reason`, [DeadLetterHeaders.sourcePartition]: '0', [DeadLetterHeaders.sourceOffset]: '7' },
+  });
+  const event = JSON.stringify(statusChanged(4));
+  const raw = kafka.producer();
+  await raw.connect();
+  try {
+    await raw.send({ topic: dlq, messages: [{ partition: 0, ...letter('2025-05-01T10:05:00.000Z', 'not json {', 'not-json') }] });
+    await raw.send({ topic: dlq, messages: [{ partition: 1, ...letter('2025-05-01T10:01:00.000Z', event, 'rejected') }] });
+  } finally {
+    await raw.disconnect();
+  }
+
+  const listed = await cli('list');
+  expect(listed.code).toBe(0);
+  const [older, newer, total] = listed.stdout.trim().split('\n');
+  expect(older).toBe(`2025-05-01T10:01:00.000Z\trejected\tid 1:0\ttype SalesOrderStatusChanged\tevent ${statusChanged(4).eventId}\tsource 0:7\tkey C1:SO-9\trejected reason`);
+  expect(newer).toBe('2025-05-01T10:05:00.000Z\tnot-json\tid 0:0\ttype -\tevent -\tsource 0:7\tkey C1:SO-9\tnot-json reason');
+  expect(total).toBe(`2 dead letters in ${dlq}`);
+
+  const json = await cli('list', '--json');
+  expect(json.code).toBe(0);
+  expect(JSON.parse(json.stdout)).toEqual([
+    { id: '1:0', failedAt: '2025-05-01T10:01:00.000Z', kind: 'rejected', reason: 'rejected reason', source: '0:7', key: 'C1:SO-9', eventId: statusChanged(4).eventId, eventType: 'SalesOrderStatusChanged' },
+    { id: '0:0', failedAt: '2025-05-01T10:05:00.000Z', kind: 'not-json', reason: 'not-json reason', source: '0:7', key: 'C1:SO-9', eventId: null, eventType: null },
+  ]);
+
+  const shown = await cli('show', '1:0');
+  expect(shown).toMatchObject({ code: 0, stdout: event });
+  expect(shown.stderr).toBe(`${older}\n`);
+  expect((await cli('show', '0:0')).stdout).toBe('not json {');
+  const unknown = await cli('show', '0:9');
+  expect(unknown).toMatchObject({ code: 1, stdout: '', stderr: `ossn dlq: no dead letter 0:9 in ${dlq}; see ossn dlq list\n` });
+  expect((await cli('show', 'nine')).code).toBe(2);
 });

@@ -1,10 +1,14 @@
-// `ossn projector` as a container runs it: SIGTERM stops it cleanly, also while it is still starting.
+// `ossn projector` as a container runs it: SIGTERM stops it cleanly, also while it is still starting;
+// it refuses a consumer group of another topic's projectors.
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { startDedicatedKafka } from '../../test/support/dedicated-kafka.js';
 import { startOssnProjector, type OssnProcess } from '../../test/support/ossn-cli.js';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
 import { startProxyTo, startTcpProxy } from '../../test/support/tcp-proxy.js';
+import { createKafka } from '../adapters/kafka/client.js';
+import { ensureTopics } from '../adapters/kafka/topics.js';
+import { createLogger } from '../plumbing/logging/logger.js';
 
 const env = testEnvironment();
 
@@ -86,3 +90,37 @@ function initOf(unsharePid: number): number {
   const children = readFileSync(`/proc/${unsharePid}/task/${unsharePid}/children`, 'utf8').trim().split(/\s+/);
   return Number(children[0]);
 }
+
+it("refuses to join a consumer group whose members read another topic, naming them and OSSN_CONSUMER_GROUP, and exits 1", { timeout: 120_000 }, async () => {
+  // The issue's case: a trial projector of another topic started with the live projector's group.
+  const live = uniqueNames('projector-live');
+  const trial = uniqueNames('projector-trial');
+  const kafka = createKafka(env.kafkaBrokers, 'projector-refusal-test', createLogger('test', 'silent'));
+  await ensureTopics(kafka, live.topic, 3);
+  const liveMember = kafka.consumer({ groupId: live.group, sessionTimeout: 10_000 });
+  let joined = false;
+  liveMember.on(liveMember.events.GROUP_JOIN, () => (joined = true));
+  await liveMember.connect();
+  try {
+    await liveMember.subscribe({ topic: live.topic });
+    await liveMember.run({ eachMessage: async () => undefined });
+    await expect.poll(() => joined, { timeout: 30_000 }).toBe(true);
+
+    const projector = startOssnProjector({ kafkaBrokers: env.kafkaBrokers, mongodbUri: env.mongodbUri, database: trial.database, topic: trial.topic, consumerGroup: live.group, topicPartitions: 1 });
+    const code = await Promise.race([projector.exit, new Promise((resolve) => setTimeout(() => resolve('still running'), 60_000))]);
+    projector.child.kill('SIGKILL');
+    expect(code).toBe(1);
+    const output = projector.output();
+    expect(output).toContain(`ossn projector: consumer group ${live.group} has members reading another topic (`);
+    expect(output).toContain(`reads ${live.topic}): a projector of ${trial.topic} does not join it`);
+    expect(output).toContain('set OSSN_CONSUMER_GROUP to a group of its own');
+    expect(output).not.toContain('projector consuming');
+    // The live member kept its partitions: nothing of the live topic was handed to the trial.
+    const admin = kafka.admin();
+    await admin.connect();
+    const [group] = (await admin.describeGroups([live.group]).finally(() => admin.disconnect())).groups;
+    expect(group?.members).toHaveLength(1);
+  } finally {
+    await liveMember.disconnect();
+  }
+});

@@ -61,8 +61,8 @@ it('creates no demo credential unless asked; with --demo creates it once and nev
   expect((await store.find('demo'))?.active).toBe(false);
 });
 
-it('refuses an unknown argument with its usage', async () => {
+it('refuses an unknown argument in one line pointing at its help', async () => {
   const run = await setup(['--demo-please']);
-  expect(run.code).toBe(2);
-  expect(run.stderr).toContain('usage: ossn setup [--demo]');
+  expect(run).toMatchObject({ code: 2, stdout: '', stderr: 'ossn setup: unknown option --demo-please (see ossn setup --help)\n' });
+  expect((await setup(['--help'])).stdout).toContain('usage: ossn setup [--demo]');
 });

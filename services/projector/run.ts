@@ -11,6 +11,7 @@ import { ensureIndexes, readModelCollections } from '../adapters/mongodb/documen
 import type { ProjectorMetrics } from '../plumbing/metrics/projector-metrics.js';
 import { batchObserver, countingDeadLetters, measuredBatches, watchConsumerLag } from './measure.js';
 import { createBatchProjector } from './projector.js';
+import { GroupOfAnotherTopicError, refuseGroupOfAnotherTopic } from './group-policy.js';
 import { untilAnswered } from '../plumbing/lifecycle/until-answered.js';
 import { stopStepWithin } from '../plumbing/lifecycle/bounded-stop.js';
 import { defaultStopTimeoutMs } from '../plumbing/config/config.js';
@@ -84,8 +85,10 @@ export async function startProjector(config: ProjectorConfig, logger: Logger, ex
     });
     const consumer = await untilAnswered(
       'Kafka',
-      () =>
-        consumeBatches(
+      async () => {
+        // Asked before every join: Kafka would hand this projector partitions of another topic's group, which it drops.
+        await refuseGroupOfAnotherTopic(kafka, config.consumerGroup, config.topic);
+        return consumeBatches(
           kafka,
           {
             groupId: config.consumerGroup,
@@ -98,9 +101,10 @@ export async function startProjector(config: ProjectorConfig, logger: Logger, ex
             stopTimeoutMs: stopTimeoutMs * 0.5,
           },
           metrics ? measuredBatches(projectBatches, metrics) : projectBatches,
-        ),
+        );
+      },
       logger,
-      waiting,
+      { ...waiting, isFinal: (error) => error instanceof GroupOfAnotherTopicError },
     );
     const lagWatch = metrics ? watchConsumerLag(kafka, { groupId: config.consumerGroup, topic: config.topic }, metrics, logger) : undefined;
     logger.info({ topic: config.topic, group: config.consumerGroup, readModelVersion: config.store.readModelVersion }, 'projector consuming');

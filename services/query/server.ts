@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { QueryConfig } from '../plumbing/config/config.js';
 import { CachingAuthenticator } from '../domain/credentials/authenticator.js';
 import { CredentialStore, credentialsCollection } from '../domain/credentials/credential-store.js';
+import { RecordingLastUse } from '../domain/credentials/last-used.js';
 import { untilAnswered } from '../plumbing/lifecycle/until-answered.js';
 import type { Logger } from '../plumbing/logging/logger.js';
 import { createQueryMetrics } from '../plumbing/metrics/query-metrics.js';
@@ -36,7 +37,8 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
   const store = new StoreConnection(config.store.mongodbUri, 'ossn-query', logger, { deadlineMs: config.storeTimeoutMs });
   const db = store.client.db(config.store.database);
   const stopFollowing = new AbortController();
-  const cachingAuthenticator = new CachingAuthenticator(new CredentialStore(credentialsCollection(db)));
+  const credentials = new CredentialStore(credentialsCollection(db));
+  const cachingAuthenticator = new RecordingLastUse(new CachingAuthenticator(credentials), credentials, logger);
   const authenticator: Authenticator = {
     verify: (id, password, reserve) => store.whenConnected(() => cachingAuthenticator.verify(id, password, reserve)),
   };

@@ -126,7 +126,7 @@ it('every ossn publish ends by itself while the partition leader is SIGKILLed, a
   for (const run of runs) {
     expect(run.code, `a publish hung: ${run.last}`).not.toBeNull();
     expect(run.ms, `a publish took ${run.ms} ms: ${run.last}`).toBeLessThan(publishBoundMs);
-    if (run.code !== 0) expect(run.last, 'a failed publish says why').toMatch(/^ossn: /);
+    if (run.code !== 0) expect(run.last, 'a failed publish says why').toMatch(/^ossn publish: /);
   }
 
   // Every acknowledged event is in the topic; only a batch that failed before may be there twice.

@@ -1,4 +1,4 @@
-import { Kafka, logLevel, type LogEntry } from 'kafkajs';
+import { Kafka, logLevel, type LogEntry, type RetryOptions } from 'kafkajs';
 import type { Logger } from '../../plumbing/logging/logger.js';
 
 type Level = 'error' | 'warn' | 'info' | 'debug';
@@ -41,14 +41,19 @@ export function kafkaLogLevel(level: number, message: string, extra: Record<stri
   return levels[level] ?? 'info';
 }
 
-/** A kafkajs client that logs through pino, one structured line per entry. */
-export function createKafka(brokers: string[], clientId: string, logger: Logger): Kafka {
+const defaultRetry: RetryOptions = { retries: 8, initialRetryTime: 200, maxRetryTime: 10_000 };
+
+/**
+ * A kafkajs client that logs through pino, one structured line per entry. `retry` is kafkajs's, for
+ * every request; the default rides out a broker's restart (some 40 s in all).
+ */
+export function createKafka(brokers: string[], clientId: string, logger: Logger, retry: RetryOptions = defaultRetry): Kafka {
   const log = logger.child({ component: 'kafkajs' });
   return new Kafka({
     clientId,
     brokers,
     logLevel: logLevel.WARN,
-    retry: { retries: 8, initialRetryTime: 200, maxRetryTime: 10_000 },
+    retry,
     logCreator:
       () =>
       ({ level, log: { message, ...extra } }: LogEntry) => {

@@ -43,3 +43,11 @@ export async function publishNdjson(
   await flush();
   return report;
 }
+
+/** Sends nothing: what `checkNdjson` validates through. */
+const nowhere: MessageProducer = { send: async () => undefined, close: async () => undefined };
+
+/** publishNdjson's validation alone, sending nothing: `sent` counts the lines that would be sent. */
+export function checkNdjson(lines: AsyncIterable<string> | Iterable<string>, onProgress?: (report: PublishReport) => void): Promise<PublishReport> {
+  return publishNdjson(lines, nowhere, '', onProgress);
+}

@@ -22,6 +22,18 @@ interface CacheEntry {
 }
 
 /**
+ * The hashes a credential's password may match at `now`: its own, and the one a reset replaced
+ * while the operator's overlap lasts (with its end).
+ */
+function acceptedHashes(stored: CredentialDocument, now: number): { hash: string; until?: number }[] {
+  const until = stored.previousPasswordUntil?.getTime();
+  return [
+    { hash: stored.passwordHash },
+    ...(stored.previousPasswordHash && until !== undefined && until > now ? [{ hash: stored.previousPasswordHash, until }] : []),
+  ];
+}
+
+/**
  * Verifies id and password against the stored scrypt hash. A successful verification is cached as a
  * keyed digest (never the password) for the TTL; after it, the credential is read from the store
  * again, so a disabled, unlinked or re-scoped credential takes effect within the TTL. Scrypt runs
@@ -91,31 +103,38 @@ export class CachingAuthenticator implements Authenticator {
     let giveBack = renewable ? undefined : await reserve?.(id);
     const readAt = this.now();
     const stored = await this.store.find(id);
-    if (renewable && stored?.passwordHash === known.passwordHash) {
-      if (stored.active) return this.remember(stored, digest, readAt);
+    const accepted = stored ? acceptedHashes(stored, readAt) : [];
+    const still = renewable ? accepted.find((a) => a.hash === known.passwordHash) : undefined;
+    if (renewable && stored && still) {
+      if (stored.active) return this.remember(stored, digest, readAt, still);
       this.cache.delete(id);
       return undefined;
     }
     giveBack ??= await reserve?.(id); // a renewable pair whose password was reset: hashed again
-    let matches: boolean;
+    let matched: { hash: string; until?: number } | undefined;
     try {
-      // An unknown id costs the same scrypt as a known one.
-      const hash = stored?.passwordHash ?? (await decoyHash);
-      matches = await this.hashing(() => verifyPassword(password, hash));
+      // An unknown id costs the same scrypt as a known one; an old password in its overlap, a second.
+      for (const candidate of accepted.length > 0 ? accepted : [{ hash: await decoyHash }]) {
+        if (await this.hashing(() => verifyPassword(password, candidate.hash))) {
+          matched = candidate;
+          break;
+        }
+      }
     } catch (error) {
       if (error instanceof PasswordChecksBusyError) giveBack?.();
       throw error;
     }
-    if (!stored?.active || !matches) return undefined;
+    if (!stored?.active || !matched) return undefined;
     giveBack?.();
-    return this.remember(stored, digest, readAt);
+    return this.remember(stored, digest, readAt, matched);
   }
 
-  private remember(stored: CredentialDocument, digest: Buffer, readAt: number): Credential {
+  /** Caches the pair, no longer than the overlap of the old password it matched lasts. */
+  private remember(stored: CredentialDocument, digest: Buffer, readAt: number, matched: { hash: string; until?: number }): Credential {
     const credential: Credential = { id: stored._id, scopes: stored.scopes, clientIds: stored.clientIds };
     this.cache.delete(stored._id); // re-inserted last: the entry evicted at the bound is the least recently checked
     if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(stored._id, { digest, credential, expiresAt: readAt + this.ttlMs, passwordHash: stored.passwordHash });
+    this.cache.set(stored._id, { digest, credential, expiresAt: Math.min(readAt + this.ttlMs, matched.until ?? Infinity), passwordHash: matched.hash });
     return credential;
   }
 

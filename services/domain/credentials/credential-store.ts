@@ -11,6 +11,11 @@ export interface CredentialDocument {
   clientIds: string[];
   active: boolean;
   createdAt: Date;
+  /** When a query service last let it in (at most a minute late: last-used.ts). */
+  lastUsedAt?: Date;
+  /** The password a reset replaced, still accepted until previousPasswordUntil (the operator's overlap). */
+  previousPasswordHash?: string;
+  previousPasswordUntil?: Date;
 }
 
 export function credentialsCollection(db: Db): Collection<CredentialDocument> {
@@ -44,6 +49,9 @@ export interface CredentialSummary {
   clientIds: string[];
   active: boolean;
   createdAt: Date;
+  lastUsedAt?: Date;
+  /** Until when the password a reset replaced still works, while it does. */
+  previousPasswordUntil?: Date;
 }
 
 /** Operators' view of the credentials: no operation here returns or logs a password or its hash. */
@@ -69,8 +77,28 @@ export class CredentialStore {
   }
 
   async list(): Promise<CredentialSummary[]> {
-    const docs = await this.collection.find({}, { projection: { passwordHash: 0 } }).sort({ _id: 1 }).toArray();
-    return docs.map(({ _id, scopes, clientIds, active, createdAt }) => ({ id: _id, scopes, clientIds, active, createdAt }));
+    const docs = await this.collection.find({}, { projection: { passwordHash: 0, previousPasswordHash: 0 } }).sort({ _id: 1 }).toArray();
+    const now = new Date();
+    return docs.map(({ _id, scopes, clientIds, active, createdAt, lastUsedAt, previousPasswordUntil }) => ({
+      id: _id,
+      scopes,
+      clientIds,
+      active,
+      createdAt,
+      lastUsedAt,
+      previousPasswordUntil: previousPasswordUntil && previousPasswordUntil > now ? previousPasswordUntil : undefined,
+    }));
+  }
+
+  /** Deletes the credential: its partner is refused once the query services' 30 s have passed. */
+  async remove(id: string): Promise<void> {
+    const result = await this.collection.deleteOne({ _id: id });
+    if (result.deletedCount === 0) throw new UnknownCredentialError(id);
+  }
+
+  /** Records a use at `at`; never moves the time back (two query services may record out of order). */
+  async recordUse(id: string, at: Date): Promise<void> {
+    await this.collection.updateOne({ _id: id, $or: [{ lastUsedAt: { $exists: false } }, { lastUsedAt: { $lt: at } }] }, { $set: { lastUsedAt: at } });
   }
 
   async setActive(id: string, active: boolean): Promise<void> {
@@ -101,8 +129,20 @@ export class CredentialStore {
     if (result.matchedCount === 0) throw new UnknownCredentialError(id);
   }
 
-  async setPasswordHash(id: string, passwordHash: string): Promise<void> {
-    const result = await this.collection.updateOne({ _id: id }, { $set: { passwordHash } });
+  /**
+   * A new password. With `keepOldUntil` the one it replaces keeps working until then (partners
+   * switch over meanwhile); without, it ends at once (within the query services' 30 s).
+   */
+  async setPasswordHash(id: string, passwordHash: string, keepOldUntil?: Date): Promise<void> {
+    const result = await this.collection.updateOne({ _id: id }, [
+      {
+        $set: {
+          passwordHash: { $literal: passwordHash },
+          previousPasswordHash: keepOldUntil ? '$passwordHash' : '$$REMOVE',
+          previousPasswordUntil: keepOldUntil ?? '$$REMOVE',
+        },
+      },
+    ]);
     if (result.matchedCount === 0) throw new UnknownCredentialError(id);
   }
 

@@ -19,7 +19,37 @@ export interface DeadLetterRecord {
   reason: string;
   source: string;
   key: string | undefined;
+  /** The event's eventId and type, when its value is JSON that carries them (a letter need not be an event). */
+  eventId: string | undefined;
+  eventType: string | undefined;
   message: StoredMessage;
+}
+
+/** eventId and type of a value that is a JSON object carrying them as strings. */
+function eventIdentity(value: Buffer | null): { eventId: string | undefined; eventType: string | undefined } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value?.toString('utf8') ?? '');
+  } catch {
+    return { eventId: undefined, eventType: undefined };
+  }
+  const field = (name: string) => {
+    const v = parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>)[name] : undefined;
+    return typeof v === 'string' ? v : undefined;
+  };
+  return { eventId: field('eventId'), eventType: field('type') };
+}
+
+/** Oldest failure first; letters that failed in the same millisecond in the topic's order. */
+export function inTimeOrder(records: readonly DeadLetterRecord[]): DeadLetterRecord[] {
+  const position = (r: DeadLetterRecord) => [r.message.partition, BigInt(r.message.offset)] as const;
+  return [...records].sort((a, b) => {
+    const byTime = a.failedAt.getTime() - b.failedAt.getTime();
+    if (byTime !== 0) return byTime;
+    const [pa, oa] = position(a);
+    const [pb, ob] = position(b);
+    return pa - pb || (oa < ob ? -1 : oa > ob ? 1 : 0);
+  });
 }
 
 export function toDeadLetterRecord(message: StoredMessage): DeadLetterRecord {
@@ -31,6 +61,7 @@ export function toDeadLetterRecord(message: StoredMessage): DeadLetterRecord {
     reason: h[DeadLetterHeaders.reason] ?? '',
     source: `${h[DeadLetterHeaders.sourcePartition] ?? '?'}:${h[DeadLetterHeaders.sourceOffset] ?? '?'}`,
     key: message.key?.toString(),
+    ...eventIdentity(message.value),
     message,
   };
 }

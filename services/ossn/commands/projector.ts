@@ -6,8 +6,22 @@ import { serveProjectorOps } from '../projector-ops.js';
 import { exitOnSecondSignal } from '../second-signal.js';
 import { untilSignal } from '../signals.js';
 import { stopWithinDeadline } from '../stop-deadline.js';
+import type { Command } from '../command.js';
+import { parseCommandLine } from '../command-line.js';
 
-export async function projectorCommand(): Promise<void> {
+export const projectorCommand: Command = {
+  help: `usage: ossn projector
+
+  The projector: reads the event topic (OSSN_TOPIC) in its consumer group (OSSN_CONSUMER_GROUP, by
+  default ossn-projector-<topic>-v<READ_MODEL_VERSION>) into the read models, follows \`ossn replay\`'s
+  switches, and serves /metrics, /healthz and /readyz on OSSN_METRICS_HOST:OSSN_METRICS_PORT. It
+  refuses to join a group whose members read another topic. KAFKA_BROKERS and MONGODB_URI are
+  required (see README.md). Stops after its current batch on the first SIGTERM or Ctrl-C.`,
+  run: runProjector,
+};
+
+async function runProjector(argv: string[]): Promise<void> {
+  parseCommandLine({ name: 'projector', options: {} }, argv);
   const config = readProjectorConfig();
   const logger = createLogger('ossn-projector', config.logLevel);
   // Listening from the start: as a container's PID 1 the process would otherwise ignore SIGTERM.

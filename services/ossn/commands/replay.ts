@@ -1,14 +1,15 @@
 import { constants } from 'node:os';
-import { parseArgs } from 'node:util';
 import { readProjectorConfig } from '../../plumbing/config/config.js';
 import { createKafka } from '../../adapters/kafka/client.js';
 import { createLogger } from '../../plumbing/logging/logger.js';
-import { connectMongo } from '../../adapters/mongodb/connect.js';
 import { discardBuild, dropPrevious, replay, type ReplayContext } from '../replay/replay.js';
 import { formatDuration, ProgressDisplay } from '../progress-display.js';
 import { UsageError } from '../usage.js';
+import type { Command } from '../command.js';
+import { parseCommandLine } from '../command-line.js';
+import { connectMongoFor } from '../server-waits.js';
 
-const usage = `ossn replay                  rebuild the read models from the topic into the next version and switch to it
+const usage = `usage: ossn replay                  rebuild the read models from the topic into the next version and switch to it
                              (resumes a rebuild that was stopped)
 ossn replay --discard        throw away a stopped or refused rebuild
 ossn replay --drop-previous  drop the version the last switch replaced`;
@@ -91,12 +92,14 @@ async function rebuildAndSwitch(ctx: ReplayContext): Promise<void> {
   }
 }
 
-export async function replayCommand(argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { discard: { type: 'boolean' }, 'drop-previous': { type: 'boolean' } } });
-  if (positionals.length > 0 || (values.discard && values['drop-previous'])) throw new UsageError(usage);
+export const replayCommand: Command = { help: usage, run: runReplay };
+
+async function runReplay(argv: string[]): Promise<void> {
+  const { values } = parseCommandLine({ name: 'replay', options: { discard: { type: 'boolean' }, 'drop-previous': { type: 'boolean' } } }, argv);
+  if (values.discard && values['drop-previous']) throw new UsageError('ossn replay: --discard and --drop-previous are two different things; give one (see ossn replay --help)');
   const config = readProjectorConfig();
   const logger = createLogger('ossn-replay', config.logLevel === 'info' ? 'warn' : config.logLevel);
-  const mongo = await connectMongo(config.store.mongodbUri, 'ossn-replay');
+  const mongo = await connectMongoFor('replay', config.store.mongodbUri);
   const ctx: ReplayContext = { config, db: mongo.db(config.store.database), kafka: createKafka(config.kafkaBrokers, 'ossn-replay', logger), logger };
   try {
     if (values.discard) {

@@ -5,9 +5,10 @@ import { generatePassword, hashPassword } from '../../domain/credentials/passwor
 import { createKafka } from '../../adapters/kafka/client.js';
 import { ensureTopics, topicsReportLines } from '../../adapters/kafka/topics.js';
 import { createLogger } from '../../plumbing/logging/logger.js';
-import { connectMongo } from '../../adapters/mongodb/connect.js';
 import { ensureIndexes, readModelCollections } from '../../adapters/mongodb/documents.js';
-import { UsageError } from '../usage.js';
+import type { Command } from '../command.js';
+import { parseCommandLine } from '../command-line.js';
+import { askKafka, connectMongoFor, topicsWaitMs } from '../server-waits.js';
 
 const usage = `usage: ossn setup [--demo]
 
@@ -20,17 +21,18 @@ const usage = `usage: ossn setup [--demo]
            credential of that id is never changed (nor re-enabled).`;
 
 /** One-shot set-up for a deployment: topics, read-model indexes, and, when asked, a demo credential. */
-export async function setupCommand(argv: string[]): Promise<void> {
-  const unknown = argv.filter((arg) => arg !== '--demo');
-  if (unknown.length > 0) throw new UsageError(`unknown argument ${unknown[0]}\n\n${usage}`);
-  const demo = argv.includes('--demo');
+export const setupCommand: Command = { help: usage, run: setup };
+
+async function setup(argv: string[]): Promise<void> {
+  const demo = parseCommandLine({ name: 'setup', options: { demo: { type: 'boolean' } } }, argv).values.demo === true;
   const config = readProjectorConfig();
   const logger = createLogger('ossn-setup', config.logLevel);
-  const topics = await ensureTopics(createKafka(config.kafkaBrokers, 'ossn-setup', logger), config.topic, config.topicPartitions);
+  const kafka = createKafka(config.kafkaBrokers, 'ossn-setup', logger);
+  const topics = await askKafka(config.kafkaBrokers, () => ensureTopics(kafka, config.topic, config.topicPartitions), topicsWaitMs);
   const { said, warnings } = topicsReportLines(topics, config.topicPartitions);
   process.stdout.write(`${said}\n`);
   for (const warning of warnings) process.stderr.write(`${warning}\n`);
-  const mongo = await connectMongo(config.store.mongodbUri, 'ossn-setup');
+  const mongo = await connectMongoFor('setup', config.store.mongodbUri);
   try {
     const db = mongo.db(config.store.database);
     await ensureIndexes(readModelCollections(db, config.store.readModelVersion));

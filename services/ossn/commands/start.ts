@@ -23,6 +23,8 @@ import { exitOnSecondSignal } from '../second-signal.js';
 import { untilSignal } from '../signals.js';
 import { examples } from '../start-examples.js';
 import { stopWithinDeadline } from '../stop-deadline.js';
+import type { Command } from '../command.js';
+import { parseCommandLine } from '../command-line.js';
 
 // Local runs only: the demo password is kept beside the stack's data (git-ignored), so that each
 // start prints a working credential without storing real partners' secrets anywhere.
@@ -64,7 +66,18 @@ function portClashes(projector: ProjectorConfig, query: QueryConfig): string[] {
  * the query service's (OPS_PORT). Ctrl-C stops the services within OSSN_STOP_TIMEOUT_MS whatever
  * the servers do (then `npm start` stops the stack if it started it).
  */
-export async function startCommand(): Promise<void> {
+export const startCommand: Command = {
+  help: `usage: ossn start
+
+  The all-in-one local run on the servers the environment names (KAFKA_BROKERS, MONGODB_URI; npm start
+  brings up a local stack and sets them when none are given): publishes the demo data set to an empty
+  topic, makes the demo credential, runs the projector and the query service in this process, and
+  prints copy-paste examples. Ctrl-C stops it within OSSN_STOP_TIMEOUT_MS.`,
+  run: start,
+};
+
+async function start(argv: string[]): Promise<void> {
+  parseCommandLine({ name: 'start', options: {} }, argv);
   const env = process.env;
   const projectorConfig = readProjectorConfig(env);
   const queryConfig = readQueryConfig(env);

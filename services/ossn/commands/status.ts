@@ -1,29 +1,44 @@
-import { parseArgs } from 'node:util';
 import { readProjectorConfig, readQueryConfig } from '../../plumbing/config/config.js';
-import { createKafka } from '../../adapters/kafka/client.js';
 import { createLogger } from '../../plumbing/logging/logger.js';
 import { createMongoClient } from '../../adapters/mongodb/connect.js';
-import { gatherStatus } from '../status/gather-status.js';
+import { allServersAnswer, gatherStatus } from '../status/gather-status.js';
 import { renderStatus } from '../status/render-status.js';
-import { UsageError } from '../usage.js';
+import type { Command } from '../command.js';
+import { parseCommandLine } from '../command-line.js';
+import { ExitCode } from '../exit-codes.js';
+import { commandKafka } from '../server-waits.js';
 
-const usage = `ossn status [--probe URL]...
-  one screen: servers, active and building read-model version, lag per partition, dead letters, credentials
-  --probe URL   also ask a query service or projector (its base URL) whether it is ready`;
+/** Each part of the report gives up after this: the whole report comes within it (and a second to exit). */
+const partDeadlineMs = 5_000;
 
-export async function statusCommand(argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { probe: { type: 'string', multiple: true } } });
-  if (positionals.length > 0) throw new UsageError(usage);
+const help = `usage: ossn status [--probe URL]... [--json]
+
+  One screen: which servers answer (Kafka, MongoDB, Redis when REDIS_URL is set, and the /readyz of
+  each --probe), the active and any building read-model version, the projector group's members, lag
+  per partition and partitions assigned to no member, dead letters in the last hour and in all, and
+  credentials active and disabled. Each part gives up after ${partDeadlineMs / 1000} s, all of them at once: a server
+  away is named and the rest still shows.
+  --probe URL   also ask a query service or projector (its operators' base URL) whether it is ready
+  --json        the same as one JSON object
+  Exit code 0 when every server answers, 1 when one does not (the report is printed all the same).`;
+
+export const statusCommand: Command = { help, run: status };
+
+async function status(argv: string[]): Promise<ExitCode> {
+  const { values } = parseCommandLine({ name: 'status', options: { probe: { type: 'string', multiple: true }, json: { type: 'boolean' } } }, argv);
   const config = readProjectorConfig();
   const { redisUrl } = readQueryConfig();
   const logger = createLogger('ossn-status', 'fatal');
-  // Connects on its first read, and gives up on the store after 3 s: the report shows the rest then.
-  const mongo = createMongoClient(config.store.mongodbUri, 'ossn-status', { serverSelectionTimeoutMs: 3_000 });
-  const kafka = createKafka(config.kafkaBrokers, 'ossn-status', logger);
+  // Gives up on the store within half a part's deadline: the lag's part reads the active version first.
+  const mongo = createMongoClient(config.store.mongodbUri, 'ossn-status', { serverSelectionTimeoutMs: partDeadlineMs / 2 });
+  const kafka = commandKafka(config.kafkaBrokers, 'ossn-status', logger);
   try {
-    const report = await gatherStatus({ config, db: mongo.db(config.store.database), kafka, redisUrl, probeUrls: values.probe ?? [] });
-    process.stdout.write(renderStatus(report));
+    const storeConnected = mongo.connect();
+    const report = await gatherStatus({ config, db: mongo.db(config.store.database), kafka, redisUrl, probeUrls: values.probe ?? [], timeoutMs: partDeadlineMs, storeConnected });
+    process.stdout.write(values.json ? `${JSON.stringify({ ...report, at: new Date(), allServersAnswer: allServersAnswer(report) }, null, 2)}\n` : renderStatus(report));
+    return allServersAnswer(report) ? ExitCode.ok : ExitCode.failure;
   } finally {
-    await mongo.close();
+    // A store that never answered has nothing to close: not waited for (the exit is, by ossn.ts).
+    void mongo.close().catch(() => undefined);
   }
 }

@@ -6,17 +6,32 @@ import type { ProjectorConfig } from '../../plumbing/config/config.js';
 import { CredentialStore, credentialsCollection } from '../../domain/credentials/credential-store.js';
 import { partitionLags } from '../../adapters/kafka/progress.js';
 import { withDeadline } from '../../plumbing/lifecycle/deadline.js';
+import { mongoHosts } from '../server-waits.js';
 import { configForVersion } from '../../projector/versions.js';
+import { describeGroupMembers } from '../../adapters/kafka/group-members.js';
+import { membersOfOtherTopics, unassignedPartitions } from '../../projector/group-policy.js';
 import { readActiveVersion, readBuild, type ActiveVersionRecord, type BuildRecord } from '../../adapters/mongodb/active-version.js';
 
 /** One check's answer: its value, or why there is none (a short text without addresses' secrets). */
 export type Checked<T> = { ok: true; value: T } | { ok: false; problem: string };
 
 export interface StatusReport {
+  /** The event topic (OSSN_TOPIC). */
+  topic: string;
   servers: { name: string; answers: Checked<string> }[];
   active: Checked<ActiveVersionRecord>;
   build: Checked<{ record: BuildRecord; done: number; total: number } | undefined>;
-  lag: Checked<{ group: string; partitions: { partition: number; lag: number }[]; members: string[] }>;
+  lag: Checked<{
+    group: string;
+    /** Kafka's state of the group (Stable, PreparingRebalance, Empty…). */
+    state: string;
+    partitions: { partition: number; lag: number }[];
+    members: string[];
+    /** Partitions of the topic given to no member while the group has members: nobody projects them. */
+    unassigned: number[];
+    /** Members that read another topic (a projector of another topic in this group). */
+    otherTopics: { member: string; topics: string[] }[];
+  }>;
   deadLetters: Checked<{ lastHour: number; all: number }>;
   credentials: Checked<{ active: number; disabled: number }>;
 }
@@ -29,6 +44,8 @@ export interface StatusSources {
   /** Query services or projectors to ask GET /readyz, by base URL. */
   probeUrls: string[];
   timeoutMs?: number;
+  /** The store's connection under way: every read of the store waits for it, so all say the same when it fails. */
+  storeConnected?: Promise<unknown>;
 }
 
 /** Error messages may name a URL with its password: only the message's first line, URLs cut to their host. */
@@ -55,6 +72,15 @@ async function withAdmin<T>(kafka: Kafka, work: (admin: ReturnType<Kafka['admin'
   }
 }
 
+/** host:port of a Redis URL, without its password. */
+function redisHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '?';
+  }
+}
+
 async function pingRedis(url: string): Promise<string> {
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2_000, retryStrategy: () => null });
   redis.on('error', () => undefined); // the failed ping says it
@@ -76,17 +102,28 @@ async function readyz(url: string): Promise<string> {
 export async function gatherStatus(sources: StatusSources): Promise<StatusReport> {
   const { config, db, kafka } = sources;
   const timeoutMs = sources.timeoutMs ?? 5_000;
-  const active = await check(() => readActiveVersion(db, config.store.readModelVersion), timeoutMs, 'reading the active version');
-  const activeGroup = active.ok ? configForVersion(config, active.value.version).consumerGroup : config.consumerGroup;
+  // Asked at once, as every part: the whole report comes within one part's deadline.
+  const connected = sources.storeConnected ?? Promise.resolve();
+  connected.catch(() => undefined); // said by each read below
+  const reading = check(async () => {
+    await connected;
+    return readActiveVersion(db, config.store.readModelVersion);
+  }, timeoutMs, 'reading the active version');
   const dlq = deadLetterTopic(config.topic);
 
-  const [kafkaAnswers, mongoAnswers, redisAnswers, probes, build, lag, deadLetters, credentials] = await Promise.all([
+  const [active, kafkaAnswers, mongoAnswers, redisAnswers, probes, build, lag, deadLetters, credentials] = await Promise.all([
+    reading,
     check(() => withAdmin(kafka, async (admin) => `answers (${(await admin.describeCluster()).brokers.length} brokers)`), timeoutMs, 'Kafka'),
-    check(async () => (await db.command({ ping: 1 }), 'answers'), timeoutMs, 'MongoDB'),
+    check(async () => {
+      await connected;
+      await db.command({ ping: 1 });
+      return 'answers';
+    }, timeoutMs, 'MongoDB'),
     sources.redisUrl ? check(() => pingRedis(sources.redisUrl as string), timeoutMs, 'Redis') : Promise.resolve(undefined),
     Promise.all(sources.probeUrls.map(async (url) => ({ name: url, answers: await check(() => readyz(url), timeoutMs, url) }))),
     check(
       async () => {
+        await connected;
         const record = await readBuild(db);
         if (!record) return undefined;
         const lags = await withAdmin(kafka, (admin) => partitionLags(admin, record.consumerGroup, config.topic));
@@ -97,13 +134,24 @@ export async function gatherStatus(sources: StatusSources): Promise<StatusReport
       'reading the rebuild',
     ),
     check(
-      () =>
-        withAdmin(kafka, async (admin) => {
+      async () => {
+        const active = await reading;
+        const activeGroup = active.ok ? configForVersion(config, active.value.version).consumerGroup : config.consumerGroup;
+        return withAdmin(kafka, async (admin) => {
           const partitions = (await partitionLags(admin, activeGroup, config.topic)).map((p) => ({ partition: p.partition, lag: Number(p.lag) }));
-          const [group] = (await admin.describeGroups([activeGroup])).groups;
-          const members = (group?.members ?? []).map((m) => `${m.clientId} on ${m.clientHost.replace(/^\//, '')}`);
-          return { group: activeGroup, partitions, members };
-        }),
+          const group = await describeGroupMembers(admin, activeGroup);
+          // Mid-rebalance no member holds anything yet: only a settled group's gaps are news.
+          const unassigned = group.state === 'Stable' ? unassignedPartitions(group.members, config.topic, partitions.map((p) => p.partition)) : [];
+          return {
+            group: activeGroup,
+            state: group.state,
+            partitions,
+            members: group.members.map((m) => m.name),
+            unassigned,
+            otherTopics: membersOfOtherTopics(group.members, config.topic).map((m) => ({ member: m.name, topics: m.topics })),
+          };
+        });
+      },
       timeoutMs,
       'reading the consumer lag',
     ),
@@ -128,6 +176,7 @@ export async function gatherStatus(sources: StatusSources): Promise<StatusReport
     ),
     check(
       async () => {
+        await connected;
         const list = await new CredentialStore(credentialsCollection(db)).list();
         return { active: list.filter((c) => c.active).length, disabled: list.filter((c) => !c.active).length };
       },
@@ -137,10 +186,15 @@ export async function gatherStatus(sources: StatusSources): Promise<StatusReport
   ]);
 
   const servers = [
-    { name: `Kafka ${config.kafkaBrokers.join(',')}`, answers: kafkaAnswers },
-    { name: `MongoDB (database ${config.store.database})`, answers: mongoAnswers },
-    ...(redisAnswers ? [{ name: 'Redis', answers: redisAnswers }] : []),
+    { name: `Kafka ${config.kafkaBrokers.join(',')} (KAFKA_BROKERS)`, answers: kafkaAnswers },
+    { name: `MongoDB ${mongoHosts(config.store.mongodbUri)} (MONGODB_URI, database ${config.store.database})`, answers: mongoAnswers },
+    ...(redisAnswers && sources.redisUrl ? [{ name: `Redis ${redisHost(sources.redisUrl)} (REDIS_URL)`, answers: redisAnswers }] : []),
     ...probes,
   ];
-  return { servers, active, build, lag, deadLetters, credentials };
+  return { topic: config.topic, servers, active, build, lag, deadLetters, credentials };
+}
+
+/** Whether every server asked answered: `ossn status` exits 1 otherwise. */
+export function allServersAnswer(report: StatusReport): boolean {
+  return report.servers.every((server) => server.answers.ok);
 }

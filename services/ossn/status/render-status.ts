@@ -5,7 +5,7 @@ const shown = <T>(checked: Checked<T>, render: (value: T) => string) => (checked
 /** `ossn status` as one screen of plain text. */
 export function renderStatus(report: StatusReport, now = new Date()): string {
   const lines = [`ossn status at ${now.toISOString()}`, '', 'servers'];
-  for (const { name, answers } of report.servers) lines.push(`  ${name.padEnd(44)} ${answers.ok ? answers.value : `DOES NOT ANSWER: ${answers.problem}`}`);
+  for (const { name, answers } of report.servers) lines.push(`  ${name.padEnd(60)} ${answers.ok ? answers.value : `DOES NOT ANSWER: ${answers.problem}`}`);
   lines.push('', 'read models');
   lines.push(
     `  active version     ${shown(report.active, (a) => `${a.version}${a.activatedAt.getTime() > 0 ? ` since ${a.activatedAt.toISOString()}` : ' (READ_MODEL_VERSION; no replay yet)'}${a.previous !== undefined ? `; previous ${a.previous} kept` : ''}`)}`,
@@ -22,8 +22,12 @@ export function renderStatus(report: StatusReport, now = new Date()): string {
   );
   lines.push('', 'projector');
   if (report.lag.ok) {
-    const { group, partitions, members } = report.lag.value;
-    lines.push(`  group              ${group}: ${members.length === 0 ? 'NO MEMBER (is ossn projector running?)' : members.join(', ')}`);
+    const { group, state, partitions, members, unassigned, otherTopics } = report.lag.value;
+    lines.push(`  group              ${group}: ${members.length === 0 ? 'NO MEMBER (is ossn projector running?)' : `${members.join(', ')}${state === 'Stable' ? '' : ` (${state})`}`}`);
+    if (unassigned.length > 0) lines.push(`  NOT PROJECTED      partitions ${unassigned.join(',')} are assigned to no member reading ${report.topic}`);
+    for (const { member, topics } of otherTopics) {
+      lines.push(`  OTHER TOPIC        ${member} reads ${topics.join(', ')}: a projector of another topic in this group; give it a group of its own (OSSN_CONSUMER_GROUP)`);
+    }
     const total = partitions.reduce((sum, p) => sum + p.lag, 0);
     lines.push(`  lag                ${total.toLocaleString('en-US')} events; by partition ${partitions.map((p) => `${p.partition}:${p.lag}`).join(' ')}`);
   } else {

@@ -18,10 +18,16 @@ describe('configuration', () => {
     const config = readProjectorConfig({ KAFKA_BROKERS: '127.0.0.1:9092, kafka:9092', MONGODB_URI: 'mongodb://db:27017/' });
     expect(config.kafkaBrokers).toEqual(['127.0.0.1:9092', 'kafka:9092']);
     expect(config.topic).toBe('erp.order-events.v1');
-    expect(config.consumerGroup).toBe('ossn-projector-v1');
+    expect(config.consumerGroup).toBe('ossn-projector-erp.order-events.v1-v1');
     expect(config.stateCacheSize).toBe(50_000);
     expect(config.consumerSessionTimeoutMs).toBe(30_000);
     expect(config.store).toEqual({ mongodbUri: 'mongodb://db:27017/', database: 'ossn', readModelVersion: 1 });
+  });
+
+  it('names the topic in the default consumer group, so projectors of two topics never share one by default', () => {
+    const servers = { KAFKA_BROKERS: 'kafka:9092', MONGODB_URI: 'mongodb://db:27017/' };
+    expect(readProjectorConfig({ ...servers, OSSN_TOPIC: 'trial.events', READ_MODEL_VERSION: '3' }).consumerGroup).toBe('ossn-projector-trial.events-v3');
+    expect(readProjectorConfig({ ...servers, OSSN_TOPIC: 'trial.events', OSSN_CONSUMER_GROUP: 'mine' }).consumerGroup).toBe('mine');
   });
 
   it('reports every bad value at once, each on its own line', () => {

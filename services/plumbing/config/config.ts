@@ -85,13 +85,16 @@ function readStore(r: EnvReader): StoreConfig {
 export function readProjectorConfig(env: Env = process.env): ProjectorConfig {
   const r = new EnvReader(env);
   const store = readStore(r);
+  const topic = r.string('OSSN_TOPIC', defaultTopic);
   const config: ProjectorConfig = {
     logLevel: r.oneOf('LOG_LEVEL', logLevels, 'info'),
     store,
     kafkaBrokers: r.brokers('KAFKA_BROKERS'),
-    topic: r.string('OSSN_TOPIC', defaultTopic),
+    topic,
     topicPartitions: r.integer('OSSN_TOPIC_PARTITIONS', 6, { min: 1, max: 10_000 }),
-    consumerGroup: r.string('OSSN_CONSUMER_GROUP', `ossn-projector-v${store.readModelVersion}`),
+    // The topic in the default: projectors of two topics never share a group by default (a trial's
+    // projector would be handed partitions of the live topic, and drop them).
+    consumerGroup: r.string('OSSN_CONSUMER_GROUP', `ossn-projector-${topic}-v${store.readModelVersion}`),
     stateCacheSize: r.integer('OSSN_STATE_CACHE_SIZE', defaultStateCacheSize, { min: 0, max: 10_000_000 }),
     // Kafka's brokers accept 6 s to 30 min by default (group.min/max.session.timeout.ms).
     consumerSessionTimeoutMs: r.integer('OSSN_CONSUMER_SESSION_TIMEOUT_MS', 30_000, { min: 6_000, max: 1_800_000 }),

@@ -8,6 +8,8 @@ export interface UntilAnsweredOptions {
   signal?: AbortSignal;
   /** Failures expected while the server settles (leaders of a topic made moments ago): logged at info, later ones warn. */
   expectedFailures?: number;
+  /** An error that no retry mends (a refusal, not an absence): thrown at once. */
+  isFinal?: (error: unknown) => boolean;
 }
 
 /**
@@ -19,7 +21,7 @@ export async function untilAnswered<T>(
   what: string,
   attempt: () => Promise<T>,
   logger: Logger,
-  { initialDelayMs = 1_000, maxDelayMs = 15_000, signal, expectedFailures = 0 }: UntilAnsweredOptions = {},
+  { initialDelayMs = 1_000, maxDelayMs = 15_000, signal, expectedFailures = 0, isFinal }: UntilAnsweredOptions = {},
 ): Promise<T> {
   let delay = initialDelayMs;
   for (let tries = 1; ; tries++) {
@@ -29,6 +31,7 @@ export async function untilAnswered<T>(
       if (tries > 1) logger.info({ attempts: tries }, `${what} answers`);
       return result;
     } catch (error) {
+      if (isFinal?.(error)) throw error;
       // The message only: a driver's error object may carry the connection options.
       const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       logger[tries <= expectedFailures ? 'info' : 'warn']({ reason, attempt: tries, retryInMs: delay }, `${what} does not answer yet; retrying`);

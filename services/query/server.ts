@@ -38,7 +38,7 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
   const stopFollowing = new AbortController();
   const cachingAuthenticator = new CachingAuthenticator(new CredentialStore(credentialsCollection(db)));
   const authenticator: Authenticator = {
-    verify: (id, password, reserve) => store.whenConnected(() => cachingAuthenticator.verify(id, password, reserve)),
+    verify: (id, password, guard) => store.whenConnected(() => cachingAuthenticator.verify(id, password, guard)),
   };
   // With REDIS_URL every instance counts in Redis, so they share one limit per credential.
   const limits = createRequestLimits({

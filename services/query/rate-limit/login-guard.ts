@@ -2,13 +2,13 @@
 // is checked against the store, the request reserves one failed login of its address and one of
 // the id; the authenticator gives them back only when the check found the credential. The count is
 // thus taken atomically before the check: parallel guesses cannot pass the limit, an address or id
-// that used up its failures is refused (429) before any password is checked, and a request that is
-// aborted, times out or fails stays counted. A pair verified moments ago (the authenticator's
-// cache) reserves nothing: a partner's polls are no guesses, and a stranger's failures from the
-// same NAT address, or against the same id, do not lock it out while it keeps polling.
+// that used up its failures is refused (429) before anything else, whatever the password (a pair
+// verified moments ago included: a lockout is no oracle), and a request that is aborted, times out
+// or fails stays counted. A pair verified moments ago (the authenticator's cache) reserves nothing:
+// a partner's polls are no guesses.
 import { isIPv6 } from 'node:net';
 import type { FastifyRequest } from 'fastify';
-import type { GiveBackLogin, ReserveLogin } from '../../domain/credentials/credential.js';
+import type { GiveBackLogin, LoginGuard } from '../../domain/credentials/credential.js';
 import type { RequestLimits } from './request-limits.js';
 
 /**
@@ -34,11 +34,14 @@ export function loginAddressKey(ip: string): string {
 }
 
 /** What reserves a failed login for a request's password check (see Authenticator.verify). */
-export function guardLogins(limits: Pick<RequestLimits, 'reserveLogin'>): (request: FastifyRequest) => ReserveLogin {
+export function guardLogins(limits: Pick<RequestLimits, 'reserveLogin' | 'refuseLockedLogin'>): (request: FastifyRequest) => LoginGuard {
   return (request) => {
     // Read now: once the client is gone, its socket no longer tells its address.
     const address = loginAddressKey(request.ip);
-    return async (id) => reservation(request, await limits.reserveLogin(address, id));
+    return {
+      refuseLocked: (id) => limits.refuseLockedLogin(address, id),
+      reserve: async (id) => reservation(request, await limits.reserveLogin(address, id)),
+    };
   };
 }
 

@@ -11,6 +11,8 @@ import { RateLimitedError } from './rate-limited-error.js';
 import { createRequestLimits, type RequestLimitOptions, type RequestLimits } from './request-limits.js';
 import { redisClientOptions } from '../../adapters/redis/redis-connection.js';
 import { appWithLimits } from '../../../test/support/test-apps.js';
+import { CachingAuthenticator } from '../../domain/credentials/authenticator.js';
+import { hashPassword } from '../../domain/credentials/password-hash.js';
 
 const { redisUrl } = servers();
 const apps: FastifyInstance[] = [];
@@ -116,6 +118,25 @@ it('shares failed logins per address between instances', async () => {
   expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(55);
   expect((await soap(a!, {}, '10.9.0.1')).statusCode).toBe(429);
   expect((await json(a!, basic('both', 'secret'), '10.9.0.2')).statusCode).toBe(200);
+});
+
+it('refuses the right password of a partner verified on one instance while guesses on another have locked out its address or id', async () => {
+  const keyPrefix = prefix();
+  const doc = { _id: 'acme', passwordHash: await hashPassword('right'), scopes: ['order_status' as const, 'osn' as const], clientIds: ['C1'], active: true, createdAt: new Date() };
+  const authenticator = () => new CachingAuthenticator({ find: async (id) => (id === doc._id ? doc : null) });
+  const limits = { requestsPerMinute: 300, redisUrl, keyPrefix, loginFailuresPerMinute: 2, loginFailuresPerIdPerMinute: 4 };
+  const [a, b] = [await appWithLimits(createRequestLimits(limits), 0, authenticator()), await appWithLimits(createRequestLimits(limits), 0, authenticator())];
+  apps.push(a, b);
+  expect((await json(a, basic('acme', 'right'), '10.9.1.1')).statusCode).toBe(200);
+  for (const n of [1, 2]) expect((await json(b, basic('acme', `guess-${n}`), '10.9.1.1')).statusCode).toBe(401);
+  // Verified moments ago on a: its cache does not answer while the address is locked out.
+  const byAddress = await json(a, basic('acme', 'right'), '10.9.1.1');
+  expect(byAddress.statusCode).toBe(429);
+  expect(Number(byAddress.headers['retry-after'])).toBeGreaterThan(55);
+  expect((await soap(a, { id: 'acme', password: 'right' }, '10.9.1.1')).statusCode).toBe(429);
+  for (const n of [3, 4]) expect((await json(b, basic('acme', `guess-${n}`), '10.9.1.2')).statusCode).toBe(401);
+  expect((await json(a, basic('acme', 'right'), '10.9.1.3')).statusCode).toBe(429);
+  expect((await soap(a, { id: 'acme', password: 'right' }, '10.9.1.3')).statusCode).toBe(429);
 });
 
 it('keeps its counts in Redis: an instance started anew under the same prefix goes on counting', async () => {

@@ -7,6 +7,8 @@ import type { SharedConnection } from '../../adapters/redis/redis-connection.js'
 
 export interface Counter {
   take(key: string): Promise<Take>;
+  /** Milliseconds until the key's window ends when it has nothing left, 0 otherwise; takes nothing. */
+  blockedFor(key: string): Promise<number>;
 }
 
 export interface StoreLog {
@@ -101,6 +103,16 @@ export function sharedOrLocal(shared: FixedWindows, local: FixedWindows, state: 
         }
       }
       return local.take(key);
+    },
+    async blockedFor(key) {
+      if (state.inUse) {
+        try {
+          return await withDeadline(shared.blockedFor(key), timeoutMs, 'a count in the rate-limit store');
+        } catch (error) {
+          state.doubt(error);
+        }
+      }
+      return local.blockedFor(key);
     },
   };
 }

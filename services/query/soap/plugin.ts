@@ -3,7 +3,7 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { OrderLookups } from '../../../contracts/lookups.js';
 import type { RequestWork } from '../http/request-work.js';
-import type { Authenticator, ReserveLogin } from '../../domain/credentials/credential.js';
+import type { Authenticator, LoginGuard } from '../../domain/credentials/credential.js';
 import { renderEnvelope } from './envelope.js';
 import { PasswordChecksBusyError } from '../../domain/credentials/check-slots.js';
 import { MALFORMED_REQUEST, SoapClientFault } from './soap-faults.js';
@@ -33,7 +33,7 @@ export interface PromoStandardsSoapOptions {
   /** Hook for rate limiting: runs after authentication; throw RateLimitedError to refuse. */
   beforeOperation?: BeforeOperation;
   /** Runs just before a password is checked against the store; throw RateLimitedError to refuse. */
-  beforePasswordCheck?: ((request: FastifyRequest) => ReserveLogin) | undefined;
+  beforePasswordCheck?: ((request: FastifyRequest) => LoginGuard) | undefined;
   /** What a request's lookup is bound to: cancelled with the request, one of the credential's slots. */
   requestWork?: ((request: FastifyRequest) => RequestWork) | undefined;
   /** Request body limit in bytes; default 64 KiB. */

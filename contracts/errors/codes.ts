@@ -44,6 +44,8 @@ export const ErrorCodes = {
   REPLAY_LOCK_LOST: 'OSSN_REPLAY_LOCK_LOST',
   /** A replay's handover (the hold on the previous version) did not complete in time. */
   HANDOVER_TIMEOUT: 'OSSN_HANDOVER_TIMEOUT',
+  /** A port a process is configured to listen on cannot be had (taken, not allowed, no such address); the message names the variable. */
+  PORT_UNAVAILABLE: 'OSSN_PORT_UNAVAILABLE',
   /** The development stack (scripts/stack) could not do what it was asked. */
   STACK_FAILED: 'OSSN_STACK_FAILED',
 } as const;

@@ -50,4 +50,7 @@ try {
     process.stderr.write(`ossn: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;
   }
+  // Whatever a failed start left running (a connection being made, a timer) must not keep the
+  // process alive, deaf to SIGTERM now that its command has given up.
+  process.exit();
 }

@@ -59,6 +59,8 @@ export interface QueryConfig {
   /** Where /metrics, /healthz and /readyz are served, apart from the partner port; port 0 picks a free one. */
   opsHost: string;
   opsPort: number;
+  /** From the first SIGTERM until `ossn serve` has exited, whatever the servers do. */
+  stopTimeoutMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -125,6 +127,7 @@ export function readQueryConfig(env: Env = process.env): QueryConfig {
     lookupsInFlightPerCredential: r.integer('LOOKUPS_IN_FLIGHT_PER_CREDENTIAL', 4, { min: 1, max: 1_000 }),
     opsHost: r.string('OPS_HOST', '127.0.0.1'),
     opsPort: r.integer('OPS_PORT', 9465, { min: 0, max: 65_535 }),
+    stopTimeoutMs: r.integer('OSSN_STOP_TIMEOUT_MS', defaultStopTimeoutMs, { min: 1_000, max: 600_000 }),
   };
   r.done();
   return config;

@@ -199,6 +199,26 @@ describe('125 Not Supported', () => {
     expect(t.authenticator.calls).toEqual([]);
   });
 
+  it.each(['constructor', '__proto__', 'valueOf', 'toString', 'hasOwnProperty', 'yes', 'True', '2'])('returnProductDetail %s: only true, false, 1 and 0 are booleans', async (flag) => {
+    expect(await soapMessages({ oss: 'GetOrderStatusRequest', fields: { queryType: 'allOpen', returnProductDetail: flag } })).toEqual([error(125, `Not Supported: returnProductDetail ${flag}`)]);
+    expect(await jsonAnswer(`/api/partners/v2/orders/status?queryType=allOpen&returnProductDetail=${flag}`)).toMatchObject({
+      status: 400,
+      body: { ServiceMessageArray: [error(125, `Not Supported: returnProductDetail ${flag}`)] },
+    });
+    expect(t.lookups.statusCalls).toEqual([]);
+  });
+
+  it.each([
+    ['/api/partners/v2/orders/status?queryType=lastUpdate&statusTimestamp=a&statusTimestamp=b', 'statusTimestamp'],
+    ['/api/partners/v2/orders/status?queryType=lastUpdate&statusTimeStamp=a&statusTimeStamp=b', 'statusTimeStamp'],
+    ['/api/partners/v2/orders/shipments?queryType=3&shipmentDateTimeStamp=a&shipmentDateTimeStamp=b', 'shipmentDateTimeStamp'],
+  ])('JSON: %s, a field given twice under either spelling, with or without credentials', async (url, field) => {
+    const expected = { status: 400, body: { ServiceMessageArray: [error(125, `Not Supported: ${field} (given more than once)`)] } };
+    expect(await jsonAnswer(url)).toMatchObject(expected);
+    const res = await t.app.inject({ url });
+    expect({ status: res.statusCode, body: res.json() as unknown }).toMatchObject(expected);
+  });
+
   it('JSON: 400', async () => {
     expect(await jsonAnswer('/api/partners/v2/orders/status?queryType=transactionId')).toMatchObject({ status: 400, body: { ServiceMessageArray: [error(125, 'Not Supported: queryType transactionId')] } });
   });

@@ -25,6 +25,12 @@ export function isFastifyRequestError(error: FastifyError): boolean {
  * the fault), a client fault, and Fastify's own request errors (a malformed request).
  */
 export function sendCommonFault(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
+  if (request.raw.aborted || error.code === 'ECONNRESET') {
+    // The client went away mid-body: nobody to answer and nothing of ours failed. Info, so that
+    // anyone opening and dropping connections cannot flood the error log.
+    request.log.info({ code: error.code }, 'SOAP request aborted by the client');
+    return sendFault(reply, 400, 'soap:Client', MALFORMED_REQUEST);
+  }
   if (error instanceof RateLimitedError) {
     reply.header('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
     return sendFault(reply, 429, 'soap:Server', 'Rate limit exceeded — retry later');

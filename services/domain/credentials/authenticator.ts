@@ -3,6 +3,7 @@ import type { Authenticator, Credential, LoginGuard } from './credential.js';
 import { CheckSlots, DEFAULT_CHECK_SLOTS, PasswordChecksBusyError, type CheckSlotOptions } from './check-slots.js';
 import type { CredentialDocument, CredentialStore } from './credential-store.js';
 import { decoyHash, verifyPassword } from './password-hash.js';
+import { sentPassword } from './password-rule.js';
 
 export interface CachingAuthenticatorOptions {
   /** How long a verified credential is trusted without asking the store again (counted from the read): any change to it takes effect within it. */
@@ -48,7 +49,8 @@ export class CachingAuthenticator implements Authenticator {
     this.slots = new CheckSlots(options.checkSlots ?? DEFAULT_CHECK_SLOTS);
   }
 
-  async verify(id: string, password: string, guard?: LoginGuard): Promise<Credential | undefined> {
+  async verify(id: string, sent: string, guard?: LoginGuard): Promise<Credential | undefined> {
+    const password = sentPassword(sent);
     // A locked-out address or id learns nothing, whatever the pair: not from the cache, not from a
     // pending check, not from the store.
     await guard?.refuseLocked(id);

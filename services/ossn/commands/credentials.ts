@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { readStoreConfig } from '../../plumbing/config/config.js';
 import { CredentialStore, credentialsCollection, scopes as knownScopes, UnknownCredentialError } from '../../domain/credentials/credential-store.js';
 import { generatePassword, hashPassword } from '../../domain/credentials/password-hash.js';
+import { passwordProblem } from '../../domain/credentials/password-rule.js';
 import type { Scope } from '../../domain/credentials/credential.js';
 import { connectMongo } from '../../adapters/mongodb/connect.js';
 import { UsageError } from '../usage.js';
@@ -52,7 +53,8 @@ async function readPasswordFromStdin(): Promise<string> {
     if (process.stdin.isTTY && chunk.includes(10)) break;
   }
   const password = Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? '';
-  if (password.length === 0 || password.length > 64) throw new UsageError('the password must be 1 to 64 characters');
+  const problem = passwordProblem(password);
+  if (problem !== undefined) throw new UsageError(problem);
   return password;
 }
 

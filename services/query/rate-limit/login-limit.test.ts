@@ -114,6 +114,14 @@ describe('a locked-out address or id', () => {
   });
 });
 
+it('reads a password with surrounding whitespace the same way on every interface', async () => {
+  const app = await appWith(await acme());
+  const answers: Record<string, number> = {};
+  for (const [name, send] of Object.entries(INTERFACES)) answers[name] = (await send(app, '  right ', '10.0.0.9')).statusCode;
+  // Served everywhere (JSON v2 answers a purchase order it does not know 404); SOAP read it trimmed, JSON did not.
+  expect(answers).toEqual({ 'SOAP 1.0.0': 200, 'SOAP 2.0.0': 200, 'JSON v1': 200, 'JSON v2': 404 });
+});
+
 describe('failed logins stay counted', () => {
   it('when the guessing requests are aborted while their passwords are checked', async () => {
     const checks = counted(await acme());

@@ -13,12 +13,12 @@ import type { RequestLimits } from './request-limits.js';
 
 /**
  * The address failed logins are counted under: an IPv4 address whole, an IPv6 one by its /64 (the
- * least a site is given: its 2^64 addresses are one guesser's). IPv4-mapped IPv6 counts as IPv4.
+ * least a site is given: its 2^64 addresses are one guesser's). IPv4-mapped IPv6 counts as IPv4, and
+ * so does an address of a NAT64 prefix (the well-known 64:ff9b::/96, and the local-use
+ * 64:ff9b:1::/48 read as /96, its usual length): each is one IPv4 client, not one site.
  */
 export function loginAddressKey(ip: string): string {
   if (!isIPv6(ip)) return ip;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return mapped[1]!;
   // A trailing dotted quad is the last two groups.
   const written = ip.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_quad, a: string, b: string, c: string, d: string) =>
     [(Number(a) << 8) | Number(b), (Number(c) << 8) | Number(d)].map((group) => group.toString(16)).join(':'),
@@ -26,10 +26,16 @@ export function loginAddressKey(ip: string): string {
   const [head = '', tail = ''] = written.split('::');
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
-  const groups = written.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
+  const groups = (written.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left).map((g) => parseInt(g, 16));
+  const mapped = groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff;
+  const nat64 = groups[0] === 0x64 && groups[1] === 0xff9b && (groups[2] === 1 || groups.slice(2, 6).every((g) => g === 0));
+  if (mapped || nat64) {
+    const [high = 0, low = 0] = groups.slice(6);
+    return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+  }
   return `${groups
     .slice(0, 4)
-    .map((g) => parseInt(g, 16).toString(16))
+    .map((g) => g.toString(16))
     .join(':')}::/64`;
 }
 

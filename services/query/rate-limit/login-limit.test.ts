@@ -200,4 +200,16 @@ it('counts IPv4 addresses whole and IPv6 ones by /64', () => {
   // A trailing dotted quad is two groups, so the /64 is still the first four.
   expect(loginAddressKey('::a:b:c:d:1.2.3.4')).toBe('0:0:a:b::/64');
   expect(loginAddressKey('2001:db8:1:2:3:4:1.2.3.4')).toBe('2001:db8:1:2::/64');
+  expect(loginAddressKey('::ffff:c000:207')).toBe('192.0.2.7');
+});
+
+it('counts an address of a NAT64 prefix as the IPv4 client it stands for', () => {
+  expect(loginAddressKey('64:ff9b::192.0.2.7')).toBe('192.0.2.7');
+  expect(loginAddressKey('64:ff9b::c000:208')).toBe('192.0.2.8');
+  expect(loginAddressKey('64:FF9B:0:0:0:0:C633:6401')).toBe('198.51.100.1');
+  expect(loginAddressKey('64:ff9b:1::203.0.113.9')).toBe('203.0.113.9');
+  expect(loginAddressKey('64:ff9b:1:ab::cb00:710a')).toBe('203.0.113.10');
+  // Not NAT64: the rest of 64:ff9b::/32 and its neighbours count by /64.
+  expect(loginAddressKey('64:ff9b:2::1.2.3.4')).toBe('64:ff9b:2:0::/64');
+  expect(loginAddressKey('64:ff9a::1.2.3.4')).toBe('64:ff9a:0:0::/64');
 });

@@ -41,14 +41,15 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
   const authenticator: Authenticator = {
     verify: (id, password, guard) => store.whenConnected(() => cachingAuthenticator.verify(id, password, guard)),
   };
+  const metrics = createQueryMetrics();
   // With REDIS_URL every instance counts in Redis, so they share one limit per credential.
   const limits = createRequestLimits({
     requestsPerMinute: config.requestsPerMinute,
     windowMs: config.rateLimitWindowMs,
     redisUrl: config.redisUrl,
     logger,
+    onCountingLocally: (local) => metrics.rateLimitLocal.set(local ? 1 : 0),
   });
-  const metrics = createQueryMetrics();
   // The active version as `ossn replay` records it (READ_MODEL_VERSION before the first switch),
   // followed once the store answers.
   const switching = new SwitchingLookups(db, {
@@ -108,6 +109,9 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
         await pingStore();
         if (!switching.readWithin(10_000)) throw new Error('active read-model version not read in the last 10 s');
       }),
+    // Ready all the same (partners are served), but each instance allows the whole limit.
+    readinessDetails: () =>
+      limits.countsLocally() ? { rateLimits: config.redisUrl ? 'counted in this instance alone: Redis does not answer' : 'counted in this instance alone: no REDIS_URL' } : undefined,
   }).catch(async (error: unknown) => {
     await closeService();
     throw error;

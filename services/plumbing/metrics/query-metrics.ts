@@ -30,6 +30,11 @@ export function createQueryMetrics() {
       labelNames: ['interface'] as const,
       registers,
     }),
+    rateLimitLocal: new Gauge({
+      name: 'ossn_query_rate_limit_local',
+      help: '1 while this instance counts the rate limits and failed logins on its own (REDIS_URL unset, or Redis not answering), 0 while they are shared through Redis.',
+      registers,
+    }),
     failedLogins: new Counter({
       name: 'ossn_query_failed_logins_total',
       help: 'Partner requests with an unknown id or a wrong password, by interface.',

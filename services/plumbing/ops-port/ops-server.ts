@@ -16,6 +16,8 @@ export interface OpsServerOptions {
   healthCheck?(): Promise<void>;
   /** Resolves when the process can do its work. */
   readinessCheck(): Promise<void>;
+  /** Said beside a passing /readyz. */
+  readinessDetails?: () => Record<string, string> | undefined;
   logger: Logger;
 }
 
@@ -26,7 +28,7 @@ export interface OpsServerOptions {
 export async function buildOpsApp(options: Omit<OpsServerOptions, 'host' | 'port' | 'variables'>): Promise<FastifyInstance> {
   const app = Fastify({ loggerInstance: options.logger as FastifyBaseLogger });
   await app.register(healthRoutes, { check: options.healthCheck ?? (async () => {}) });
-  await app.register(readinessRoutes, { check: options.readinessCheck });
+  await app.register(readinessRoutes, { check: options.readinessCheck, details: options.readinessDetails });
   metricsRoute(app, options.registry);
   return app;
 }

@@ -24,6 +24,8 @@ export interface RequestLimitOptions {
   /** How long a count waits for Redis before this instance counts on its own; default 1 s. */
   storeTimeoutMs?: number;
   logger?: StoreLog;
+  /** Told at once, and at every switch, whether this instance counts on its own (true) or in Redis. */
+  onCountingLocally?: (local: boolean) => void;
 }
 
 export const DEFAULT_LOGIN_FAILURES_PER_MINUTE = 20;
@@ -44,6 +46,8 @@ export interface RequestLimits {
    * whatever the password and whether or not it was verified before; takes nothing.
    */
   refuseLockedLogin(address: string, id: string): Promise<void>;
+  /** Whether this instance counts on its own (no Redis given, or Redis not answering). */
+  countsLocally(): boolean;
   close(): Promise<void>;
 }
 
@@ -58,7 +62,9 @@ export function createRequestLimits(options: RequestLimitOptions): RequestLimits
   const owned: FixedWindows[] = [];
   let state: SharedStoreState | undefined;
   const redis = options.redisUrl ? connectRedis(options.redisUrl, (error) => state?.lost(error)) : undefined;
-  if (redis) state = new SharedStoreState(redis, timeoutMs, log);
+  const onCountingLocally = options.onCountingLocally ?? (() => undefined);
+  if (redis) state = new SharedStoreState(redis, timeoutMs, log, (shared) => onCountingLocally(!shared));
+  onCountingLocally(true);
   const sharedStore = redis && redisStore(redis.connection, redis.client);
 
   /** One count per key in windows of `windowMs`: in Redis when given (in this process while it is away). */
@@ -97,6 +103,7 @@ export function createRequestLimits(options: RequestLimitOptions): RequestLimits
       const blockedMs = Math.max(...(await Promise.all([addressFailures.blockedFor(address), idFailures.blockedFor(id)])));
       if (blockedMs > 0) throw new RateLimitedError(retryAfterSeconds(blockedMs));
     },
+    countsLocally: () => !state?.inUse,
     async close() {
       state?.close();
       await Promise.all(owned.map((w) => withDeadline(w.close(), 2_000, 'closing the rate-limit windows').catch(() => undefined)));

@@ -21,9 +21,12 @@ const PROBE_INTERVAL_MS = 1_000;
 
 /** Whether the shared store is in use; switches to local on a failure and back once Redis answers. */
 export class SharedStoreState {
-  // Shared from the start: the first counts wait (within the timeout) for the connection rather
-  // than be counted apart while it is being made.
-  private shared = true;
+  // Local until Redis first answers a PING: no count waits for a connection being made (or for a
+  // Redis that is not there), and the switch is announced once it happens.
+  private shared = false;
+  /** Whether counting locally has been announced (a warning) since the counts were last shared. */
+  private announced = false;
+  private everShared = false;
   private probing = false;
   private doubting = false;
   private closed = false;
@@ -33,6 +36,7 @@ export class SharedStoreState {
     private readonly redis: SharedConnection,
     private readonly timeoutMs: number,
     private readonly log: StoreLog,
+    private readonly onSwitch: (shared: boolean) => void = () => undefined,
   ) {
     redis.onReady(() => this.probe());
     redis.onLost((reason) => this.lost(reason));
@@ -45,8 +49,11 @@ export class SharedStoreState {
   }
 
   lost(reason: unknown): void {
-    if (this.closed || !this.shared) return;
+    if (this.closed || (!this.shared && this.announced)) return;
+    const wasShared = this.shared;
     this.shared = false;
+    this.announced = true;
+    if (wasShared) this.onSwitch(false);
     this.log.warn({ reason: reason instanceof Error ? reason.message : String(reason) }, 'rate-limit store unreachable: counting in this instance until it answers');
   }
 
@@ -72,8 +79,12 @@ export class SharedStoreState {
     this.redis
       .ping(this.timeoutMs)
       .then(() => {
+        if (this.closed) return;
         this.shared = true;
-        this.log.info({}, 'rate-limit store answers again: counts are shared across instances');
+        this.announced = false;
+        this.log.info({}, this.everShared ? 'rate-limit store answers again: counts are shared across instances' : 'rate-limit store answers: counts are shared across instances');
+        this.everShared = true;
+        this.onSwitch(true);
       })
       .catch(() => undefined)
       .finally(() => {

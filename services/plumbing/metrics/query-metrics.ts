@@ -2,7 +2,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 
 /** Labels of a partner request; every value comes from a short fixed list (never a credential, PO or client). */
 export type Interface = 'soap' | 'json';
-export type Outcome = 'ok' | 'bad_request' | 'denied' | 'rate_limited' | 'error';
+export type Outcome = 'ok' | 'bad_request' | 'denied' | 'rate_limited' | 'busy' | 'error';
 
 /** The query service's metrics, in a registry of their own (a second app in one process gets its own). */
 export function createQueryMetrics() {
@@ -13,7 +13,7 @@ export function createQueryMetrics() {
     registry,
     requests: new Counter({
       name: 'ossn_query_requests_total',
-      help: 'Partner requests answered, by interface (soap, json), operation, queryType and outcome (ok, bad_request, denied, rate_limited, error).',
+      help: 'Partner requests answered, by interface (soap, json), operation, queryType and outcome (ok, bad_request, denied, rate_limited, busy, error).',
       labelNames: ['interface', 'operation', 'query_type', 'outcome'] as const,
       registers,
     }),
@@ -27,6 +27,12 @@ export function createQueryMetrics() {
     rateLimitRefusals: new Counter({
       name: 'ossn_query_rate_limit_refusals_total',
       help: 'Partner requests refused with 429 by the rate limit or the failed-login block, by interface.',
+      labelNames: ['interface'] as const,
+      registers,
+    }),
+    busyRefusals: new Counter({
+      name: 'ossn_query_busy_refusals_total',
+      help: 'Partner logins refused as busy (password checks running and waiting at their bound), by interface.',
       labelNames: ['interface'] as const,
       registers,
     }),

@@ -40,6 +40,9 @@ export interface PromoStandardsSoapOptions {
   bodyLimit?: number;
 }
 
+/** The fault text of a login refused because the password checks are at their bound. */
+export const SERVER_BUSY = 'Server busy — retry in a second';
+
 const SERVICES: ReadonlyArray<{ files: ServiceFiles; operations: OperationTable }> = [
   { files: { folder: 'oss-1.0.0', wsdlFile: 'OrderStatusService.wsdl', endpointPath: ORDER_STATUS_PATH }, operations: ORDER_STATUS_OPERATIONS },
   {
@@ -52,11 +55,13 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
   const common = sendCommonFault(error, request, reply);
   if (common) return common;
   if (error instanceof PasswordChecksBusyError) {
-    // The fault table has no busy answer: Internal error (retry later). Debug only: a flood would
-    // otherwise write a warning per refused login, which is what the bound is there to absorb.
+    // Busy said as busy (an integrator reading "Internal error" would take the supplier for
+    // broken): 503 and Retry-After, as the rate limit's 429, with a fault that clients raise with
+    // its text (README, Limits). Debug only: a flood would otherwise write a warning per refused
+    // login, which is what the bound is there to absorb.
     request.log.debug('password checks at their bound: login refused as busy');
     reply.header('Retry-After', '1');
-    return sendFault(reply, 500, 'soap:Server', 'Internal error');
+    return sendFault(reply, 503, 'soap:Server', SERVER_BUSY);
   }
   request.log.error({ err: error }, 'SOAP operation failed');
   return sendFault(reply, 500, 'soap:Server', 'Internal error');

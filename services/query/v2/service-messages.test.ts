@@ -68,6 +68,7 @@ async function jsonAnswer(url: string, headers: Record<string, string> = asBoth)
 }
 
 const error = (code: number, description: string) => ({ code, description, severity: 'Error' });
+const busy = error(999, 'Server busy: retry in a second');
 
 describe('faults, as 1.0.0 (HTTP 500)', () => {
   it.each([
@@ -362,22 +363,22 @@ describe('999 General Error, in-band', () => {
   it.each<[string, Request]>([
     ['getOrderStatus', { oss: 'GetOrderStatusRequest', fields: { queryType: 'allOpen' } }],
     ['OSN', { osn: { queryType: '1', referenceNumber: 'PO-FULL' } }],
-  ])('%s: the password checks busy (at their bound): 999 with Retry-After: 1', async (_case, request) => {
+  ])('%s: the password checks busy (at their bound): 999 saying busy, with Retry-After: 1', async (_case, request) => {
     t.authenticator.failure = new PasswordChecksBusyError();
     const [url, payload] = 'oss' in request ? [ORDER_STATUS_V2_URL, ossV2Request(request.oss, request.fields)] : [SHIPMENT_V2_URL, osnV2Request(request.osn)];
     const res = await post(t.app, url, payload);
     expect(res.statusCode).toBe(200);
     expect(res.headers['retry-after']).toBe('1');
-    expect(serviceMessagesOf(res.body)).toEqual([general]);
-    expect(await soapMessages(request)).toEqual([general]);
+    expect(serviceMessagesOf(res.body)).toEqual([busy]);
+    expect(await soapMessages(request)).toEqual([busy]);
   });
 
-  it('JSON: the password checks busy: 500 with Retry-After: 1', async () => {
+  it('JSON: the password checks busy: 503 saying busy, with Retry-After: 1', async () => {
     t.authenticator.failure = new PasswordChecksBusyError();
     const res = await t.app.inject({ method: 'GET', url: '/api/partners/v2/orders/shipments?queryType=1&referenceNumber=PO-FULL', headers: asBoth });
-    expect(res.statusCode).toBe(500);
+    expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toBe('1');
-    expect(res.json()).toEqual({ ServiceMessageArray: [general] });
+    expect(res.json()).toEqual({ ServiceMessageArray: [busy] });
   });
 
   it('JSON: 500, nothing of the failure shown', async () => {

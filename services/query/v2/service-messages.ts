@@ -77,6 +77,8 @@ export const messages = {
     severity: 'Warning',
   }),
   generalError: () => error(MessageCodes.GENERAL_ERROR, 'General Error – Contact the System Service Provider'),
+  /** A login refused because the password checks are at their bound: the general error's code, saying why and what to do. */
+  busy: () => error(MessageCodes.GENERAL_ERROR, 'Server busy: retry in a second'),
 };
 
 /** The 200 Warning of an answer at the cap (OSS and OSN alike), else none. */

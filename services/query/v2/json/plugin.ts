@@ -79,9 +79,9 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
   if (error instanceof PasswordChecksBusyError) {
     request.log.debug('password checks at their bound: login refused as busy');
     reply.header('retry-after', '1');
-  } else {
-    request.log.error({ err: error }, 'JSON v2 request failed');
+    return sendMessages(reply, [messages.busy()], 503);
   }
+  request.log.error({ err: error }, 'JSON v2 request failed');
   return sendMessages(reply, [messages.generalError()], 500);
 }
 

@@ -121,8 +121,8 @@ export function readQueryConfig(env: Env = process.env): QueryConfig {
     rateLimitWindowMs: r.integer('RATE_LIMIT_WINDOW_MS', 60_000, { min: 100, max: 3_600_000 }),
     trustedProxyHops: r.integer('TRUSTED_PROXY_HOPS', 0, { min: 0, max: 10 }),
     storeTimeoutMs: r.integer('STORE_TIMEOUT_MS', 5_000, { min: 100, max: 120_000 }),
-    // At least the headers timeout (10 s): Node would otherwise swap the two.
-    requestTimeoutMs: r.integer('REQUEST_TIMEOUT_MS', 30_000, { min: 10_000, max: 600_000 }),
+    // The headers' timeout is cut to it when shorter.
+    requestTimeoutMs: r.integer('REQUEST_TIMEOUT_MS', 5_000, { min: 1_000, max: 600_000 }),
     maxConnections: r.integer('MAX_CONNECTIONS', 1_000, { min: 1, max: 1_000_000 }),
     lookupsInFlightPerCredential: r.integer('LOOKUPS_IN_FLIGHT_PER_CREDENTIAL', 4, { min: 1, max: 1_000 }),
     opsHost: r.string('OPS_HOST', '127.0.0.1'),

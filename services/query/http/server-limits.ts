@@ -19,8 +19,9 @@ export interface ServerLimits {
 }
 
 export const DEFAULT_SERVER_LIMITS: ServerLimits = {
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
+  headersTimeoutMs: 5_000,
+  // A request is a few KiB at most: a body still arriving after 5 s is held open on purpose.
+  requestTimeoutMs: 5_000,
   // Longer than the slowest answer (a full 5,000-purchase-order lookup at the store deadline).
   idleTimeoutMs: 150_000,
   keepAliveTimeoutMs: 5_000,
@@ -32,10 +33,10 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = {
 export function serverLimitOptions(limits: ServerLimits): Pick<FastifyServerOptions, 'requestTimeout' | 'connectionTimeout' | 'keepAliveTimeout'> & { http: ServerOptions } {
   return {
     // Node swaps headersTimeout and requestTimeout when the first is the larger (and fastify sets
-    // requestTimeout after creating the server), so both are given and kept in that order.
-    requestTimeout: Math.max(limits.requestTimeoutMs, limits.headersTimeoutMs),
+    // requestTimeout after creating the server), so the headers' is never given the larger.
+    requestTimeout: limits.requestTimeoutMs,
     connectionTimeout: limits.idleTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
-    http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: limits.checkIntervalMs },
+    http: { headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs), connectionsCheckingInterval: limits.checkIntervalMs },
   };
 }

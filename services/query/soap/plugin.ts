@@ -23,7 +23,8 @@ import { loadServedDocuments, type ServedDocuments, type ServiceFiles } from './
 export const ORDER_STATUS_PATH = '/api/promostandards/order-status';
 export const SHIPMENT_NOTIFICATION_PATH = '/api/promostandards/order-shipment-notification';
 /** Requests are a few hundred bytes; anything near this is not a request we serve. */
-export const DEFAULT_BODY_LIMIT = 64 * 1024;
+/** The largest legitimate request is under 2 KiB (fields of at most 64 characters): room for generous clients, none for work. */
+export const DEFAULT_BODY_LIMIT = 8 * 1024;
 
 export interface PromoStandardsSoapOptions {
   /** Public base URL of the deployment; the WSDLs' soap:address is this plus the endpoint path. */

@@ -3,7 +3,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimitedError } from '../rate-limit/rate-limited-error.js';
 import { renderFault, type FaultCode } from './envelope.js';
-import { decodeRequestBody } from './parse-envelope.js';
+import { decodeRequestBody, refuseDisproportionate } from './parse-envelope.js';
 import { MALFORMED_REQUEST, SoapClientFault } from './soap-faults.js';
 import type { ServedDocuments } from './wsdl.js';
 
@@ -60,7 +60,10 @@ export function acceptXmlBodies(app: FastifyInstance, bodyLimit: number): void {
   app.removeAllContentTypeParsers();
   const parseXmlBody = (request: FastifyRequest, body: Buffer, done: (err: Error | null, body?: string) => void): void => {
     try {
-      done(null, decodeRequestBody(body, request.headers['content-type']));
+      const text = decodeRequestBody(body, request.headers['content-type']);
+      // Before anyone is authenticated: no body makes the parser work out of proportion.
+      refuseDisproportionate(text);
+      done(null, text);
     } catch (error) {
       done(error as Error);
     }

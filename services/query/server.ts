@@ -82,7 +82,7 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
     metrics,
     limits,
     trustedProxyHops: config.trustedProxyHops,
-    serverLimits: { requestTimeoutMs: config.requestTimeoutMs, maxConnections: config.maxConnections },
+    serverLimits: { requestTimeoutMs: config.requestTimeoutMs, maxConnections: config.maxConnections, maxConnectionsPerAddress: config.maxConnectionsPerAddress },
     lookupsInFlightPerCredential: config.lookupsInFlightPerCredential,
     // A turn that does not come within the store deadline is answered as a store that does not answer.
     lookupWaitMs: config.storeTimeoutMs,

@@ -251,6 +251,11 @@ describe('docker-compose.yml (compose-go)', () => {
     const upstreams = [...conf.matchAll(/^\s*server\s+([\w.-]+:\d+)\b/gm)].map((m) => m[1]).sort();
     expect(upstreams).toEqual(queries.map(([name, s]) => `${name}:${readQueryConfig(envOf(s)).port}`).sort());
     expect(conf).toMatch(/proxy_next_upstream\s+error\b/);
+    // The services keep no share per address behind it (every connection is the proxy's): it keeps the same one.
+    const zone = /limit_conn_zone\s+\$binary_remote_addr\s+zone=([\w-]+):/.exec(conf)?.[1];
+    expect(zone).toBeDefined();
+    const share = Number(new RegExp(`limit_conn\\s+${zone}\\s+(\\d+);`).exec(conf)?.[1]);
+    expect(share).toBe(readQueryConfig({ MONGODB_URI: 'mongodb://x/' }).maxConnectionsPerAddress);
 
     const prometheus = Object.values(cluster.services).find((s) => s.image?.startsWith('prom/prometheus'))!;
     const config = mounted(prometheus, '/etc/prometheus/prometheus.yml');

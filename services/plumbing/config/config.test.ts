@@ -55,8 +55,14 @@ describe('configuration', () => {
 
   it('refuses a request timeout below a second and a connection cap of 0, one line each', () => {
     // The partner port's headers timeout is cut to the request timeout when that is shorter.
-    const problems = problemsOf(() => readQueryConfig({ MONGODB_URI: 'mongodb://x/', REQUEST_TIMEOUT_MS: '999', MAX_CONNECTIONS: '0' }));
-    expect(problems).toEqual(['REQUEST_TIMEOUT_MS must be an integer from 1000 to 600000, got "999"', 'MAX_CONNECTIONS must be an integer from 1 to 1000000, got "0"']);
+    const problems = problemsOf(() => readQueryConfig({ MONGODB_URI: 'mongodb://x/', REQUEST_TIMEOUT_MS: '999', MAX_CONNECTIONS: '0', MAX_CONNECTIONS_PER_ADDRESS: 'many' }));
+    expect(problems).toEqual([
+      'REQUEST_TIMEOUT_MS must be an integer from 1000 to 600000, got "999"',
+      'MAX_CONNECTIONS must be an integer from 1 to 1000000, got "0"',
+      'MAX_CONNECTIONS_PER_ADDRESS must be an integer from 1 to 1000000, got "many"',
+    ]);
+    expect(readQueryConfig({ MONGODB_URI: 'mongodb://x/' }).maxConnectionsPerAddress).toBe(32);
+    expect(readQueryConfig({ MONGODB_URI: 'mongodb://x/', MAX_CONNECTIONS_PER_ADDRESS: '5' }).maxConnectionsPerAddress).toBe(5);
     // The least values allowed are taken as given.
     const least = readQueryConfig({ MONGODB_URI: 'mongodb://x/', REQUEST_TIMEOUT_MS: '1000', MAX_CONNECTIONS: '1' });
     expect([least.requestTimeoutMs, least.maxConnections]).toEqual([1000, 1]);

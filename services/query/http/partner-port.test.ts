@@ -1,7 +1,7 @@
 // The partner port over real sockets, where the behaviour lives in the socket: clients that go
 // away mid-body, bodies that would make the parser work before anyone is authenticated, bodies
 // sent slowly.
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { afterEach, expect, it } from 'vitest';
@@ -95,4 +95,46 @@ it('closes a connection whose body is still arriving 5 s after the request began
   // Node checks the deadline every second.
   expect(closedAfter).toBeGreaterThanOrEqual(4_500);
   expect(closedAfter).toBeLessThan(7_500);
+});
+
+/** Opens a connection from `from` and starts a SOAP request whose body never ends (a byte a second). */
+function slowBody(port: number, from: string): Promise<Socket> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: '127.0.0.1', localAddress: from }, () => {
+      socket.write(`POST ${ORDER_STATUS_URL} HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: 4000\r\n\r\n<`);
+      const drip = setInterval(() => socket.write('a'), 1_000);
+      socket.once('close', () => clearInterval(drip));
+      resolve(socket);
+    });
+    socket.on('error', () => undefined);
+  });
+}
+
+it('keeps a share for other addresses while one holds its own in slow bodies: a partner from another address is served', { timeout: 20_000 }, async () => {
+  // The port's cap lowered to 40, as when the issue was seen; the share per address is the default (32).
+  const { port } = await listening({ serverLimits: { maxConnections: 40 } });
+  const held = await Promise.all(Array.from({ length: 60 }, () => slowBody(port, '127.0.0.1')));
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const answers = [];
+    for (let n = 0; n < 5; n++) {
+      answers.push(
+        await new Promise<number>((resolve) => {
+          const socket = connect({ port, host: '127.0.0.1', localAddress: '127.0.0.2' }, () => {
+            const body = statusTypesRequest();
+            socket.write(`POST ${ORDER_STATUS_URL} HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+          });
+          let text = '';
+          socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          socket.on('error', () => undefined);
+          socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1] ?? 0)));
+        }),
+      );
+    }
+    expect(answers).toEqual([200, 200, 200, 200, 200]);
+    // Those beyond the address's share were closed at once.
+    expect(held.filter((socket) => !socket.destroyed && socket.readyState === 'open').length).toBeLessThanOrEqual(32);
+  } finally {
+    for (const socket of held) socket.destroy();
+  }
 });

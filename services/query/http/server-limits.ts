@@ -14,6 +14,11 @@ export interface ServerLimits {
   keepAliveTimeoutMs: number;
   /** Connections open at once; more are refused (closed) at once. */
   maxConnections: number;
+  /**
+   * Connections one address (an IPv6 /64) may hold at once; more are closed at once. Not applied
+   * behind trusted proxies (every connection comes from them): the proxy's own limit holds there.
+   */
+  maxConnectionsPerAddress: number;
   /** How often Node checks the two timeouts above: they are enforced within this much (Node's default is 30 s). */
   checkIntervalMs: number;
 }
@@ -26,6 +31,8 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = {
   idleTimeoutMs: 150_000,
   keepAliveTimeoutMs: 5_000,
   maxConnections: 1_000,
+  // Several partners behind one NAT address, each with its lookups in flight (4 per credential).
+  maxConnectionsPerAddress: 32,
   checkIntervalMs: 1_000,
 };
 

@@ -141,6 +141,11 @@ it('refuses the right password of a partner verified on one instance while guess
   for (const n of [3, 4]) expect((await json(b, basic('acme', `guess-${n}`), '10.9.1.2')).statusCode).toBe(401);
   expect((await json(a, basic('acme', 'right'), '10.9.1.3')).statusCode).toBe(429);
   expect((await soap(a, { id: 'acme', password: 'right' }, '10.9.1.3')).statusCode).toBe(429);
+  // An instance started since, which has counted nothing itself, reads the lock-out from Redis.
+  const c = await instance(keyPrefix, limits, authenticator());
+  expect((await json(c, basic('acme', 'right'), '10.9.1.4')).statusCode).toBe(429);
+  expect((await json(c, basic('other', 'right'), '10.9.1.1')).statusCode).toBe(429);
+  expect((await json(c, basic('other', 'wrong'), '10.9.1.5')).statusCode).toBe(401);
 });
 
 it('keeps its counts in Redis: an instance started anew under the same prefix goes on counting', async () => {

@@ -1,5 +1,5 @@
 // npm run bench: every bench, one after the other (they would share the 2 cores otherwise), then
-// the charts and the table for the README from their figures in bench/results/.
+// the charts and the table for docs/benchmarks.md from their figures in bench/results/.
 // Settings: BENCH_SIZES (lookups; the largest is the SOAP bench's order book), BENCH_EVENTS
 // (projector, default 1,000,000), and each bench's own (see their headers).
 import { spawnSync } from 'node:child_process';

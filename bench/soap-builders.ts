@@ -253,7 +253,7 @@ function bench(answer: Answer): void {
   }
   const same = outputs.every((o) => o.equals(outputs[0] as Buffer));
   console.log(`  same bytes from all: ${same ? 'yes' : 'NO'}`);
-  // The bench checks that every builder writes the same bytes (README): a difference fails it.
+  // The bench checks that every builder writes the same bytes (docs/benchmarks.md): a difference fails it.
   if (!same) process.exitCode = 1;
 }
 

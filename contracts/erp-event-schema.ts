@@ -4,7 +4,7 @@ import { answerableYears } from './formats.js';
 import { statusIds } from './status-types.js';
 import { contactTypes, issueCategories, issueStatuses, preProductionProofs, quantityUoms, statusWords } from './v2-vocabulary.js';
 
-// The ERP event contract (shared/design/erp-events.md; v2: oss-osn-2.0.0.md §5) as TypeBox schemas:
+// The ERP event contract (docs/erp-events.md; v2: oss-osn-2.0.0.md §5) as TypeBox schemas:
 // each one is plain JSON Schema at run time and a TypeScript type through Static, so the two cannot
 // drift apart. Contract v2 is additive: an event of schemaVersion 1 is exactly contract v1, valid
 // forever; the fields and event types v2 adds need schemaVersion 2.

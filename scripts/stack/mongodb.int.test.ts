@@ -54,7 +54,7 @@ describe("the local stack's MongoDB", () => {
       expect((await admin.command({ buildInfo: 1 })).version).toBe('6.0.5');
       const { parsed } = await admin.command({ getCmdLineOpts: 1 });
       expect(parsed.net).toMatchObject({ bindIp: '127.0.0.1', compression: { compressors: 'disabled' } });
-      // Sized for a 2-core, 24 GiB machine, as the README says: 2 GiB of cache, a 2 GiB oplog.
+      // Sized for a 2-core, 24 GiB machine, as docs/development.md says: 2 GiB of cache, a 2 GiB oplog.
       expect(parsed.storage?.wiredTiger?.engineConfig?.cacheSizeGB).toBe(2);
       expect(parsed.replication?.oplogSizeMB).toBe(2048);
 

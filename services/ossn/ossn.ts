@@ -18,7 +18,7 @@ const usage = `usage: ossn <command>
                              rebuild the read models into the next version, then switch to it
   status [--probe URL]...    one screen: servers, versions, lag, dead letters, credentials
 
-Configuration comes from environment variables; see README.md.`;
+Configuration comes from environment variables; see docs/operations.md (Configuration).`;
 
 const commands: Record<string, () => Promise<(argv: string[]) => Promise<void>>> = {
   start: async () => (await import('./commands/start.js')).startCommand,

@@ -54,6 +54,9 @@ it('is ready once it joined its group, and /metrics shows what the events did', 
   expect(sample(text, 'ossn_projector_freshness_seconds_count')).toBe(3);
   expect(sample(text, 'ossn_projector_batch_duration_seconds_count')).toBeGreaterThanOrEqual(1);
   expect(sample(text, 'ossn_projector_read_model_version')).toBe(1);
+  // What stock Node.js dashboards read, unprefixed, and what this process runs.
+  expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+  expect(text).toMatch(/^ossn_build_info\{version="[^"]+",node_version="v[^"]+",commit="[^"]+"\} 1$/m);
   await expect.poll(async () => sample(await scrape(), 'ossn_projector_consumer_lag_messages{partition="0"}') + sample(await scrape(), 'ossn_projector_consumer_lag_messages{partition="1"}'), {
     timeout: 20_000,
     interval: 500,

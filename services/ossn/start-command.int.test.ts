@@ -61,6 +61,10 @@ it('serves the projector metrics and probes, follows ossn replay to the new vers
   const operators = /projector +(http:\S+)\n +query service +(http:\S+)/.exec(output());
   expect(operators, output()).not.toBeNull();
   const [, projectorUrl, queryOpsUrl] = operators!;
+  // Kafka's normal start-up transients on a new topic (its leaders being elected, the group's
+  // coordinator loading) print no JSON log lines in the terminal: the examples are all there is.
+  const beforeExamples = output().slice(0, output().indexOf('ossn is running at'));
+  expect(beforeExamples.split('\n').filter((line) => line.startsWith('{')), beforeExamples).toEqual([]);
   expect(projectorUrl).not.toBe(queryOpsUrl);
   const scrape = async () => (await fetch(`${projectorUrl}/metrics`)).text();
 
@@ -72,6 +76,11 @@ it('serves the projector metrics and probes, follows ossn replay to the new vers
   expect(sample(await scrape(), 'ossn_projector_events_applied_total')).toBeGreaterThan(0);
   expect(sample(await scrape(), 'ossn_projector_read_model_version')).toBe(1);
   expect(await (await fetch(`${queryOpsUrl}/metrics`)).text()).toContain('ossn_query_requests_total');
+
+  // The printed OpenAPI links answer the descriptions of both JSON versions.
+  const openapi = [...output().matchAll(/^ +(http:\S+\/openapi\.json)$/gm)].map((m) => m[1]!);
+  expect(openapi.map((url) => new URL(url).pathname)).toEqual(['/api/partners/v1/openapi.json', '/api/partners/v2/openapi.json']);
+  for (const url of openapi) expect((await (await fetch(url)).json()) as { openapi: string }).toMatchObject({ openapi: '3.1.0' });
 
   // The printed 2.0.0 example shows a full answer: the demo data's issues, product lines and contacts.
   const v2Example = /curl -s -u '([^':]+):([^']+)' '([^']+\/v2\/orders\/status[^']*)'/.exec(output());

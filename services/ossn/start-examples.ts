@@ -1,4 +1,6 @@
+import { OPENAPI_PATH } from '../query/json/plugin.js';
 import { OSS_NS as oss } from '../query/soap/namespaces.js';
+import { OPENAPI_V2_PATH } from '../query/v2/json/plugin.js';
 import { OSS_V2_NS as ossV2 } from '../query/v2/namespaces.js';
 
 /** What `ossn start` prints: the base URL, the demo credential, three commands to paste and the operators' ports. */
@@ -37,6 +39,10 @@ Open orders over SOAP:
 PromoStandards 2.0.0, open orders with their issues, product lines and contacts, as JSON and over SOAP:
   curl -s -u '${id}:${password}' '${baseUrl}/api/partners/v2/orders/status?queryType=allOpen&returnIssueDetailType=allIssues&returnProductDetail=true'
   curl -s '${baseUrl}/api/promostandards/order-status/2.0.0' -H 'Content-Type: text/xml; charset=utf-8' -H 'SOAPAction: getOrderStatus' --data '${soapV2Body}'
+
+The JSON endpoints described in OpenAPI 3.1, for a client generator (1.0.0, then 2.0.0):
+  ${baseUrl}${OPENAPI_PATH}
+  ${baseUrl}${OPENAPI_V2_PATH}
 
 The WSDLs, for a SOAP client (1.0.0, then 2.0.0):
   ${baseUrl}/api/promostandards/order-status?wsdl

@@ -9,8 +9,9 @@ import { LoggableUrlLogController, partnerJsonApi, withLoggableRequests } from '
 import { MeasuredLookups, MeasuredLookupsV2 } from './measured-lookups.js';
 import { queryMetrics } from './http/request-metrics.js';
 import type { OrderLookups, OrderLookupsV2 } from '../../contracts/lookups.js';
-import type { Authenticator, Credential } from '../domain/credentials/credential.js';
+import type { Authenticator } from '../domain/credentials/credential.js';
 import { guardLogins, type RequestLimits } from './rate-limit/index.js';
+import { rateLimitHeaders } from './rate-limit/rate-limit-headers.js';
 import { DEFAULT_LOOKUP_WAIT_MS, DEFAULT_LOOKUPS_IN_FLIGHT, LookupsInFlight } from './rate-limit/lookups-in-flight.js';
 import { promoStandardsSoap } from './soap/index.js';
 import { partnerJsonApiV2 } from './v2/json/plugin.js';
@@ -66,7 +67,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // The partner endpoints, SOAP and JSON, share one rate limit and one failed-login limit.
   await app.register(async (partners) => {
     const beforePasswordCheck = limits ? guardLogins(limits) : undefined;
-    const admit = limits ? (credential: Credential) => limits.admit(credential) : undefined;
+    const admit = limits ? rateLimitHeaders(partners, limits) : undefined;
     const requestWork = trackRequestWork(partners, new LookupsInFlight(deps.lookupsInFlightPerCredential ?? DEFAULT_LOOKUPS_IN_FLIGHT, deps.lookupWaitMs ?? DEFAULT_LOOKUP_WAIT_MS));
     await partners.register(promoStandardsSoap, {
       beforePasswordCheck,
@@ -96,7 +97,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       degraded: metrics ? (field: string) => metrics.v2Degraded.inc({ field }) : undefined,
     };
     await partners.register(promoStandardsSoapV2, { ...v2, publicBaseUrl: deps.publicBaseUrl });
-    await partners.register(partnerJsonApiV2, v2);
+    await partners.register(partnerJsonApiV2, { ...v2, publicBaseUrl: deps.publicBaseUrl });
   });
   return app;
 }

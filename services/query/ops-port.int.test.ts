@@ -3,6 +3,7 @@
 import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sample } from '../../test/support/metrics-scrape.js';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { freePort } from '../../test/support/free-port.js';
 import { servers, uniqueNames } from '../../test/support/servers.js';
@@ -52,6 +53,18 @@ it('serves the probes and the metrics on the operators\' port only, on loopback 
   await expect.poll(async () => (await fetch(`${service.opsUrl}/readyz`)).status, { timeout: 15_000, interval: 200 }).toBe(200);
   const scrape = await (await fetch(`${service.opsUrl}/metrics`)).text();
   expect(sample(scrape, 'ossn_query_requests_total{interface="json",operation="getOrderStatus",query_type="4",outcome="ok"}')).toBe(1);
+});
+
+it('exports what stock dashboards read: the Node.js and process metrics unprefixed, ossn_build_info, and whether it counts the rate limits alone', async () => {
+  const scrape = await (await fetch(`${service.opsUrl}/metrics`)).text();
+  for (const name of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes']) {
+    expect(scrape, name).toMatch(new RegExp(`^${name}(\\{[^}]*\\})? `, 'm'));
+  }
+  expect(scrape).not.toMatch(/^ossn_query_process_|^ossn_query_nodejs_/m);
+  const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  expect(scrape).toMatch(new RegExp(`^ossn_build_info\\{version="${version}",node_version="${process.version}",commit="([0-9a-f]{12}|unknown)"\\} 1$`, 'm'));
+  // Started without REDIS_URL: it counts on its own.
+  expect(sample(scrape, 'ossn_query_rate_limit_local')).toBe(1);
 });
 
 it('is given its address and port by OPS_HOST and OPS_PORT, each checked at start', () => {

@@ -41,15 +41,14 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
   const authenticator: Authenticator = {
     verify: (id, password, guard) => store.whenConnected(() => cachingAuthenticator.verify(id, password, guard)),
   };
-  const metrics = createQueryMetrics();
   // With REDIS_URL every instance counts in Redis, so they share one limit per credential.
   const limits = createRequestLimits({
     requestsPerMinute: config.requestsPerMinute,
     windowMs: config.rateLimitWindowMs,
     redisUrl: config.redisUrl,
     logger,
-    onCountingLocally: (local) => metrics.rateLimitLocal.set(local ? 1 : 0),
   });
+  const metrics = createQueryMetrics({ rateLimitLocal: () => limits.countsLocally() });
   // The active version as `ossn replay` records it (READ_MODEL_VERSION before the first switch),
   // followed once the store answers.
   const switching = new SwitchingLookups(db, {

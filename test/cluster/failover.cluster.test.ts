@@ -338,7 +338,7 @@ describe('failover under load, on the cluster', () => {
   });
 
   // Redis away: every request is served (each instance counts on its own until Redis answers), and
-  // the limit holds as the README promises: one window admits at most the limit while Redis counts,
+  // the limit holds as docs/operations.md, Limits, promises: one window admits at most the limit while Redis counts,
   // and each instance's own window at most the limit while it counts alone; around the switches
   // (Redis lost, Redis back) one credential may get up to (N + 2) x the limit within one window
   // length with N instances: N + 1 around the loss or the return (each instance opens a fresh

@@ -4,20 +4,17 @@
 // cluster's members find each other, that every variable given to an ossn container is one its
 // command validates, with a value it accepts, that a shape's ossn containers agree on what they
 // share, and that every variable of a Kafka container sets a known broker property.
-import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readProjectorConfig, readQueryConfig } from '../../services/plumbing/config/config.js';
 import { kafkaServerProperties, type KafkaNode } from '../../scripts/stack/kafka.js';
 import { variablesReadBy } from '../support/variables-read-by.js';
+import { goRun } from '../support/go-run.js';
 
-const run = promisify(execFile);
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const checker = join(repo, 'scripts/compose-check');
 const composeFile = join(repo, 'docker-compose.yml');
 
 interface ResolvedService {
@@ -49,25 +46,8 @@ const configReaderOf: Record<string, (env: Record<string, string | undefined>) =
   serve: readQueryConfig,
 };
 
-/** `go run` of the checker, its build and module caches under the repository's .cache/ (git-ignored). */
-async function composeCheck(file: string, shapes: string[]): Promise<{ stdout: string; stderr: string }> {
-  const env = {
-    ...process.env,
-    GOCACHE: join(repo, '.cache/go-build'),
-    GOMODCACHE: join(repo, '.cache/go-mod'),
-    GOFLAGS: '-buildvcs=false -mod=readonly -modcacherw',
-  };
-  try {
-    await run('go', ['version'], { env, timeout: 30_000 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new Error('the compose check needs Go 1.21 or later (`go` is not on the PATH): install it with `apt-get install golang` (or from https://go.dev/dl/), then run the tests again');
-    }
-    throw error;
-  }
-  // The first run downloads compose-go through the Go module proxy and builds it: minutes at most.
-  return run('go', ['run', '.', file, ...shapes], { cwd: checker, env, timeout: 540_000, maxBuffer: 64 * 1024 * 1024 });
-}
+/** compose-check on `file`, for each shape. */
+const composeCheck = (file: string, shapes: string[]) => goRun('compose-check', [file, ...shapes]);
 
 const ossnServices = (shape: Shape) => Object.entries(shape.services).filter(([, s]) => s.build);
 const withCommand = (shape: Shape, command: string) => ossnServices(shape).filter(([, s]) => s.command[0] === command);
@@ -78,6 +58,12 @@ function scrapeTargets(configFile: string, job: string): string[] {
   const text = readFileSync(join(repo, configFile), 'utf8');
   const match = new RegExp(`job_name: ${job}\\n[\\s\\S]*?targets: \\[([^\\]]*)\\]`).exec(text);
   return (match?.[1] ?? '').split(',').map((t) => t.trim().replace(/^"|"$/g, '')).filter(Boolean).sort();
+}
+/** The Prometheus service loads ossn's alert rules: its configuration names the file it mounts there. */
+function expectAlertRules(prometheus: ResolvedService): void {
+  expect(mounted(prometheus, '/etc/prometheus/alerts.yml')).toBe('ops/prometheus/alerts.yml');
+  const config = readFileSync(join(repo, mounted(prometheus, '/etc/prometheus/prometheus.yml')), 'utf8');
+  expect(/^rule_files:\n((?: +- .*\n)+)/m.exec(config)?.[1]?.trim().split('\n').map((line) => line.trim())).toEqual(['- /etc/prometheus/alerts.yml']);
 }
 /** The file a service mounts at `target`, relative to the repository. */
 function mounted(s: ResolvedService, target: string): string {
@@ -168,6 +154,7 @@ describe('docker-compose.yml (compose-go)', () => {
     expect(single.services.setup?.restart).toBe('no');
     expect(scrapeTargets(mounted(single.services.prometheus!, '/etc/prometheus/prometheus.yml'), 'ossn-query')).toEqual(['query:9465']);
     expect(scrapeTargets(mounted(single.services.prometheus!, '/etc/prometheus/prometheus.yml'), 'ossn-projector')).toEqual(['projector:9464']);
+    expectAlertRules(single.services.prometheus!);
   });
 
   check('`docker compose --profile cluster up` starts the cluster alone, no single-node service beside it', () => {
@@ -261,6 +248,7 @@ describe('docker-compose.yml (compose-go)', () => {
     const config = mounted(prometheus, '/etc/prometheus/prometheus.yml');
     expect(scrapeTargets(config, 'ossn-query')).toEqual(queries.map(([name, s]) => `${name}:${readQueryConfig(envOf(s)).opsPort}`).sort());
     expect(scrapeTargets(config, 'ossn-projector')).toEqual(projectors.map(([name, s]) => `${name}:${readProjectorConfig(envOf(s)).metricsPort}`).sort());
+    expectAlertRules(prometheus);
   });
 
   check('every variable given to an ossn container is one its command validates, with a value it accepts', () => {

@@ -24,7 +24,7 @@ export async function buildSoapTestApp(beforeOperation?: BeforeOperation): Promi
   const lookups = new FakeLookups();
   const authenticator = new FakeAuthenticator(ACCOUNTS);
   const app = Fastify({ logger: false });
-  await app.register(promoStandardsSoap, { publicBaseUrl: BASE_URL, lookups, authenticator, ...(beforeOperation ? { beforeOperation } : {}) });
+  await app.register(promoStandardsSoap, { publicBaseUrl: BASE_URL, lookups, authenticator, beforeOperation: beforeOperation && (() => beforeOperation) });
   await app.ready();
   return { app, lookups, authenticator };
 }
@@ -34,7 +34,7 @@ export async function buildJsonTestApp(beforeLookup?: (credential: Credential) =
   const lookups = new FakeLookups();
   const authenticator = new FakeAuthenticator(ACCOUNTS);
   const app = Fastify({ logger: false });
-  await app.register(partnerJsonApi, { lookups, authenticator, beforeLookup });
+  await app.register(partnerJsonApi, { lookups, authenticator, beforeLookup: beforeLookup && (() => beforeLookup) });
   await app.ready();
   return { app, lookups, authenticator };
 }
@@ -55,21 +55,24 @@ export function appWithLimits(limits: RequestLimits, trustedProxyHops = 0, authe
 export interface V2TestApp {
   app: FastifyInstance;
   lookups: FakeLookupsV2;
+  /** The 1.0.0 lookups of the same app. */
+  lookupsV1: FakeLookups;
   authenticator: FakeAuthenticator;
 }
 
 /** The whole app (buildApp) with fake 2.0.0 lookups: the 2.0.0 SOAP endpoints and the JSON v2 twins, WSDLs under BASE_URL. */
 export async function buildV2TestApp(options: { limits?: RequestLimits; metrics?: QueryMetrics } = {}): Promise<V2TestApp> {
   const lookups = new FakeLookupsV2();
+  const lookupsV1 = new FakeLookups();
   const authenticator = new FakeAuthenticator(ACCOUNTS);
   const app = await buildApp({
     logger: pino({ level: 'silent' }),
     publicBaseUrl: BASE_URL,
-    lookups: new FakeLookups(),
+    lookups: lookupsV1,
     lookupsV2: lookups,
     authenticator,
     ...options,
   });
   await app.ready();
-  return { app, lookups, authenticator };
+  return { app, lookups, lookupsV1, authenticator };
 }

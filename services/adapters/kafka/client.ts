@@ -1,7 +1,9 @@
 import { Kafka, logLevel, type LogEntry } from 'kafkajs';
 import type { Logger } from '../../plumbing/logging/logger.js';
 
-const levels: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
+type Level = 'error' | 'warn' | 'info' | 'debug';
+
+const levels: Record<number, Level> = {
   [logLevel.ERROR]: 'error',
   [logLevel.WARN]: 'warn',
   [logLevel.INFO]: 'info',
@@ -11,6 +13,33 @@ const levels: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
 // kafkajs warns at every idempotent producer made with bounded retries; ours are bounded on purpose
 // and replace themselves after a failed send, which is what the warning is about (producer.ts).
 const answeredWarnings = new Set(['Limiting retries for the idempotent producer may invalidate EoS guarantees']);
+
+/**
+ * Broker answers that are normal while a topic or group is new or moving (leaders being elected,
+ * the group coordinator loading): kafkajs logs each as an error, then retries the request itself,
+ * and a retry that finally fails reaches our code, which says so. Debug, not a red line in
+ * `npm start` for every start.
+ */
+const transientAnswers = new Set([
+  'This server does not host this topic-partition',
+  'There is no leader for this topic-partition as we are in the middle of a leadership election',
+  'This server is not the leader for that topic-partition',
+  "The coordinator is loading and hence can't process requests for this group",
+  'The group coordinator is not available',
+  'This is not the correct coordinator for this group',
+  'The group is rebalancing, so a rejoin is needed',
+]);
+
+/** Rejoining after a rebalance is the group doing its job: info, not a warning. */
+const routineMessages = new Set(['The group is rebalancing, re-joining']);
+
+/** The level a kafkajs log entry is written at, or undefined to drop it. */
+export function kafkaLogLevel(level: number, message: string, extra: Record<string, unknown>): Level | undefined {
+  if (answeredWarnings.has(message)) return undefined;
+  if (message.startsWith('Response ') && typeof extra['error'] === 'string' && transientAnswers.has(extra['error'])) return 'debug';
+  if (routineMessages.has(message)) return 'info';
+  return levels[level] ?? 'info';
+}
 
 /** A kafkajs client that logs through pino, one structured line per entry. */
 export function createKafka(brokers: string[], clientId: string, logger: Logger): Kafka {
@@ -23,8 +52,8 @@ export function createKafka(brokers: string[], clientId: string, logger: Logger)
     logCreator:
       () =>
       ({ level, log: { message, ...extra } }: LogEntry) => {
-        if (answeredWarnings.has(message)) return;
-        log[levels[level] ?? 'info']({ ...extra, namespace: undefined }, message);
+        const at = kafkaLogLevel(level, message, extra);
+        if (at) log[at]({ ...extra, namespace: undefined }, message);
       },
   });
 }

@@ -42,7 +42,7 @@ export function newsOf(so: ShipmentsDocument, since: ShipmentNewsSince, wholePur
  * The time an answered sales order is ordered by, in terms a partner can read from the answer:
  * the earliest shipmentDate it holds, or the partner's timestamp when one of its locations holds
  * no package (a complete flag's news has no shipmentDate). A purchase order's is its sales
- * orders' earliest; the README tells partners to resume a full answer from the last one's.
+ * orders' earliest; docs/partners.md tells partners to resume a full answer from the last one's.
  */
 export function newsKey(so: ShipmentsState, since: ShipmentNewsSince): number {
   let key = Infinity;

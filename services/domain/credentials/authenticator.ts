@@ -96,7 +96,7 @@ export class CachingAuthenticator implements Authenticator {
    */
   private async check(id: string, password: string, digest: Buffer, guard?: LoginGuard): Promise<Credential | undefined> {
     // The TTL counts from the read, not from the end of the check: a change made while the store
-    // answers or scrypt runs must still show within the TTL (the README's 30 s).
+    // answers or scrypt runs must still show within the TTL (docs/operations.md: the 30 s rule).
     const known = this.cache.get(id);
     const renewable = known !== undefined && timingSafeEqual(known.digest, digest);
     // Any other pair reserves first: a locked-out guesser costs not even a store read.

@@ -131,8 +131,8 @@ async function startEverything(
   const projectorOps = (running.projectorOps = await serveProjectorOps(projectorConfig, () => running.projector, metrics, logger));
   const kafka = createKafka(projectorConfig.kafkaBrokers, 'ossn-start', logger);
   await ensureTopics(kafka, projectorConfig.topic, projectorConfig.topicPartitions);
-  // Leaders of topics created moments ago may not be known to every request yet.
-  if ((await untilAnswered('Kafka', () => topicSize(kafka, projectorConfig.topic), logger, { initialDelayMs: 500 })) === 0n) {
+  // Leaders of topics created moments ago may not be known to every request yet: a few failures are expected.
+  if ((await untilAnswered('Kafka', () => topicSize(kafka, projectorConfig.topic), logger, { initialDelayMs: 500, expectedFailures: 3 })) === 0n) {
     const events = generateDemoEvents({ clients: 3, orders: 40, seed: 1 });
     const producer = await connectProducer(kafka);
     await publishNdjson(events.map((e) => JSON.stringify(e)), producer, projectorConfig.topic).finally(() => producer.close());

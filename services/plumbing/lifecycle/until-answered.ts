@@ -6,6 +6,8 @@ export interface UntilAnsweredOptions {
   maxDelayMs?: number;
   /** Stops trying: the promise then rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** Failures expected while the server settles (leaders of a topic made moments ago): logged at info, later ones warn. */
+  expectedFailures?: number;
 }
 
 /**
@@ -17,7 +19,7 @@ export async function untilAnswered<T>(
   what: string,
   attempt: () => Promise<T>,
   logger: Logger,
-  { initialDelayMs = 1_000, maxDelayMs = 15_000, signal }: UntilAnsweredOptions = {},
+  { initialDelayMs = 1_000, maxDelayMs = 15_000, signal, expectedFailures = 0 }: UntilAnsweredOptions = {},
 ): Promise<T> {
   let delay = initialDelayMs;
   for (let tries = 1; ; tries++) {
@@ -29,7 +31,7 @@ export async function untilAnswered<T>(
     } catch (error) {
       // The message only: a driver's error object may carry the connection options.
       const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      logger.warn({ reason, attempt: tries, retryInMs: delay }, `${what} does not answer yet; retrying`);
+      logger[tries <= expectedFailures ? 'info' : 'warn']({ reason, attempt: tries, retryInMs: delay }, `${what} does not answer yet; retrying`);
       await sleep(delay, undefined, { signal });
       delay = Math.min(delay * 2, maxDelayMs);
     }

@@ -1,9 +1,12 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { registerBuildInfo } from './build-info.js';
 
 /** The projector's metrics, in a registry of their own, served on the projector's metrics port. */
 export function createProjectorMetrics() {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'ossn_projector_' });
+  // Unprefixed, as stock Node.js dashboards and alerts expect them; Prometheus' job label tells the services apart.
+  collectDefaultMetrics({ register: registry });
+  registerBuildInfo(registry);
   const registers = [registry];
   return {
     registry,

@@ -1,13 +1,21 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { registerBuildInfo } from './build-info.js';
 
 /** Labels of a partner request; every value comes from a short fixed list (never a credential, PO or client). */
 export type Interface = 'soap' | 'json';
 export type Outcome = 'ok' | 'bad_request' | 'denied' | 'rate_limited' | 'busy' | 'error';
 
+export interface QueryMetricsSources {
+  /** Whether the rate limits are counted in this instance alone (read at each scrape). */
+  rateLimitLocal?: () => boolean;
+}
+
 /** The query service's metrics, in a registry of their own (a second app in one process gets its own). */
-export function createQueryMetrics() {
+export function createQueryMetrics({ rateLimitLocal }: QueryMetricsSources = {}) {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'ossn_query_' });
+  // Unprefixed, as stock Node.js dashboards and alerts expect them; Prometheus' job label tells the services apart.
+  collectDefaultMetrics({ register: registry });
+  registerBuildInfo(registry);
   const registers = [registry];
   return {
     registry,
@@ -36,11 +44,6 @@ export function createQueryMetrics() {
       labelNames: ['interface'] as const,
       registers,
     }),
-    rateLimitLocal: new Gauge({
-      name: 'ossn_query_rate_limit_local',
-      help: '1 while this instance counts the rate limits and failed logins on its own (REDIS_URL unset, or Redis not answering), 0 while they are shared through Redis.',
-      registers,
-    }),
     failedLogins: new Counter({
       name: 'ossn_query_failed_logins_total',
       help: 'Partner requests with an unknown id or a wrong password, by interface.',
@@ -61,10 +64,18 @@ export function createQueryMetrics() {
       registers,
     }),
     v2Degraded: new Counter({
-      name: 'ossn_v2_degraded_total',
+      name: 'ossn_query_v2_degraded_total',
       help: 'Values of 2.0.0 answers cut, replaced or left out so that the answer stays valid against the XSDs, by field.',
       labelNames: ['field'] as const,
       registers,
+    }),
+    rateLimitLocal: new Gauge({
+      name: 'ossn_query_rate_limit_local',
+      help: '1 while this instance counts the rate limits on its own (no REDIS_URL, or Redis not answering: N instances then allow up to N times the limit), 0 while the counts are shared in Redis.',
+      registers,
+      collect() {
+        if (rateLimitLocal) this.set(rateLimitLocal() ? 1 : 0);
+      },
     }),
     activeVersion: new Gauge({
       name: 'ossn_query_read_model_version',

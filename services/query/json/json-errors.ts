@@ -9,8 +9,8 @@ import { MAX_FIELD_LENGTH } from '../order-queries.js';
 export const BASIC_REALM = 'Basic realm="ossn"';
 export const MISSING_CREDENTIALS = 'Missing credentials — use HTTP Basic auth (id:password)';
 export const INVALID_CREDENTIALS = 'Invalid id or password';
-/** The date-times the JSON routes read (RFC 3339), as an error names them. */
-export const JSON_DATE_TIME_FORM = 'an ISO 8601 date-time with time zone';
+/** The date-times the JSON routes read (../request-date-time.ts), as an error names them. */
+export const JSON_DATE_TIME_FORM = 'an ISO 8601 date-time (without a time zone: UTC)';
 
 /** An answer other than 200 with this status and error text. */
 export class JsonHttpError extends OssnError {

@@ -1,10 +1,15 @@
 // JSON Schemas of the two routes: they validate the query string, serialize the answers (only the
 // properties listed here are written, so views carrying more lose it) and make the OpenAPI
 // description. Bodies exactly as service.md lists them; dates are Date objects written as ISO 8601.
+import { statusTypes } from '../../../contracts/status-types.js';
+import { rateLimitHeaders, retryAfterHeader } from '../http/openapi.js';
 import { MAX_FIELD_LENGTH } from '../order-queries.js';
 
 const text = { type: 'string' } as const;
 const dateTime = { type: 'string', format: 'date-time' } as const;
+/** A request's date-time: read by ../request-date-time.ts, which also takes one without a zone (UTC). */
+const requestDateTime = { type: 'string' } as const;
+export const REQUEST_DATE_TIME = 'An ISO 8601 date-time (xsd:dateTime or RFC 3339); without a time zone it is UTC.';
 const object = (properties: Record<string, unknown>, required: string[]) =>
   ({ type: 'object', properties, required, additionalProperties: false }) as const;
 
@@ -35,7 +40,7 @@ export const statusQuerystring = {
       description: '1 = purchase order number, 2 = sales order number, 3 = changed since statusTimeStamp, 4 = all open orders; other values return an empty list',
     },
     referenceNumber,
-    statusTimeStamp: { ...dateTime, description: 'Required for queryType 3: orders whose status changed after this time' },
+    statusTimeStamp: { ...requestDateTime, description: `Required for queryType 3: orders whose status changed after this time. ${REQUEST_DATE_TIME}` },
   },
   required: ['queryType'],
 } as const;
@@ -49,9 +54,8 @@ export const shipmentsQuerystring = {
     },
     referenceNumber,
     shipmentDateTimeStamp: {
-      ...dateTime,
-      description:
-        'Required for queryType 3, which answers packages shipped at or after this time or made visible since (posted late), and locations whose complete flag changed since: send the time of your previous poll',
+      ...requestDateTime,
+      description: `Required for queryType 3, which answers packages shipped at or after this time or made visible since (posted late), and locations whose complete flag changed since: send the time of your previous poll. ${REQUEST_DATE_TIME}`,
     },
   },
   required: ['queryType'],
@@ -60,8 +64,8 @@ export const shipmentsQuerystring = {
 const statusDetail = object(
   {
     factoryOrderNumber: text,
-    statusID: { type: 'integer' },
-    statusName: text,
+    statusID: { type: 'integer', enum: statusTypes.map((t) => t.statusId) },
+    statusName: { type: 'string', enum: statusTypes.map((t) => t.statusName) },
     expectedShipDate: dateTime,
     expectedDeliveryDate: dateTime,
     responseRequired: { type: 'boolean' },
@@ -121,11 +125,18 @@ export const shipmentsBody = object({ shipments: { type: 'array', items: shipmen
 const errorBody = (description: string, headers?: Record<string, unknown>) => ({
   ...object({ error: text }, ['error']),
   description,
-  ...(headers ? { headers } : {}),
+  headers: { ...rateLimitHeaders, ...headers },
 });
 
 const wwwAuthenticate = { 'WWW-Authenticate': { type: 'string', description: 'Basic realm="ossn"' } };
-const retryAfter = { 'Retry-After': { type: 'integer', description: 'Seconds until a request will be accepted again' } };
+const retryAfter = retryAfterHeader;
+
+/** The 200 answer of a route: its body schema, described, with the header fields every answer carries. */
+export const okResponse = (body: object, description: string) => ({ ...body, description, headers: rateLimitHeaders });
+
+/** queryType values each route answers; other integers answer an empty list (documented, not validated: ../http/openapi.ts). */
+export const STATUS_QUERY_TYPES = [1, 2, 3, 4] as const;
+export const SHIPMENT_QUERY_TYPES = [1, 2, 3] as const;
 
 export const errorResponses = {
   400: errorBody('A query parameter is missing, malformed or too long, or a password was put in the URL; the text names it'),

@@ -26,6 +26,10 @@ export interface Take {
   allowed: boolean;
   /** When refused: milliseconds until a take will be allowed again. */
   retryAfterMs: number;
+  /** Takes left in the window after this one (0 when refused). */
+  remaining: number;
+  /** Milliseconds until the window ends and its count starts again. */
+  resetMs: number;
   /** Puts an allowed take's token back into its window (nothing once that window has ended). */
   giveBack(): Promise<void>;
 }
@@ -113,11 +117,12 @@ export class FixedWindows {
     const giveBack = async () => {
       if (this.entries.get(entry.key)?.limiter === entry.limiter) await entry.limiter.incrementReservoir(1);
     };
-    if (remaining !== null && remaining >= 0) return { allowed: true, retryAfterMs: 0, giveBack };
+    const resetMs = Math.max(1, entry.endsAt - Date.now());
+    if (remaining !== null && remaining >= 0) return { allowed: true, retryAfterMs: 0, remaining, resetMs, giveBack };
     // Refused: the token is put back, so that refusals do not dig the window below zero (its count
     // then always equals the takes that were allowed).
     await giveBack();
-    return { allowed: false, retryAfterMs: Math.max(1, entry.endsAt - Date.now()), giveBack: async () => undefined };
+    return { allowed: false, retryAfterMs: resetMs, remaining: 0, resetMs, giveBack: async () => undefined };
   }
 
   /** The key's open window, opening the next one when its last has ended. */

@@ -163,12 +163,15 @@ it('keeps its counts in Redis: an instance started anew under the same prefix go
 it('serves requests, counting in this instance, when Redis cannot be reached', async () => {
   const warnings: string[] = [];
   const logger = { warn: (_: object, message: string) => warnings.push(message), info() {} };
-  const app = await appWithLimits(createRequestLimits({ requestsPerMinute: 2, redisUrl: 'redis://127.0.0.1:1', storeTimeoutMs: 300, logger }));
+  const limits = createRequestLimits({ requestsPerMinute: 2, redisUrl: 'redis://127.0.0.1:1', storeTimeoutMs: 300, logger });
+  const app = await appWithLimits(limits);
   apps.push(app);
   const codes = [];
   for (let n = 0; n < 3; n++) codes.push((await json(app)).statusCode);
   expect(codes).toEqual([200, 200, 429]);
   await expect.poll(() => warnings, { timeout: 5_000 }).toEqual(['rate-limit store unreachable: counting in this instance until it answers']);
+  // What ossn_query_rate_limit_local reports.
+  expect(limits.countsLocally()).toBe(true);
 });
 
 it('starts counting at once, in this instance, while Redis is not there: no count waits for it', async () => {
@@ -176,13 +179,7 @@ it('starts counting at once, in this instance, while Redis is not there: no coun
   const sockets: Socket[] = [];
   const silent = createServer((socket) => void sockets.push(socket.on('error', () => undefined)));
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-  const switches: boolean[] = [];
-  const limits = createRequestLimits({
-    requestsPerMinute: 5,
-    redisUrl: `redis://127.0.0.1:${(silent.address() as { port: number }).port}`,
-    storeTimeoutMs: 1_000,
-    onCountingLocally: (local) => switches.push(local),
-  });
+  const limits = createRequestLimits({ requestsPerMinute: 5, redisUrl: `redis://127.0.0.1:${(silent.address() as { port: number }).port}`, storeTimeoutMs: 1_000 });
   try {
     const startedAt = Date.now();
     const answers = [];
@@ -191,7 +188,6 @@ it('starts counting at once, in this instance, while Redis is not there: no coun
     // Each count used to wait for the store's 1 s before it was counted here.
     expect(Date.now() - startedAt).toBeLessThan(500);
     expect(limits.countsLocally()).toBe(true);
-    expect(switches).toEqual([true]);
   } finally {
     const closed = new Promise((resolve) => silent.close(resolve));
     for (const socket of sockets) socket.destroy();
@@ -199,12 +195,11 @@ it('starts counting at once, in this instance, while Redis is not there: no coun
   }
 });
 
-it('tells when its counts become shared through Redis', async () => {
-  const switches: boolean[] = [];
-  const limits = createRequestLimits({ requestsPerMinute: 5, redisUrl, keyPrefix: prefix(), onCountingLocally: (local) => switches.push(local) });
+it('counts on its own from its start until Redis first answers, then shares its counts', async () => {
+  const limits = createRequestLimits({ requestsPerMinute: 5, redisUrl, keyPrefix: prefix() });
   try {
+    expect(limits.countsLocally()).toBe(true);
     await expect.poll(() => limits.countsLocally(), { timeout: 5_000 }).toBe(false);
-    expect(switches).toEqual([true, false]);
   } finally {
     await limits.close();
   }
@@ -240,6 +235,7 @@ it('heals a credential whose first count met a Redis failure: its count is share
     const answers = [];
     for (const limits of [b, a, b, a, b, a]) answers.push(await admitted(limits));
     expect(answers).toEqual(['admitted', 'admitted', 'admitted', 'admitted', 'refused, retry after the window', 'refused, retry after the window']);
+    expect([a.countsLocally(), b.countsLocally()]).toEqual([false, false]);
     await sleep(1_500); // a flip to local counting per request would show as log lines by now
     // Redis answered a PING throughout: one refused script is no outage to announce.
     expect(log).toEqual([]);

@@ -24,16 +24,25 @@ export interface RequestLimitOptions {
   /** How long a count waits for Redis before this instance counts on its own; default 1 s. */
   storeTimeoutMs?: number;
   logger?: StoreLog;
-  /** Told at once, and at every switch, whether this instance counts on its own (true) or in Redis. */
-  onCountingLocally?: (local: boolean) => void;
 }
 
 export const DEFAULT_LOGIN_FAILURES_PER_MINUTE = 20;
 export const DEFAULT_LOGIN_FAILURES_PER_ID_PER_MINUTE = 50;
 
+/** A credential's request count after one request (the RateLimit header field's values). */
+export interface Quota {
+  remaining: number;
+  /** Whole seconds until the window ends, at least 1. */
+  resetSeconds: number;
+}
+
 export interface RequestLimits {
+  /** Requests per credential and window, in whole seconds (the RateLimit-Policy header field's values). */
+  readonly requestPolicy: { limit: number; windowSeconds: number };
   /** Counts one request of the credential; throws RateLimitedError above the limit. */
-  admit(credential: Credential): Promise<void>;
+  admit(credential: Credential): Promise<Quota>;
+  /** Whether this instance counts on its own: no Redis given, or Redis not answering. */
+  countsLocally(): boolean;
   /**
    * Reserves one failed login of the address and one of the id before a password is checked, so
    * that parallel guesses cannot outrun the counts; throws RateLimitedError when either has none
@@ -46,8 +55,6 @@ export interface RequestLimits {
    * whatever the password and whether or not it was verified before; takes nothing.
    */
   refuseLockedLogin(address: string, id: string): Promise<void>;
-  /** Whether this instance counts on its own (no Redis given, or Redis not answering). */
-  countsLocally(): boolean;
   close(): Promise<void>;
 }
 
@@ -62,9 +69,7 @@ export function createRequestLimits(options: RequestLimitOptions): RequestLimits
   const owned: FixedWindows[] = [];
   let state: SharedStoreState | undefined;
   const redis = options.redisUrl ? connectRedis(options.redisUrl, (error) => state?.lost(error)) : undefined;
-  const onCountingLocally = options.onCountingLocally ?? (() => undefined);
-  if (redis) state = new SharedStoreState(redis, timeoutMs, log, (shared) => onCountingLocally(!shared));
-  onCountingLocally(true);
+  if (redis) state = new SharedStoreState(redis, timeoutMs, log);
   const sharedStore = redis && redisStore(redis.connection, redis.client);
 
   /** One count per key in windows of `windowMs`: in Redis when given (in this process while it is away). */
@@ -82,10 +87,13 @@ export function createRequestLimits(options: RequestLimitOptions): RequestLimits
   const idFailures = counter('id-login-failures', options.loginFailuresPerIdPerMinute ?? DEFAULT_LOGIN_FAILURES_PER_ID_PER_MINUTE);
 
   return {
+    requestPolicy: { limit: options.requestsPerMinute, windowSeconds: Math.ceil(windowMs / 1000) },
     async admit(credential) {
       const take = await requests.take(credential.id);
       if (!take.allowed) throw new RateLimitedError(retryAfterSeconds(take.retryAfterMs));
+      return { remaining: take.remaining, resetSeconds: retryAfterSeconds(take.resetMs) };
     },
+    countsLocally: () => !state?.inUse,
     async reserveLogin(address, id) {
       const byAddress = await addressFailures.take(address);
       if (!byAddress.allowed) throw new RateLimitedError(retryAfterSeconds(byAddress.retryAfterMs));
@@ -103,7 +111,6 @@ export function createRequestLimits(options: RequestLimitOptions): RequestLimits
       const blockedMs = Math.max(...(await Promise.all([addressFailures.blockedFor(address), idFailures.blockedFor(id)])));
       if (blockedMs > 0) throw new RateLimitedError(retryAfterSeconds(blockedMs));
     },
-    countsLocally: () => !state?.inUse,
     async close() {
       state?.close();
       await Promise.all(owned.map((w) => withDeadline(w.close(), 2_000, 'closing the rate-limit windows').catch(() => undefined)));

@@ -36,7 +36,6 @@ export class SharedStoreState {
     private readonly redis: SharedConnection,
     private readonly timeoutMs: number,
     private readonly log: StoreLog,
-    private readonly onSwitch: (shared: boolean) => void = () => undefined,
   ) {
     redis.onReady(() => this.probe());
     redis.onLost((reason) => this.lost(reason));
@@ -50,10 +49,8 @@ export class SharedStoreState {
 
   lost(reason: unknown): void {
     if (this.closed || (!this.shared && this.announced)) return;
-    const wasShared = this.shared;
     this.shared = false;
     this.announced = true;
-    if (wasShared) this.onSwitch(false);
     this.log.warn({ reason: reason instanceof Error ? reason.message : String(reason) }, 'rate-limit store unreachable: counting in this instance until it answers');
   }
 
@@ -84,7 +81,6 @@ export class SharedStoreState {
         this.announced = false;
         this.log.info({}, this.everShared ? 'rate-limit store answers again: counts are shared across instances' : 'rate-limit store answers: counts are shared across instances');
         this.everShared = true;
-        this.onSwitch(true);
       })
       .catch(() => undefined)
       .finally(() => {

@@ -31,8 +31,8 @@ export interface PromoStandardsSoapOptions {
   publicBaseUrl: string;
   lookups: OrderLookups;
   authenticator: Authenticator;
-  /** Hook for rate limiting: runs after authentication; throw RateLimitedError to refuse. */
-  beforeOperation?: BeforeOperation;
+  /** Hook for rate limiting, per request: runs after authentication; throw RateLimitedError to refuse. */
+  beforeOperation?: ((request: FastifyRequest) => BeforeOperation) | undefined;
   /** Runs just before a password is checked against the store; throw RateLimitedError to refuse. */
   beforePasswordCheck?: ((request: FastifyRequest) => LoginGuard) | undefined;
   /** What a request's lookup is bound to: cancelled with the request, one of the credential's slots. */
@@ -45,9 +45,9 @@ export interface PromoStandardsSoapOptions {
 export const SERVER_BUSY = 'Server busy — retry in a second';
 
 const SERVICES: ReadonlyArray<{ files: ServiceFiles; operations: OperationTable }> = [
-  { files: { folder: 'oss-1.0.0', wsdlFile: 'OrderStatusService.wsdl', endpointPath: ORDER_STATUS_PATH }, operations: ORDER_STATUS_OPERATIONS },
+  { files: { folder: 'oss-1.0.0', wsdlFile: 'OrderStatusService.wsdl', endpointPath: ORDER_STATUS_PATH, title: 'Order Status 1.0.0' }, operations: ORDER_STATUS_OPERATIONS },
   {
-    files: { folder: 'osn-1.0.0', wsdlFile: 'OrderShipmentNotificationService.wsdl', endpointPath: SHIPMENT_NOTIFICATION_PATH },
+    files: { folder: 'osn-1.0.0', wsdlFile: 'OrderShipmentNotificationService.wsdl', endpointPath: SHIPMENT_NOTIFICATION_PATH, title: 'Order Shipment Notification 1.0.0' },
     operations: SHIPMENT_NOTIFICATION_OPERATIONS,
   },
 ];
@@ -70,7 +70,7 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
 
 export const promoStandardsSoap: FastifyPluginAsync<PromoStandardsSoapOptions> = async (app, options) => {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const context: OperationContext = { lookups: options.lookups, authenticator: options.authenticator, beforeOperation: options.beforeOperation };
+  const context: OperationContext = { lookups: options.lookups, authenticator: options.authenticator };
   const served: ServedDocuments[] = await Promise.all(SERVICES.map((s) => loadServedDocuments(s.files, options.publicBaseUrl)));
 
   app.setErrorHandler(handleError);
@@ -85,15 +85,16 @@ export const promoStandardsSoap: FastifyPluginAsync<PromoStandardsSoapOptions> =
       if (typeof request.body !== 'string') throw new SoapClientFault(MALFORMED_REQUEST);
       const element = operationElement(request.body);
       labelRequest(request, { operation: operations.get(element.name)?.name ?? 'unsupported', queryType: childText(element, 'queryType') });
-      const { beforePasswordCheck, requestWork } = options;
+      const { beforePasswordCheck, beforeOperation, requestWork } = options;
       const payload = await runOperation(operations, element, {
         ...context,
+        beforeOperation: beforeOperation?.(request),
         beforePasswordCheck: beforePasswordCheck?.(request),
         work: requestWork?.(request),
       });
       return reply.type(XML_CONTENT_TYPE).send(renderEnvelope(payload));
     });
 
-    serveDocuments(app, path, documents);
+    serveDocuments(app, files, documents);
   });
 };

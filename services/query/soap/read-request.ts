@@ -5,7 +5,7 @@ import type { OrderStatusView, ShipmentNotificationView } from '../../../contrac
 import { fieldTooLong, MAX_FIELD_LENGTH, orderStatusQuery, shipmentQuery, type ArgumentDialect, type OrderQuery } from '../order-queries.js';
 import { SoapClientFault } from './soap-faults.js';
 import { childText, type XmlElement } from './parse-envelope.js';
-import { parseXsdDateTime } from './xsd-datetime.js';
+import { parseRequestDateTime } from '../request-date-time.js';
 
 export interface Login {
   id: string | undefined;
@@ -21,7 +21,7 @@ export interface ReadRequest<V> {
 const SOAP_ARGUMENTS: ArgumentDialect = {
   argument: 'field',
   dateTimeForm: 'an xsd:dateTime',
-  parseDateTime: parseXsdDateTime,
+  parseDateTime: parseRequestDateTime,
   refuse: (message) => new SoapClientFault(message),
 };
 

@@ -5,7 +5,7 @@ import { RateLimitedError } from '../rate-limit/rate-limited-error.js';
 import { renderFault, type FaultCode } from './envelope.js';
 import { decodeRequestBody, refuseDisproportionate } from './parse-envelope.js';
 import { MALFORMED_REQUEST, SoapClientFault } from './soap-faults.js';
-import type { ServedDocuments } from './wsdl.js';
+import type { ServedDocuments, ServiceFiles } from './wsdl.js';
 
 export const XML_CONTENT_TYPE = 'text/xml; charset=utf-8';
 
@@ -73,13 +73,31 @@ export function acceptXmlBodies(app: FastifyInstance, bodyLimit: number): void {
 }
 
 /**
- * The GET routes of an endpoint's documents: `<path>?wsdl` the WSDL, `<path>/<file>` each XSD it
- * names; anything else not found. (2.0.0's paths lie under 1.0.0's: Fastify prefers their static
- * path to 1.0.0's `<path>/:file`.)
+ * What a GET of the endpoint itself answers (a person who opened its URL in a browser): what it is,
+ * how to call it, and the link to its WSDL. Nothing of the request is echoed.
  */
-export function serveDocuments(app: FastifyInstance, path: string, documents: ServedDocuments): void {
+export function endpointPage({ title, endpointPath }: Pick<ServiceFiles, 'title' | 'endpointPath'>): string {
+  const wsdl = `${endpointPath}?wsdl`;
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>PromoStandards ${title} (SOAP)</title></head>
+<body>
+<h1>PromoStandards ${title}</h1>
+<p>This is a SOAP 1.1 endpoint: send each request as an HTTP POST of a SOAP envelope (Content-Type: text/xml) to this URL.</p>
+<p>WSDL, for a SOAP client: <a href="${wsdl}">${wsdl}</a></p>
+</body></html>
+`;
+}
+
+/**
+ * The GET routes of an endpoint: `<path>?wsdl` the WSDL, `<path>` alone a short page naming it and
+ * linking its WSDL, `<path>/<file>` each XSD the WSDL names; anything else not found. (2.0.0's
+ * paths lie under 1.0.0's: Fastify prefers their static path to 1.0.0's `<path>/:file`.)
+ */
+export function serveDocuments(app: FastifyInstance, files: ServiceFiles, documents: ServedDocuments): void {
+  const path = files.endpointPath;
+  const page = endpointPage(files);
   app.get(path, async (request, reply) => {
-    if (!wantsWsdl(request.query)) return reply.callNotFound();
+    if (!wantsWsdl(request.query)) return reply.type('text/html; charset=utf-8').send(page);
     return reply.type(XML_CONTENT_TYPE).send(documents.wsdl);
   });
 

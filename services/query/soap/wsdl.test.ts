@@ -89,8 +89,24 @@ describe.each(SERVICES)('$path?wsdl', ({ path, folder, wsdlFile, namespace }) =>
 });
 
 describe('other GETs', () => {
-  it('the endpoint path without ?wsdl and unknown files are not found', async () => {
-    expect((await app.inject({ method: 'GET', url: ORDER_STATUS_URL })).statusCode).toBe(404);
+  it('the endpoint path without ?wsdl answers a short page that names the service and links its WSDL', async () => {
+    for (const [url, title] of [
+      [ORDER_STATUS_URL, 'PromoStandards Order Status 1.0.0'],
+      [SHIPMENT_URL, 'PromoStandards Order Shipment Notification 1.0.0'],
+    ] as const) {
+      const res = await app.inject({ method: 'GET', url: `${url}?anything=<b>` });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.body).toContain(`<h1>${title}</h1>`);
+      expect(res.body).toContain(`<a href="${url}?wsdl">`);
+      expect(res.body).toContain('HTTP POST of a SOAP envelope');
+      expect(res.body).not.toContain('<b>');
+      // The link it gives answers the WSDL.
+      expect((await app.inject({ method: 'GET', url: /href="([^"]+)"/.exec(res.body)![1]! })).body).toContain('<wsdl:definitions');
+    }
+  });
+
+  it('unknown files are not found', async () => {
     expect((await app.inject({ method: 'GET', url: `${ORDER_STATUS_URL}/nope.xsd` })).statusCode).toBe(404);
     expect((await app.inject({ method: 'GET', url: `${ORDER_STATUS_URL}/SharedOSNObjects.xsd` })).statusCode).toBe(404);
     expect((await app.inject({ method: 'GET', url: `${SHIPMENT_URL}/..%2Fpackage.json` })).statusCode).toBe(404);

@@ -15,6 +15,8 @@ export interface ServiceFiles {
   wsdlFile: string;
   /** Endpoint path, e.g. /api/promostandards/order-status; the XSDs are served under it. */
   endpointPath: string;
+  /** The service and its version as a person names them, e.g. "Order Status 1.0.0". */
+  title: string;
 }
 
 export interface ServedDocuments {

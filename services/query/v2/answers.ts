@@ -25,13 +25,13 @@ export interface AnswerContext {
 export interface V2ServiceOptions {
   lookups: OrderLookupsV2;
   authenticator: Authenticator;
-  /** The rate limit: runs after authentication, before the scope check; throw RateLimitedError to refuse. */
-  admit?: ((credential: Credential) => void | Promise<void>) | undefined;
+  /** The rate limit, per request: runs after authentication, before the scope check; throw RateLimitedError to refuse. */
+  admit?: ((request: FastifyRequest) => (credential: Credential) => void | Promise<void>) | undefined;
   /** Runs just before a password is checked against the store; throw RateLimitedError to refuse. */
   beforePasswordCheck?: ((request: FastifyRequest) => LoginGuard) | undefined;
   /** What a request's lookup is bound to: cancelled with the request, one of the credential's slots. */
   requestWork?: ((request: FastifyRequest) => RequestWork) | undefined;
-  /** Told of each value cut or left out to keep an answer valid (ossn_v2_degraded_total). */
+  /** Told of each value cut or left out to keep an answer valid (ossn_query_v2_degraded_total). */
   degraded?: Degraded | undefined;
 }
 
@@ -39,7 +39,7 @@ export interface V2ServiceOptions {
 export const answerContext = (options: V2ServiceOptions, request: FastifyRequest): AnswerContext => ({
   lookups: options.lookups,
   authenticator: options.authenticator,
-  admit: options.admit,
+  admit: options.admit?.(request),
   beforePasswordCheck: options.beforePasswordCheck?.(request),
   work: options.requestWork?.(request),
 });

@@ -1,10 +1,10 @@
 // Fits stored strings to the PromoStandards 2.0.0 XSDs (oss-osn-2.0.0.md §4.4), so that every
 // 2.0.0 answer validates whatever the read model holds: whitespace collapsed, blank read as absent,
 // values cut to the XSD's length, countries to its code list. Each cut, replacement or omission is
-// told to `degraded` (counted in ossn_v2_degraded_total{field}); collapsing alone is not.
+// told to `degraded` (counted in ossn_query_v2_degraded_total{field}); collapsing alone is not.
 import type { AddressV2View, ContactView } from '../../../contracts/lookup-answers-v2.js';
 
-/** Told each time a value is cut, replaced or left out so the answer stays valid; counted in ossn_v2_degraded_total{field}. */
+/** Told each time a value is cut, replaced or left out so the answer stays valid; counted in ossn_query_v2_degraded_total{field}. */
 export type Degraded = (field: string) => void;
 
 /**

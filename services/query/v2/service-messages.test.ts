@@ -390,7 +390,7 @@ describe('999 General Error, in-band', () => {
   });
 });
 
-describe('the rate limit: a 429 fault / 429 JSON, shared by every endpoint of a credential', () => {
+describe('the rate limit: a 429 fault / 429 ServiceMessageArray, shared by every endpoint of a credential', () => {
   it('refuses the request over the limit, whichever 2.0.0 or 1.0.0 endpoint it goes to', async () => {
     const limits = createRequestLimits({ requestsPerMinute: 2 });
     const limited = await buildV2TestApp({ limits });
@@ -405,7 +405,8 @@ describe('the rate limit: a 429 fault / 429 JSON, shared by every endpoint of a 
       const json = await limited.app.inject({ method: 'GET', url: '/api/partners/v2/issues?issueId=ISS-1', headers: asBoth });
       expect(json.statusCode).toBe(429);
       expect(Number(json.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-      expect(json.json()).toEqual({ error: 'Rate limit exceeded' });
+      // The JSON v2 twins' one error shape: a ServiceMessageArray, as every other refusal of theirs.
+      expect(json.json()).toEqual({ ServiceMessageArray: [{ code: 999, description: 'Rate limit exceeded – retry after the seconds given in Retry-After', severity: 'Error' }] });
     } finally {
       await limited.app.close();
     }

@@ -5,7 +5,8 @@ import { maxPurchaseOrdersPerAnswer } from '../../adapters/mongodb/purchase-orde
 import { ErrorCodes, OssnError, type ErrorCode } from '../../../contracts/errors/ossn-error.js';
 import type { CappedAnswer } from '../../../contracts/lookup-answers-v2.js';
 
-export type Severity = 'Error' | 'Information' | 'Warning';
+export const severities = ['Error', 'Information', 'Warning'] as const;
+export type Severity = (typeof severities)[number];
 
 /** A ServiceMessage as answered: code xsd:int, description token 1..256, severity. */
 export interface ServiceMessage {
@@ -79,6 +80,8 @@ export const messages = {
   generalError: () => error(MessageCodes.GENERAL_ERROR, 'General Error – Contact the System Service Provider'),
   /** A login refused because the password checks are at their bound: the general error's code, saying why and what to do. */
   busy: () => error(MessageCodes.GENERAL_ERROR, 'Server busy: retry in a second'),
+  /** The JSON twins' 429 (2.0.0 has no code of its own for it; SOAP answers a fault). */
+  rateLimited: () => error(MessageCodes.GENERAL_ERROR, 'Rate limit exceeded – retry after the seconds given in Retry-After'),
 };
 
 /** The 200 Warning of an answer at the cap (OSS and OSN alike), else none. */

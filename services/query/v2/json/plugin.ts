@@ -1,31 +1,47 @@
 // Fastify plugin (encapsulated) serving the JSON twins of the 2.0.0 SOAP operations under
 // /api/partners/v2 (oss-osn-2.0.0.md §1, §10.5): HTTP Basic auth, the SOAP request's fields as
 // query parameters, the SOAP 2.0.0 content as the body, and the same checks in the same order;
-// refusals as {"ServiceMessageArray":[…]} with the HTTP status of their code, mapped in one error
-// handler.
+// every refusal, the rate limit's 429 included, as {"ServiceMessageArray":[…]} with the HTTP status
+// of its code, mapped in one error handler.
+import swagger from '@fastify/swagger';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { basicAuth, documentedEnums, openapiOptions } from '../../http/openapi.js';
 import { PasswordChecksBusyError } from '../../../domain/credentials/check-slots.js';
 import { AnswerChunks } from '../../http/answer-chunks.js';
 import { labelRequest } from '../../http/request-labels.js';
 import { readBasicAuth } from '../../json/basic-auth.js';
 import { BASIC_REALM } from '../../json/json-errors.js';
-import { parseDateTime as parseRfc3339 } from '../../json/queries.js';
 import { queryHasPassword } from '../../json/url-password.js';
 import { RateLimitedError } from '../../rate-limit/rate-limited-error.js';
-import { parseXsdDateTime } from '../../soap/xsd-datetime.js';
+import { parseRequestDateTime } from '../../request-date-time.js';
 import { answerContext, issueAnswer, orderStatusAnswer, shipmentAnswer, type V2ServiceOptions } from '../answers.js';
 import { shipmentNotificationV2Json } from '../osn/shipment-notification-answer.js';
 import { issuesJson, orderStatusJson } from '../oss/order-status-tree.js';
 import { readIssueRequest, readOrderStatusRequest, readShipmentRequest, type RequestSource } from '../read-request.js';
 import { httpStatusOf, messages, ServiceMessageError, type ServiceMessage } from '../service-messages.js';
-import { errorResponses, issuesQuerystring, shipmentsQuerystring, statusQuerystring, type V2Querystring } from './schemas.js';
+import {
+  errorResponses,
+  issuesOk,
+  issuesQuerystring,
+  orderStatusOk,
+  SHIPMENT_ENUMS,
+  shipmentsOk,
+  shipmentsQuerystring,
+  STATUS_ENUMS,
+  statusQuerystring,
+  type V2Querystring,
+} from './schemas.js';
 
 export const PARTNER_API_V2_PREFIX = '/api/partners/v2';
 export const ORDER_STATUS_JSON_V2_PATH = `${PARTNER_API_V2_PREFIX}/orders/status`;
 export const SHIPMENTS_JSON_V2_PATH = `${PARTNER_API_V2_PREFIX}/orders/shipments`;
 export const ISSUES_JSON_V2_PATH = `${PARTNER_API_V2_PREFIX}/issues`;
+export const OPENAPI_V2_PATH = `${PARTNER_API_V2_PREFIX}/openapi.json`;
 
-export type PartnerJsonV2Options = V2ServiceOptions;
+export type PartnerJsonV2Options = V2ServiceOptions & {
+  /** Public base URL, named as the server in the OpenAPI description. */
+  publicBaseUrl?: string | undefined;
+};
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -49,8 +65,7 @@ function jsonSource(request: FastifyRequest<{ Querystring: V2Querystring }>): Re
       // An empty id or password is a missing one, as an empty SOAP field is.
       return login === undefined || login.id === '' || login.password === '' ? undefined : login;
     },
-    // xsd:dateTime as SOAP reads it, and the RFC 3339 forms v1's twins read.
-    parseDateTime: (text) => parseXsdDateTime(text) ?? parseRfc3339(text),
+    parseDateTime: parseRequestDateTime,
   };
 }
 
@@ -68,7 +83,7 @@ function sendBody(reply: FastifyReply, write: (out: AnswerChunks) => void): Fast
 
 function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof RateLimitedError) {
-    return reply.code(429).header('retry-after', String(error.retryAfterSeconds)).send({ error: 'Rate limit exceeded' });
+    return sendMessages(reply.header('retry-after', String(error.retryAfterSeconds)), [messages.rateLimited()], 429);
   }
   if (error instanceof ServiceMessageError) return sendMessages(reply, [error.serviceMessage], httpStatusOf(error.serviceMessage));
   if (error.validation) {
@@ -96,7 +111,17 @@ const routes: FastifyPluginAsync<PartnerJsonV2Options> = async (app, options) =>
 
   app.get<{ Querystring: V2Querystring }>(
     '/orders/status',
-    { schema: { summary: 'Twin of SOAP OSS 2.0.0 getOrderStatus', querystring: statusQuerystring, response: errorResponses } },
+    {
+      config: { swaggerTransform: documentedEnums(STATUS_ENUMS) },
+      schema: {
+        operationId: 'getOrderStatusV2',
+        summary: 'Twin of SOAP OSS 2.0.0 getOrderStatus',
+        description: 'The credential’s orders as OSS 2.0.0 answers them, at most 5,000 purchase orders. Needs scope order_status.',
+        security: basicAuth,
+        querystring: statusQuerystring,
+        response: { 200: orderStatusOk, ...errorResponses },
+      },
+    },
     async (request, reply) => {
       const answer = await orderStatusAnswer(readOrderStatusRequest(jsonSource(request)), context(request));
       if ('notFound' in answer) return notFound(request, reply, answer.notFound);
@@ -106,7 +131,16 @@ const routes: FastifyPluginAsync<PartnerJsonV2Options> = async (app, options) =>
 
   app.get<{ Querystring: V2Querystring }>(
     '/issues',
-    { schema: { summary: 'Twin of SOAP OSS 2.0.0 getIssue', querystring: issuesQuerystring, response: errorResponses } },
+    {
+      schema: {
+        operationId: 'getIssueV2',
+        summary: 'Twin of SOAP OSS 2.0.0 getIssue',
+        description: 'One issue of the credential’s orders. Needs scope order_status.',
+        security: basicAuth,
+        querystring: issuesQuerystring,
+        response: { 200: issuesOk, ...errorResponses },
+      },
+    },
     async (request, reply) => {
       const answer = await issueAnswer(readIssueRequest(jsonSource(request)), context(request));
       if ('notFound' in answer) return notFound(request, reply, answer.notFound);
@@ -116,16 +150,40 @@ const routes: FastifyPluginAsync<PartnerJsonV2Options> = async (app, options) =>
 
   app.get<{ Querystring: V2Querystring }>(
     '/orders/shipments',
-    { schema: { summary: 'Twin of SOAP OSN 2.0.0 getOrderShipmentNotification', querystring: shipmentsQuerystring, response: errorResponses } },
+    {
+      config: { swaggerTransform: documentedEnums(SHIPMENT_ENUMS) },
+      schema: {
+        operationId: 'getShipmentsV2',
+        summary: 'Twin of SOAP OSN 2.0.0 getOrderShipmentNotification',
+        description: 'Shipments of the credential’s orders as OSN 2.0.0 answers them, at most 5,000 purchase orders. Needs scope osn.',
+        security: basicAuth,
+        querystring: shipmentsQuerystring,
+        response: { 200: shipmentsOk, ...errorResponses },
+      },
+    },
     async (request, reply) => {
       const answer = await shipmentAnswer(readShipmentRequest(jsonSource(request)), context(request));
       if ('notFound' in answer) return notFound(request, reply, answer.notFound);
       return sendBody(reply, shipmentNotificationV2Json(answer.found, degraded));
     },
   );
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 };
 
 export const partnerJsonApiV2: FastifyPluginAsync<PartnerJsonV2Options> = async (app, options) => {
+  await app.register(
+    swagger,
+    openapiOptions(
+      {
+        title: 'ossn partner API, 2.0.0',
+        version: '2.0.0',
+        description:
+          'Order status, issues and shipments of a partner’s orders: the JSON twins of the PromoStandards OSS/OSN 2.0.0 SOAP services. Every refusal is a ServiceMessageArray with the HTTP status of its code.',
+      },
+      options.publicBaseUrl,
+    ),
+  );
   app.setErrorHandler(handleError);
   // Before anything derived from the query is read or logged (json/url-password.ts).
   app.addHook('onRequest', async (request) => {

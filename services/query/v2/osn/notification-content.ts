@@ -48,7 +48,9 @@ export type PackageContent = {
   preProductionProof: PreProductionProof;
 };
 
-export type ShipmentDestinationType = 'Commercial' | 'Residential' | 'Other';
+/** shipmentDestinationTypeType of SharedOSNObjects.xsd (v1's None is its Other). */
+export const shipmentDestinationTypesV2 = ['Commercial', 'Residential', 'Other'] as const;
+export type ShipmentDestinationType = (typeof shipmentDestinationTypesV2)[number];
 
 export type ShipmentContent = {
   destinationShippedInFull: boolean;
@@ -72,8 +74,8 @@ export type OrderShipmentNotificationContent = {
 };
 
 /** dimUOMType and weightUOMType of SharedOSNObjects.xsd (contract v1 allows the same words). */
-const DIM_UOMS: readonly string[] = ['Inches', 'Feet', 'mm', 'cm', 'Meters'];
-const WEIGHT_UOMS: readonly string[] = ['Ounces', 'Pounds', 'Grams', 'KG'];
+export const DIM_UOMS: readonly string[] = ['Inches', 'Feet', 'mm', 'cm', 'Meters'];
+export const WEIGHT_UOMS: readonly string[] = ['Ounces', 'Pounds', 'Grams', 'KG'];
 const INT32_MAX = 2_147_483_647;
 
 /** A collapsed, non-blank string, or undefined: what "known" means for a text value. */

@@ -201,7 +201,7 @@ describe('OSN 2.0.0 endpoint', () => {
 });
 
 describe('degraded values', () => {
-  it('are counted in ossn_v2_degraded_total by field, through the callback the renderers get', async () => {
+  it('are counted in ossn_query_v2_degraded_total by field, through the callback the renderers get', async () => {
     const metrics = createQueryMetrics();
     const measured = await buildV2TestApp({ metrics });
     try {
@@ -210,7 +210,7 @@ describe('degraded values', () => {
       const res = await post(measured.app, ORDER_STATUS_V2_URL, ossV2Request('GetOrderStatusRequest', { queryType: 'allOpen' }));
       expect(await validateSoapAnswer('oss-2.0.0', res.body)).toEqual([]);
       const text = await metrics.registry.metrics();
-      expect(sample(text, 'ossn_v2_degraded_total{field="address1"}')).toBeGreaterThan(0);
+      expect(sample(text, 'ossn_query_v2_degraded_total{field="address1"}')).toBeGreaterThan(0);
     } finally {
       await measured.app.close();
     }
@@ -242,6 +242,10 @@ describe('WSDLs and XSDs', () => {
       expect(res.body).toBe(await readFile(new URL(`../../../../wsdl/${folder}/${file}`, import.meta.url), 'utf8'));
     }
     expect((await t.app.inject({ method: 'GET', url: `${ORDER_STATUS_V2_URL}/nothing.xsd` })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: ORDER_STATUS_V2_URL })).statusCode).toBe(404);
+    // The endpoint itself, without ?wsdl: a page naming it, linking its WSDL.
+    const page = await t.app.inject({ method: 'GET', url: ORDER_STATUS_V2_URL });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<h1>PromoStandards Order Status 2.0.0</h1>');
+    expect(page.body).toContain(`<a href="${ORDER_STATUS_V2_URL}?wsdl">`);
   });
 });

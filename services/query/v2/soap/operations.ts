@@ -3,7 +3,7 @@
 // element; each also writes its response element around service messages alone (refusals, 999).
 import type { Payload } from '../../soap/envelope.js';
 import { childText, type XmlElement } from '../../soap/parse-envelope.js';
-import { parseXsdDateTime } from '../../soap/xsd-datetime.js';
+import { parseRequestDateTime } from '../../request-date-time.js';
 import { issueAnswer, orderStatusAnswer, serviceMethodsAnswer, shipmentAnswer, type AnswerContext } from '../answers.js';
 import type { Degraded } from '../fitting.js';
 import { shipmentNotificationV2Payload } from '../osn/shipment-notification-answer.js';
@@ -34,7 +34,7 @@ function soapSource(request: XmlElement): RequestSource {
       const password = field('password');
       return id === undefined || password === undefined ? undefined : { id, password };
     },
-    parseDateTime: parseXsdDateTime,
+    parseDateTime: parseRequestDateTime,
   };
 }
 

@@ -27,9 +27,9 @@ export interface PromoStandardsSoapV2Options extends V2ServiceOptions {
 }
 
 const SERVICES: ReadonlyArray<{ files: ServiceFiles; operations: SoapV2Operations }> = [
-  { files: { folder: 'oss-2.0.0', wsdlFile: 'OrderStatusServiceV2.wsdl', endpointPath: ORDER_STATUS_V2_PATH }, operations: ORDER_STATUS_V2_OPERATIONS },
+  { files: { folder: 'oss-2.0.0', wsdlFile: 'OrderStatusServiceV2.wsdl', endpointPath: ORDER_STATUS_V2_PATH, title: 'Order Status 2.0.0' }, operations: ORDER_STATUS_V2_OPERATIONS },
   {
-    files: { folder: 'osn-2.0.0', wsdlFile: 'OrderShipmentNotificationService.wsdl', endpointPath: SHIPMENT_NOTIFICATION_V2_PATH },
+    files: { folder: 'osn-2.0.0', wsdlFile: 'OrderShipmentNotificationService.wsdl', endpointPath: SHIPMENT_NOTIFICATION_V2_PATH, title: 'Order Shipment Notification 2.0.0' },
     operations: SHIPMENT_NOTIFICATION_V2_OPERATIONS,
   },
 ];
@@ -84,6 +84,6 @@ export const promoStandardsSoapV2: FastifyPluginAsync<PromoStandardsSoapV2Option
       return sendAnswer(reply, await operation.run(element, context));
     });
 
-    serveDocuments(app, path, documents);
+    serveDocuments(app, files, documents);
   });
 };

@@ -20,11 +20,13 @@ function runBench(script: string, args: string[], env: Record<string, string>, n
   if (result.status !== 0) throw new Error(`bench/${script} failed (exit code ${result.status ?? result.signal})`);
 }
 
-// `npm run bench -- projector` runs that one alone (names: lookups, soap, projector, system, replay); the table is
+// `npm run bench -- projector` runs that one alone (names: lookups, soap, soap-parser, projector, system, replay); the table is
 // drawn from every bench's latest figures either way (`npm run bench -- table`: that alone).
 const benches = {
   lookups: () => runBench('lookups.ts', [], { BENCH_SIZES: sizes.join(',') }),
   soap: () => runBench('soap.ts', [], { BENCH_ORDERS: String(largest) }),
+  // What a SOAP body costs before authentication, before and after the guard (printed only).
+  'soap-parser': () => runBench('soap-parser.ts', [], {}),
   // Its raw phases hold the topic's batches and their documents: gigabytes at a million events.
   projector: () => runBench('projector.ts', ['--events', events], {}, ['--max-old-space-size=16384']),
   system: () => runBench('system.ts', [], {}),

@@ -48,6 +48,8 @@ export const ErrorCodes = {
   GROUP_OF_ANOTHER_TOPIC: 'OSSN_GROUP_OF_ANOTHER_TOPIC',
   /** A server an `ossn` command needs (Kafka, MongoDB) did not answer within the command's wait. */
   SERVER_UNREACHABLE: 'OSSN_SERVER_UNREACHABLE',
+  /** A port a process is configured to listen on cannot be had (taken, not allowed, no such address); the message names the variable. */
+  PORT_UNAVAILABLE: 'OSSN_PORT_UNAVAILABLE',
   /** The development stack (scripts/stack) could not do what it was asked. */
   STACK_FAILED: 'OSSN_STACK_FAILED',
 } as const;

@@ -132,7 +132,11 @@ func describe(s types.ServiceConfig) service {
 		out.DependsOn[name] = dependency{Condition: d.Condition, Required: d.Required}
 	}
 	for _, p := range s.Ports {
-		out.Ports = append(out.Ports, fmt.Sprintf("%s:%s/%s", p.Published, fmt.Sprint(p.Target), p.Protocol))
+		host := ""
+		if p.HostIP != "" {
+			host = p.HostIP + ":"
+		}
+		out.Ports = append(out.Ports, fmt.Sprintf("%s%s:%s/%s", host, p.Published, fmt.Sprint(p.Target), p.Protocol))
 	}
 	for _, v := range s.Volumes {
 		out.Volumes = append(out.Volumes, fmt.Sprintf("%s:%s", v.Source, v.Target))

@@ -43,13 +43,13 @@ const verify = (id: string, password: string) => new CachingAuthenticator(store)
 
 describe('ossn credentials', () => {
   it('add reads the password from stdin, never prints it, and the credential authenticates', async () => {
-    const password = 'stdin-pw-Ü 1';
+    const password = 'stdin-password-Ü 1';
     const run = await ossn(['credentials', 'add', 'acme', '--scopes', 'order_status,osn', '--clients', 'C1,C2'], `${password}\n`);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).toBe('added credential acme (scopes order_status,osn; clients C1,C2)\n');
     expect(run.stdout).not.toContain(password);
     expect(await verify('acme', password)).toEqual({ id: 'acme', scopes: ['order_status', 'osn'], clientIds: ['C1', 'C2'] });
-    expect(await verify('acme', 'stdin-pw-Ü')).toBeUndefined();
+    expect(await verify('acme', 'stdin-password-Ü')).toBeUndefined();
     // The stored value is a hash, not the password.
     expect((await store.find('acme'))?.passwordHash).toMatch(/^scrypt\$/);
     expect(JSON.stringify(await store.find('acme'))).not.toContain(password);
@@ -88,7 +88,7 @@ describe('ossn credentials', () => {
   });
 
   it('disable makes verification fail at once; enable restores it', async () => {
-    const password = 'stdin-pw-Ü 1';
+    const password = 'stdin-password-Ü 1';
     const disabled = await ossn(['credentials', 'disable', 'acme']);
     expect(disabled).toMatchObject({ code: 0, stdout: 'credential acme disabled\n' });
     expect(await verify('acme', password)).toBeUndefined();
@@ -142,13 +142,18 @@ describe('ossn credentials', () => {
     expect(await store.find('hooli')).toBeNull();
   });
 
-  it('refuses an empty or over-long password on stdin', async () => {
-    const empty = await ossn(['credentials', 'add', 'umbrella', '--scopes', 'osn', '--clients', 'C1'], '');
-    expect(empty.code).toBe(2);
-    expect(empty.stderr).toContain('the password must be 1 to 64 characters');
-    const long = await ossn(['credentials', 'add', 'umbrella', '--scopes', 'osn', '--clients', 'C1'], `${'x'.repeat(65)}\n`);
-    expect(long.code).toBe(2);
+  it('refuses a password on stdin shorter than 16 characters, over-long, or with surrounding whitespace', async () => {
+    for (const input of ['', 'x\n', `${'x'.repeat(15)}\n`, `${'x'.repeat(65)}\n`]) {
+      const run = await ossn(['credentials', 'add', 'umbrella', '--scopes', 'osn', '--clients', 'C1'], input);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('the password must be 16 to 64 characters (--generate makes one)');
+    }
+    const spaced = await ossn(['credentials', 'add', 'umbrella', '--scopes', 'osn', '--clients', 'C1'], ` ${'x'.repeat(20)}\n`);
+    expect(spaced.code).toBe(2);
+    expect(spaced.stderr).toContain('must not begin or end with whitespace');
     expect(await store.find('umbrella')).toBeNull();
+    const sixteen = await ossn(['credentials', 'add', 'umbrella', '--scopes', 'osn', '--clients', 'C1'], `${'é'.repeat(16)}\n`);
+    expect(sixteen.code).toBe(0);
   });
 });
 
@@ -192,16 +197,16 @@ describe('ossn credentials: changes an operator makes', () => {
   });
 
   it('reset-password reads the new password from stdin: the old one fails, the new one works, neither is printed', async () => {
-    const old = 'kent-old-pw';
+    const old = 'kent-old-password';
     expect((await ossn(['credentials', 'add', 'kent', '--scopes', 'osn', '--clients', 'C5'], `${old}\n`)).code).toBe(0);
-    const fresh = 'kent-new-pw Ä';
+    const fresh = 'kent-new-password Ä';
     const run = await ossn(['credentials', 'reset-password', 'kent'], `${fresh}\n`);
     expect(run).toMatchObject({ code: 0, stdout: 'credential kent has a new password\n', stderr: '' });
     expect(await verify('kent', old)).toBeUndefined();
     expect(await verify('kent', fresh)).toEqual({ id: 'kent', scopes: ['osn'], clientIds: ['C5'] });
 
-    const empty = await ossn(['credentials', 'reset-password', 'kent'], '');
-    expect(empty).toMatchObject({ code: 2, stderr: 'the password must be 1 to 64 characters\n' });
+    const short = await ossn(['credentials', 'reset-password', 'kent'], 'kent-short\n');
+    expect(short).toMatchObject({ code: 2, stderr: 'the password must be 16 to 64 characters (--generate makes one)\n' });
     expect(await verify('kent', fresh)).toBeDefined();
   });
 
@@ -213,7 +218,7 @@ describe('ossn credentials: changes an operator makes', () => {
     expect(password).toBeDefined();
     expect(run.stdout).toBe(`credential kent has a new password\npassword (shown once): ${password}\n`);
     expect(await verify('kent', password!)).toMatchObject({ id: 'kent' });
-    expect(await verify('kent', 'kent-new-pw Ä')).toBeUndefined();
+    expect(await verify('kent', 'kent-new-password Ä')).toBeUndefined();
     expect(await hashParts('kent')).not.toEqual(before);
   });
 
@@ -248,7 +253,7 @@ describe('ossn credentials: changes an operator makes', () => {
   });
 
   it('a running query service sees each change once its authenticator\'s 30 s have passed', async () => {
-    const first = 'stark-first-pw';
+    const first = 'stark-first-password';
     expect((await ossn(['credentials', 'add', 'stark', '--scopes', 'order_status,osn', '--clients', 'C1,C2'], `${first}\n`)).code).toBe(0);
     // One authenticator throughout, as a query service keeps it, with its default TTL and a clock of ours.
     let now = 1_000_000;
@@ -260,14 +265,14 @@ describe('ossn credentials: changes an operator makes', () => {
     now += 30_001;
     expect(await service.verify('stark', first)).toEqual({ id: 'stark', scopes: ['osn'], clientIds: ['C2'] });
 
-    expect((await ossn(['credentials', 'reset-password', 'stark'], 'stark-second-pw\n')).code).toBe(0);
+    expect((await ossn(['credentials', 'reset-password', 'stark'], 'stark-second-password\n')).code).toBe(0);
     now += 30_001;
     expect(await service.verify('stark', first)).toBeUndefined();
-    expect(await service.verify('stark', 'stark-second-pw')).toEqual({ id: 'stark', scopes: ['osn'], clientIds: ['C2'] });
+    expect(await service.verify('stark', 'stark-second-password')).toEqual({ id: 'stark', scopes: ['osn'], clientIds: ['C2'] });
 
     expect((await ossn(['credentials', 'disable', 'stark'])).code).toBe(0);
     now += 30_001;
-    expect(await service.verify('stark', 'stark-second-pw')).toBeUndefined();
+    expect(await service.verify('stark', 'stark-second-password')).toBeUndefined();
   });
 });
 

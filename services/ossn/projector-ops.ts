@@ -6,17 +6,22 @@ import type { FollowingProjector } from '../projector/follow-active-version.js';
 
 /**
  * The projector's operators' port (OSSN_METRICS_HOST/PORT): /metrics, /healthz, and /readyz once
- * the store answers and the consumer of the active version has joined its group.
+ * the projector has started (`projector()` gives it), the store answers and the consumer of the
+ * active version has joined its group. Bound before the projector starts: a port that cannot be
+ * had ends the command before anything is consumed (PortUnavailableError).
  */
-export function serveProjectorOps(config: ProjectorConfig, projector: FollowingProjector, metrics: ProjectorMetrics, logger: Logger) {
+export function serveProjectorOps(config: ProjectorConfig, projector: () => FollowingProjector | undefined, metrics: ProjectorMetrics, logger: Logger) {
   return startOpsServer({
     host: config.metricsHost ?? '127.0.0.1',
     port: config.metricsPort ?? 9464,
+    variables: { host: 'OSSN_METRICS_HOST', port: 'OSSN_METRICS_PORT' },
     registry: metrics.registry,
     logger,
     readinessCheck: async () => {
-      await projector.ping();
-      if (!projector.joined()) throw new Error(`not (yet) a member of the consumer group of read-model version ${projector.version()}`);
+      const started = projector();
+      if (!started) throw new Error('the projector is starting');
+      await started.ping();
+      if (!started.joined()) throw new Error(`not (yet) a member of the consumer group of read-model version ${started.version()}`);
     },
   });
 }

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from '../plumbing/logging/logger.js';
 import type { QueryMetrics } from '../plumbing/metrics/query-metrics.js';
+import { capConnectionsPerAddress } from './http/connections-per-address.js';
 import { drainOversizedBodies } from './http/oversized-bodies.js';
 import { trackRequestWork } from './http/request-work.js';
 import { DEFAULT_SERVER_LIMITS, serverLimitOptions, type ServerLimits } from './http/server-limits.js';
@@ -54,6 +55,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     ...serverLimitOptions(serverLimits),
   });
   app.server.maxConnections = serverLimits.maxConnections;
+  if (!deps.trustedProxyHops) capConnectionsPerAddress(app.server, serverLimits.maxConnectionsPerAddress);
   const { limits } = deps;
   if (limits) app.addHook('onClose', () => limits.close());
 

@@ -83,3 +83,20 @@ it('leaves nothing listening when its partner port cannot be had', async () => {
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(Number(opsPort), '127.0.0.1', resolve));
   await new Promise((resolve) => server.close(resolve));
 });
+
+it('says on /readyz and in a metric when the rate limits are counted in this instance alone, and when they are shared again', async () => {
+  // The first service has no REDIS_URL.
+  expect(await (await fetch(`${service.opsUrl}/readyz`)).json()).toEqual({ status: 'ready', details: { rateLimits: 'counted in this instance alone: no REDIS_URL' } });
+  expect(sample(await (await fetch(`${service.opsUrl}/metrics`)).text(), 'ossn_query_rate_limit_local')).toBe(1);
+
+  const shared = await startQueryService(
+    readQueryConfig({ MONGODB_URI: env.mongodbUri, MONGODB_DATABASE: names.database, PORT: '0', OPS_PORT: '0', REDIS_URL: env.redisUrl }),
+    createLogger('ossn-query', 'silent'),
+  );
+  try {
+    await expect.poll(async () => (await (await fetch(`${shared.opsUrl}/readyz`)).json()) as unknown, { timeout: 15_000, interval: 200 }).toEqual({ status: 'ready' });
+    expect(sample(await (await fetch(`${shared.opsUrl}/metrics`)).text(), 'ossn_query_rate_limit_local')).toBe(0);
+  } finally {
+    await shared.close();
+  }
+});

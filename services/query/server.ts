@@ -10,6 +10,7 @@ import { createQueryMetrics } from '../plumbing/metrics/query-metrics.js';
 import { StoreConnection } from '../adapters/mongodb/store-connection.js';
 import { SwitchingLookups } from '../adapters/mongodb/switching-lookups.js';
 import { startOpsServer } from '../plumbing/ops-port/ops-server.js';
+import { listenOn } from '../plumbing/lifecycle/listen.js';
 import { buildApp } from './app.js';
 import type { OrderLookups, OrderLookupsV2 } from '../../contracts/lookups.js';
 import type { Authenticator } from '../domain/credentials/credential.js';
@@ -40,7 +41,7 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
   const credentials = new CredentialStore(credentialsCollection(db));
   const cachingAuthenticator = new RecordingLastUse(new CachingAuthenticator(credentials), credentials, logger);
   const authenticator: Authenticator = {
-    verify: (id, password, reserve) => store.whenConnected(() => cachingAuthenticator.verify(id, password, reserve)),
+    verify: (id, password, guard) => store.whenConnected(() => cachingAuthenticator.verify(id, password, guard)),
   };
   // With REDIS_URL every instance counts in Redis, so they share one limit per credential.
   const limits = createRequestLimits({
@@ -82,14 +83,23 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
     metrics,
     limits,
     trustedProxyHops: config.trustedProxyHops,
-    serverLimits: { requestTimeoutMs: config.requestTimeoutMs, maxConnections: config.maxConnections },
+    serverLimits: { requestTimeoutMs: config.requestTimeoutMs, maxConnections: config.maxConnections, maxConnectionsPerAddress: config.maxConnectionsPerAddress },
     lookupsInFlightPerCredential: config.lookupsInFlightPerCredential,
     // A turn that does not come within the store deadline is answered as a store that does not answer.
     lookupWaitMs: config.storeTimeoutMs,
   });
+  const closeService = async () => {
+    stopFollowing.abort();
+    switching.stop();
+    await app.close(); // closes the limits' Redis connections too
+    await store.close();
+  };
+  // A port that cannot be had (taken, not allowed) leaves nothing behind: no other port, no
+  // connections to Redis or MongoDB; the error names its variable.
   const ops = await startOpsServer({
     host: config.opsHost,
     port: config.opsPort,
+    variables: { host: 'OPS_HOST', port: 'OPS_PORT' },
     registry: metrics.registry,
     logger,
     // Liveness of what answers partners: the store. Redis is not asked: without it the limits
@@ -100,20 +110,21 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
         await pingStore();
         if (!switching.readWithin(10_000)) throw new Error('active read-model version not read in the last 10 s');
       }),
+    // Ready all the same (partners are served), but each instance allows the whole limit.
+    readinessDetails: () =>
+      limits.countsLocally() ? { rateLimits: config.redisUrl ? 'counted in this instance alone: Redis does not answer' : 'counted in this instance alone: no REDIS_URL' } : undefined,
+  }).catch(async (error: unknown) => {
+    await closeService();
+    throw error;
   });
+  const close = async () => {
+    await ops.close();
+    await closeService();
+  };
   // A store that answers at once is connected before the first request; one that does not is
   // waited for in the background while the service already answers (503 and 500 until then).
   await Promise.race([following, sleep(config.storeTimeoutMs, undefined, { ref: false })]);
-  const close = async () => {
-    stopFollowing.abort();
-    switching.stop();
-    await ops.close();
-    await app.close(); // closes the limits' Redis connections too
-    await store.close();
-  };
-  // A partner port that cannot be had (taken, not allowed) leaves nothing behind: no ops port,
-  // no connections to Redis or MongoDB.
-  const url = await app.listen({ host: config.host, port: config.port }).catch(async (error: unknown) => {
+  const url = await listenOn(app, config.host, config.port, { host: 'HOST', port: 'PORT' }).catch(async (error: unknown) => {
     await close();
     throw error;
   });

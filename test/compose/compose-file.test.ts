@@ -238,6 +238,11 @@ describe('docker-compose.yml (compose-go)', () => {
     const upstreams = [...conf.matchAll(/^\s*server\s+([\w.-]+:\d+)\b/gm)].map((m) => m[1]).sort();
     expect(upstreams).toEqual(queries.map(([name, s]) => `${name}:${readQueryConfig(envOf(s)).port}`).sort());
     expect(conf).toMatch(/proxy_next_upstream\s+error\b/);
+    // The services keep no share per address behind it (every connection is the proxy's): it keeps the same one.
+    const zone = /limit_conn_zone\s+\$binary_remote_addr\s+zone=([\w-]+):/.exec(conf)?.[1];
+    expect(zone).toBeDefined();
+    const share = Number(new RegExp(`limit_conn\\s+${zone}\\s+(\\d+);`).exec(conf)?.[1]);
+    expect(share).toBe(readQueryConfig({ MONGODB_URI: 'mongodb://x/' }).maxConnectionsPerAddress);
 
     const prometheus = Object.values(cluster.services).find((s) => s.image?.startsWith('prom/prometheus'))!;
     const config = mounted(prometheus, '/etc/prometheus/prometheus.yml');
@@ -292,6 +297,36 @@ describe('docker-compose.yml (compose-go)', () => {
     expect(single.warnings).toEqual([]);
     expect(cluster.warnings).toEqual([]);
   });
+
+  check('Prometheus and Grafana are published on loopback only, and Grafana lets no anonymous viewer in', () => {
+    for (const shape of [single, cluster]) {
+      const monitoring = Object.entries(shape.services).filter(([, s]) => /^(prom\/prometheus|grafana\/grafana):/.test(s.image ?? ''));
+      expect(monitoring.length, shape.shape).toBe(2);
+      for (const [name, s] of monitoring) {
+        expect(s.ports.length, name).toBeGreaterThan(0);
+        for (const port of s.ports) expect(port, name).toMatch(/^127\.0\.0\.1:/);
+        if (s.image?.startsWith('grafana/')) expect(s.environment.GF_AUTH_ANONYMOUS_ENABLED ?? 'false', name).toBe('false');
+      }
+    }
+  });
+
+  check(
+    'an operator opts in to publishing Prometheus and Grafana elsewhere with OSSN_MONITORING_HOST',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'compose-check-'));
+      try {
+        copyFileSync(composeFile, join(dir, 'docker-compose.yml'));
+        writeFileSync(join(dir, '.env'), `${readFileSync(join(repo, '.env'), 'utf8')}OSSN_MONITORING_HOST=0.0.0.0\n`);
+        const { stdout } = await composeCheck(join(dir, 'docker-compose.yml'), ['default']);
+        const [opened] = (JSON.parse(stdout) as CheckOutput).shapes as [Shape];
+        expect(opened.services.prometheus?.ports).toEqual(['0.0.0.0:9090:9090/tcp']);
+        expect(opened.services.grafana?.ports).toEqual(['0.0.0.0:3000:3000/tcp']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
 
   check(
     'a file with a broken depends_on is refused by the loader',

@@ -3,7 +3,7 @@
 import type { OrderLookups, OrderLookupsV2, OrderStatusV2Query, ShipmentQuery, StatusQuery } from '../../contracts/lookups.js';
 import type { OrderStatusView, ShipmentNotificationView } from '../../contracts/lookup-answers.js';
 import type { CappedAnswer, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../contracts/lookup-answers-v2.js';
-import type { Authenticator, Credential, ReserveLogin } from '../../services/domain/credentials/credential.js';
+import type { Authenticator, Credential, LoginGuard } from '../../services/domain/credentials/credential.js';
 
 export class FakeLookups implements OrderLookups {
   statuses: OrderStatusView[] = [];
@@ -121,9 +121,10 @@ export class FakeAuthenticator implements Authenticator {
   failure: Error | undefined;
   constructor(private readonly accounts: Record<string, { password: string; credential: Credential }>) {}
 
-  async verify(id: string, password: string, reserve?: ReserveLogin): Promise<Credential | undefined> {
+  async verify(id: string, password: string, guard?: LoginGuard): Promise<Credential | undefined> {
     if (this.failure) throw this.failure;
-    const giveBack = await reserve?.(id);
+    await guard?.refuseLocked(id);
+    const giveBack = await guard?.reserve(id);
     this.calls.push({ id, password });
     const account = this.accounts[id];
     const credential = account && account.password === password ? account.credential : undefined;

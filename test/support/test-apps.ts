@@ -39,12 +39,13 @@ export async function buildJsonTestApp(beforeLookup?: (credential: Credential) =
   return { app, lookups, authenticator };
 }
 
-/** The whole app (buildApp) with the limits under test. */
+/** The whole app (buildApp) with the limits under test, 1.0.0 and 2.0.0. */
 export function appWithLimits(limits: RequestLimits, trustedProxyHops = 0, authenticator: Authenticator = new FakeAuthenticator(ACCOUNTS)): Promise<FastifyInstance> {
   return buildApp({
     logger: pino({ level: 'silent' }),
     publicBaseUrl: 'http://x',
     lookups: new FakeLookups(),
+    lookupsV2: new FakeLookupsV2(),
     authenticator,
     limits,
     trustedProxyHops,

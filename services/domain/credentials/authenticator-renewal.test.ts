@@ -55,21 +55,33 @@ describe('CachingAuthenticator past its TTL', () => {
     expect(scrypt.runs).toBe(1);
   });
 
-  it('renews a partner past the TTL while its id and address are locked out by a guesser, and keeps refusing the guesser', async () => {
+  it('refuses a partner, cached or past the TTL, while its id or address is locked out by a guesser, and renews it without scrypt once the lock ends', async () => {
     let now = 0;
     const store = await storeOf({ _id: 'acme', passwordHash: await hashPassword('pw'), scopes: ['osn'], clientIds: ['C1'], active: true, createdAt: new Date() });
     const auth = new CachingAuthenticator(store, { ttlMs: 30_000, now: () => now });
     expect(await auth.verify('acme', 'pw')).toBeDefined();
     // From now on every failed login the limit could reserve is used up.
     const reservations: string[] = [];
-    const lockedOut = async (id: string) => {
-      reservations.push(id);
-      throw new Error('failed logins used up');
+    let locked = true;
+    const guard = {
+      refuseLocked: async () => {
+        if (locked) throw new Error('failed logins used up');
+      },
+      reserve: async (id: string) => {
+        reservations.push(id);
+        return () => undefined;
+      },
     };
-    now += 60_000; // a partner polling once a minute: past the TTL at every poll
-    expect(await auth.verify('acme', 'pw', lockedOut)).toMatchObject({ id: 'acme' });
+    now += 10_000; // within the TTL: the right password is refused all the same
+    await expect(auth.verify('acme', 'pw', guard)).rejects.toThrow('failed logins used up');
+    now += 60_000; // past the TTL
+    await expect(auth.verify('acme', 'pw', guard)).rejects.toThrow('failed logins used up');
+    await expect(auth.verify('acme', 'guess', guard)).rejects.toThrow('failed logins used up');
     expect(reservations).toEqual([]);
-    await expect(auth.verify('acme', 'guess', lockedOut)).rejects.toThrow('failed logins used up');
-    expect(reservations).toEqual(['acme']);
+    locked = false;
+    scrypt.runs = 0;
+    expect(await auth.verify('acme', 'pw', guard)).toMatchObject({ id: 'acme' });
+    expect(scrypt.runs).toBe(0);
+    expect(reservations).toEqual([]);
   });
 });

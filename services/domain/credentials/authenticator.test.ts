@@ -80,9 +80,12 @@ describe('CachingAuthenticator', () => {
     const store = storeWith([await credential('alice', 'pw-a')]);
     const auth = new CachingAuthenticator(store);
     let held = 0;
-    const reserve = async () => {
-      held++;
-      return () => void held--;
+    const reserve = {
+      refuseLocked: async () => undefined,
+      reserve: async () => {
+        held++;
+        return () => void held--;
+      },
     };
     const answers = await Promise.all(Array.from({ length: 8 }, () => auth.verify('alice', 'pw-a', reserve)));
     expect(answers.every((a) => a?.id === 'alice')).toBe(true);
@@ -99,7 +102,7 @@ describe('CachingAuthenticator', () => {
     const store = { find: async (id: string) => (await new Promise((resolve) => setTimeout(resolve, 100)), slow.find(id)) };
     const auth = new CachingAuthenticator(store);
     const given: string[] = [];
-    const reserve = (password: string) => async () => () => void given.push(password);
+    const reserve = (password: string) => ({ refuseLocked: async () => undefined, reserve: async () => () => void given.push(password) });
     // Callers that give up after 10 ms (a deadline, an aborted request): the checks go on.
     const giveUp = (password: string) => Promise.race([auth.verify('alice', password, reserve(password)), new Promise((resolve) => setTimeout(resolve, 10))]);
     await Promise.all([giveUp('guess'), giveUp('pw-a')]);
@@ -110,7 +113,45 @@ describe('CachingAuthenticator', () => {
   it('checks no password when the reservation is refused', async () => {
     const store = storeWith([await credential('alice', 'pw-a')]);
     const auth = new CachingAuthenticator(store);
-    await expect(auth.verify('alice', 'pw-a', async () => Promise.reject(new Error('limited')))).rejects.toThrow('limited');
+    await expect(auth.verify('alice', 'pw-a', { refuseLocked: async () => undefined, reserve: async () => Promise.reject(new Error('limited')) })).rejects.toThrow('limited');
     expect(store.lookups()).toBe(0);
+  });
+
+  it('refuses every pair while locked out, before the cache, a pending check or the store is asked', async () => {
+    const slow = storeWith([await credential('alice', 'pw-a')]);
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const store = { find: async (id: string) => (await gate, slow.find(id)) };
+    const auth = new CachingAuthenticator(store);
+    let locked = false;
+    const guard = {
+      refuseLocked: async () => {
+        if (locked) throw new Error('locked out');
+      },
+      reserve: async () => () => undefined,
+    };
+    // A check of the right pair is pending when the lock-out begins: a copy of it does not join it.
+    const first = auth.verify('alice', 'pw-a', guard);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    locked = true;
+    await expect(auth.verify('alice', 'pw-a', guard)).rejects.toThrow('locked out');
+    release();
+    expect(await first).toMatchObject({ id: 'alice' });
+    // Now the pair is in the cache: still refused, as are a wrong password and an unknown id.
+    for (const [id, password] of [['alice', 'pw-a'], ['alice', 'guess'], ['nobody', 'pw-a']] as const) {
+      await expect(auth.verify(id, password, guard)).rejects.toThrow('locked out');
+    }
+    expect(slow.lookups()).toBe(1);
+    locked = false;
+    expect(await auth.verify('alice', 'pw-a', guard)).toMatchObject({ id: 'alice' });
+  });
+
+  it('never lets two different pairs share one check', async () => {
+    // Joined with a separator, ("a\0b", "c") and ("a", "b\0c") would be one pair.
+    const store = storeWith([await credential('a', 'b\0c'), await credential('a\0b', 'x')]);
+    const auth = new CachingAuthenticator(store);
+    const [joined, own] = await Promise.all([auth.verify('a\0b', 'c'), auth.verify('a', 'b\0c')]);
+    expect(joined).toBeUndefined();
+    expect(own).toMatchObject({ id: 'a' });
   });
 });

@@ -1,8 +1,9 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Authenticator, Credential, ReserveLogin } from './credential.js';
+import type { Authenticator, Credential, LoginGuard } from './credential.js';
 import { CheckSlots, DEFAULT_CHECK_SLOTS, PasswordChecksBusyError, type CheckSlotOptions } from './check-slots.js';
 import type { CredentialDocument, CredentialStore } from './credential-store.js';
 import { decoyHash, verifyPassword } from './password-hash.js';
+import { sentPassword } from './password-rule.js';
 
 export interface CachingAuthenticatorOptions {
   /** How long a verified credential is trusted without asking the store again (counted from the read): any change to it takes effect within it. */
@@ -60,18 +61,29 @@ export class CachingAuthenticator implements Authenticator {
     this.slots = new CheckSlots(options.checkSlots ?? DEFAULT_CHECK_SLOTS);
   }
 
-  async verify(id: string, password: string, reserve?: ReserveLogin): Promise<Credential | undefined> {
-    const digest = createHmac('sha256', this.key).update(id).update('\0').update(password).digest();
+  async verify(id: string, sent: string, guard?: LoginGuard): Promise<Credential | undefined> {
+    const password = sentPassword(sent);
+    // A locked-out address or id learns nothing, whatever the pair: not from the cache, not from a
+    // pending check, not from the store.
+    await guard?.refuseLocked(id);
+    const digest = this.digestOf(id, password);
     const cached = this.cache.get(id);
     if (cached && cached.expiresAt > this.now() && timingSafeEqual(cached.digest, digest)) return cached.credential;
 
     // Parallel requests with the same pair (a partner's first polls) share one check: one scrypt.
     const key = digest.toString('base64');
     const pending = this.checking.get(key);
-    if (pending) return this.join(pending, id, reserve);
-    const check = this.check(id, password, digest, reserve).finally(() => this.checking.delete(key));
+    if (pending) return this.join(pending, id, guard);
+    const check = this.check(id, password, digest, guard).finally(() => this.checking.delete(key));
     this.checking.set(key, check);
     return check;
+  }
+
+  /** One digest per pair: each part is length-prefixed, so no two pairs share one. */
+  private digestOf(id: string, password: string): Buffer {
+    const hmac = createHmac('sha256', this.key);
+    for (const part of [id, password]) hmac.update(`${Buffer.byteLength(part)}:`).update(part);
+    return hmac.digest();
   }
 
   /**
@@ -79,28 +91,28 @@ export class CachingAuthenticator implements Authenticator {
    * a failed login too when that check fails: parallel copies of one guess are each a guess. It
    * reserves nothing beforehand, so that a partner's parallel first polls are not refused.
    */
-  private async join(check: Promise<Credential | undefined>, id: string, reserve?: ReserveLogin): Promise<Credential | undefined> {
+  private async join(check: Promise<Credential | undefined>, id: string, guard?: LoginGuard): Promise<Credential | undefined> {
     const credential = await check;
     // Counted even where the window is used up (then the answer stays 401: the check was made).
-    if (!credential) await reserve?.(id).catch(() => undefined);
+    if (!credential) await guard?.reserve(id).catch(() => undefined);
     return credential;
   }
 
   /**
    * The check of a pair the cache does not answer. One verified before against the same stored
    * hash is renewed from the store read alone: no scrypt and no failed login reserved, so a
-   * partner polling less often than the TTL is never taken for a guesser (nor locked out by one).
+   * partner polling less often than the TTL is never taken for a guesser.
    * Otherwise one failed login is reserved before the password is hashed (RateLimitedError from
-   * `reserve`: nothing is hashed) and given back only when the check finds the credential: a
+   * `guard.reserve`: nothing is hashed) and given back only when the check finds the credential: a
    * request aborted or timed out meanwhile stays counted. A login refused as busy hashed nothing.
    */
-  private async check(id: string, password: string, digest: Buffer, reserve?: ReserveLogin): Promise<Credential | undefined> {
+  private async check(id: string, password: string, digest: Buffer, guard?: LoginGuard): Promise<Credential | undefined> {
     // The TTL counts from the read, not from the end of the check: a change made while the store
     // answers or scrypt runs must still show within the TTL (docs/operations.md: the 30 s rule).
     const known = this.cache.get(id);
     const renewable = known !== undefined && timingSafeEqual(known.digest, digest);
     // Any other pair reserves first: a locked-out guesser costs not even a store read.
-    let giveBack = renewable ? undefined : await reserve?.(id);
+    let giveBack = renewable ? undefined : await guard?.reserve(id);
     const readAt = this.now();
     const stored = await this.store.find(id);
     const accepted = stored ? acceptedHashes(stored, readAt) : [];
@@ -110,7 +122,7 @@ export class CachingAuthenticator implements Authenticator {
       this.cache.delete(id);
       return undefined;
     }
-    giveBack ??= await reserve?.(id); // a renewable pair whose password was reset: hashed again
+    giveBack ??= await guard?.reserve(id); // a renewable pair whose password was reset: hashed again
     let matched: { hash: string; until?: number } | undefined;
     try {
       // An unknown id costs the same scrypt as a known one; an old password in its overlap, a second.

@@ -6,7 +6,7 @@ import { basic } from '../../../test/support/json-requests.js';
 import { createRequestLimits } from '../../query/rate-limit/request-limits.js';
 import { appWithLimits } from '../../../test/support/test-apps.js';
 import { faultOf, shipmentRequest, SHIPMENT_URL } from '../../../test/support/soap-requests.js';
-import { CheckSlots, PasswordChecksBusyError } from './check-slots.js';
+import { CheckSlots, DEFAULT_CHECK_SLOTS, PasswordChecksBusyError } from './check-slots.js';
 
 // The real scrypt runs, counted.
 vi.mock('./password-hash.js', async (original) => (await import('./scrypt-runs.js')).countingScrypt(await original()));
@@ -53,13 +53,38 @@ it('refuses logins beyond its bound as busy before checking them, and answers a 
   // Only the checks let through hashed a password.
   expect(scrypt.runs).toBe(answers.filter((a) => a.statusCode === 401).length + (partner.statusCode === 200 ? 1 : 0));
 
-  // SOAP answers a busy login with its Internal error fault.
+  // 1.0.0 SOAP says busy as busy: 503, Retry-After, a fault whose text says so (never "Internal error").
   const soapFlood = await Promise.all(
     Array.from({ length: 40 }, (_, n) =>
       app.inject({ method: 'POST', url: SHIPMENT_URL, payload: shipmentRequest({ id: 'acme', password: `soap-${n}` }), headers: { 'content-type': 'text/xml' }, remoteAddress: `10.9.0.${n}` }),
     ),
   );
-  expect(soapFlood.some((a) => a.statusCode === 500 && faultOf(a.body)?.message === 'Internal error')).toBe(true);
+  const soapBusy = soapFlood.filter((a) => a.statusCode === 503);
+  expect(soapBusy.length).toBeGreaterThan(0);
+  expect(faultOf(soapBusy[0]!.body)).toEqual({ code: 'soap:Server', message: 'Server busy — retry in a second' });
+  expect(soapBusy[0]!.headers['retry-after']).toBe('1');
+  expect(soapFlood.filter((a) => faultOf(a.body)?.message === 'Internal error')).toEqual([]);
+});
+
+it("lets a handful of first logins arriving together wait their turn: eight partners starting at once (per check slot of this host) are all served", async () => {
+  // The default bound, as `ossn serve` has it on this host (two cores here: one check at a time).
+  const partners = 8 * DEFAULT_CHECK_SLOTS.concurrent;
+  const docs = await Promise.all(
+    Array.from({ length: partners }, async (_, n) => ({ _id: `partner-${n}`, passwordHash: await hashPassword(`right-${n}`), scopes: ['order_status' as const, 'osn' as const], clientIds: ['C1'], active: true, createdAt: new Date() })),
+  );
+  const authenticator = new CachingAuthenticator({ find: async (id) => docs.find((d) => d._id === id) ?? null });
+  const app = await appWithLimits(createRequestLimits({ requestsPerMinute: 1_000 }), 0, authenticator);
+  apps.push(app);
+  // Each partner's first polls: 1.0.0 SOAP, 2.0.0 SOAP and JSON alike, four at once (the lookups in flight a credential may have).
+  const polls = docs.flatMap((doc, n) =>
+    Array.from({ length: 4 }, (_, copy) =>
+      copy % 2 === 0
+        ? app.inject({ url: STATUS, headers: { authorization: basic(doc._id, `right-${n}`) }, remoteAddress: `10.6.0.${n}` })
+        : app.inject({ method: 'POST', url: SHIPMENT_URL, payload: shipmentRequest({ id: doc._id, password: `right-${n}` }), headers: { 'content-type': 'text/xml' }, remoteAddress: `10.6.0.${n}` }),
+    ),
+  );
+  const answers = await Promise.all(polls);
+  expect(answers.map((a) => a.statusCode)).toEqual(Array<number>(polls.length).fill(200));
 });
 
 it('refuses a check that waited its longest for a slot, refuses one beyond the queue at once, and hands a freed slot on', async () => {

@@ -22,14 +22,17 @@ export interface CheckSlotOptions {
 }
 
 /**
- * A check is about 70 ms of one core. Checks take all cores but one (one on two cores), never
- * more than libuv's 4 threads: when every partner logs in at once (a restart at a supplier with a
- * thousand partners), the lookups and the store keep a core, and logins beyond the rate the checks
- * can run are refused as busy (503, Retry-After 1) instead of every request starving. The queue
- * holds what the checks clear within the wait.
+ * A check is about 70 ms of one core (more on a loaded machine). Checks take all cores but one
+ * (one on two cores), never more than libuv's 4 threads, so that the lookups and the store keep a
+ * core. A login waits for its check up to MAX_WAIT_MS (a few seconds, inside the store deadline
+ * that bounds the whole login), and the queue holds what the checks clear in that time at 100 ms
+ * each: a handful of first logins arriving together (eight partners starting at once) wait their
+ * turn; only a flood beyond that is refused as busy (503, Retry-After 1).
  */
 const concurrentChecks = Math.max(1, Math.min(4, availableParallelism() - 1));
-export const DEFAULT_CHECK_SLOTS: CheckSlotOptions = { concurrent: concurrentChecks, queued: 6 * concurrentChecks, maxWaitMs: 500 };
+const MAX_WAIT_MS = 3_000;
+const CHECK_MS = 100;
+export const DEFAULT_CHECK_SLOTS: CheckSlotOptions = { concurrent: concurrentChecks, queued: concurrentChecks * Math.ceil(MAX_WAIT_MS / CHECK_MS), maxWaitMs: MAX_WAIT_MS };
 
 export class CheckSlots {
   private running = 0;

@@ -1,4 +1,4 @@
-import type { Authenticator, Credential, ReserveLogin } from './credential.js';
+import type { Authenticator, Credential, LoginGuard } from './credential.js';
 import type { CredentialStore } from './credential-store.js';
 import type { Logger } from '../../plumbing/logging/logger.js';
 
@@ -22,8 +22,8 @@ export class RecordingLastUse implements Authenticator {
     private readonly maxEntries = 10_000,
   ) {}
 
-  async verify(id: string, password: string, reserve?: ReserveLogin): Promise<Credential | undefined> {
-    const credential = await this.inner.verify(id, password, reserve);
+  async verify(id: string, password: string, guard?: LoginGuard): Promise<Credential | undefined> {
+    const credential = await this.inner.verify(id, password, guard);
     if (credential) this.note(credential.id);
     return credential;
   }

@@ -2,6 +2,7 @@ import type { Db } from 'mongodb';
 import { readStoreConfig, type StoreConfig } from '../../plumbing/config/config.js';
 import { CredentialStore, credentialsCollection, scopes as knownScopes, UnknownCredentialError, type CredentialSummary } from '../../domain/credentials/credential-store.js';
 import { generatePassword, hashPassword } from '../../domain/credentials/password-hash.js';
+import { passwordProblem } from '../../domain/credentials/password-rule.js';
 import type { Scope } from '../../domain/credentials/credential.js';
 import { readActiveVersion } from '../../adapters/mongodb/active-version.js';
 import { readModelCollections } from '../../adapters/mongodb/documents.js';
@@ -77,7 +78,8 @@ function parseScopes(action: string, value: string | undefined): Scope[] {
 /** A password never comes from argv (it would show in `ps` and shell history): stdin or generated. */
 async function newPassword(generate: boolean | undefined): Promise<string> {
   const password = generate ? generatePassword() : await readPassword();
-  if (password.length === 0 || password.length > 64) throw new UsageError('the password must be 1 to 64 characters');
+  const problem = passwordProblem(password);
+  if (problem !== undefined) throw new UsageError(problem);
   return password;
 }
 

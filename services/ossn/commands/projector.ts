@@ -1,7 +1,7 @@
 import { defaultStopTimeoutMs, readProjectorConfig } from '../../plumbing/config/config.js';
 import { createLogger } from '../../plumbing/logging/logger.js';
 import { createProjectorMetrics } from '../../plumbing/metrics/projector-metrics.js';
-import { startFollowingProjector } from '../../projector/follow-active-version.js';
+import { startFollowingProjector, type FollowingProjector } from '../../projector/follow-active-version.js';
 import { serveProjectorOps } from '../projector-ops.js';
 import { exitOnSecondSignal } from '../second-signal.js';
 import { untilSignal } from '../signals.js';
@@ -27,6 +27,10 @@ async function runProjector(argv: string[]): Promise<void> {
   // Listening from the start: as a container's PID 1 the process would otherwise ignore SIGTERM.
   const stopRequested = untilSignal();
   const metrics = createProjectorMetrics();
+  let started: FollowingProjector | undefined;
+  // First, so that a port it cannot have ends the command before anything is consumed.
+  const probes = await serveProjectorOps(config, () => started, metrics, logger);
+  logger.info({ url: probes.url }, 'projector metrics and probes listening');
   const starting = startFollowingProjector(config, logger, { metrics });
   const first = await Promise.race([starting.then((projector) => ({ projector })), stopRequested.then((signal) => ({ signal }))]);
   if ('signal' in first) {
@@ -35,9 +39,7 @@ async function runProjector(argv: string[]): Promise<void> {
     logger.info({ signal: first.signal }, 'stopping while starting');
     process.exit(0);
   }
-  const { projector } = first;
-  const probes = await serveProjectorOps(config, projector, metrics, logger);
-  logger.info({ url: probes.url }, 'projector metrics and probes listening');
+  const projector = (started = first.projector);
   const signal = await stopRequested;
   logger.info({ signal }, 'stopping after the current batch');
   exitOnSecondSignal(logger);

@@ -5,6 +5,7 @@ import { exitOnSecondSignal } from '../second-signal.js';
 import { untilSignal } from '../signals.js';
 import type { Command } from '../command.js';
 import { parseCommandLine } from '../command-line.js';
+import { stopWithinDeadline } from '../stop-deadline.js';
 
 export const serveCommand: Command = {
   help: `usage: ossn serve
@@ -21,9 +22,19 @@ async function serve(argv: string[]): Promise<void> {
   const logger = createLogger('ossn-query', config.logLevel);
   // Listening from the start: as a container's PID 1 the process would otherwise ignore SIGTERM.
   const stopRequested = untilSignal();
-  const service = await startQueryService(config, logger);
+  const starting = startQueryService(config, logger);
+  const first = await Promise.race([starting.then((service) => ({ service })), stopRequested.then((signal) => ({ signal }))]);
+  if ('signal' in first) {
+    // Still starting (waiting a moment for the store): nothing is served yet, so nothing is lost.
+    logger.info({ signal: first.signal }, 'stopping while starting');
+    process.exit(0);
+  }
+  const { service } = first;
   logger.info({ url: service.url, opsUrl: service.opsUrl, publicBaseUrl: config.publicBaseUrl }, 'query service listening');
-  await stopRequested;
+  const signal = await stopRequested;
+  logger.info({ signal }, 'stopping');
   exitOnSecondSignal(logger);
-  await service.close();
+  // Bounded whatever MongoDB, Redis and partners' connections do: a container's grace period ends in SIGKILL.
+  await stopWithinDeadline(config.stopTimeoutMs, logger, [['closing the query service', () => service.close()]]);
+  process.exit();
 }

@@ -139,6 +139,9 @@ async function startEverything(
   logger: Logger,
   running: Running,
 ): Promise<string> {
+  // First, so that a port it cannot have ends the start before anything else is done.
+  const metrics = createProjectorMetrics();
+  const projectorOps = (running.projectorOps = await serveProjectorOps(projectorConfig, () => running.projector, metrics, logger));
   const kafka = createKafka(projectorConfig.kafkaBrokers, 'ossn-start', logger);
   await ensureTopics(kafka, projectorConfig.topic, projectorConfig.topicPartitions);
   // Leaders of topics created moments ago may not be known to every request yet: a few failures are expected.
@@ -153,9 +156,7 @@ async function startEverything(
   const mongo = await connectMongo(queryConfig.store.mongodbUri, 'ossn-start');
   await ensureDemoCredential(new CredentialStore(credentialsCollection(mongo.db(queryConfig.store.database))), password).finally(() => mongo.close());
 
-  const metrics = createProjectorMetrics();
   const projector = (running.projector = await startFollowingProjector(projectorConfig, logger, { metrics }));
-  const projectorOps = (running.projectorOps = await serveProjectorOps(projectorConfig, projector, metrics, logger));
   const query = (running.query = await startQueryService(queryConfig, logger));
   // The group of the version kept current: a replay may have switched to another one.
   await waitUntilCaughtUp(kafka, consumerGroupFor(projectorConfig, projector.version()), projectorConfig.topic, 300_000);

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readProjectorConfig, readQueryConfig } from './config.js';
 import { ConfigError } from './env.js';
-import { DEFAULT_SERVER_LIMITS } from '../../query/http/server-limits.js';
 
 function problemsOf(fn: () => unknown): string[] {
   try {
@@ -60,19 +59,19 @@ describe('configuration', () => {
     );
   });
 
-  it('refuses a request timeout below the headers timeout and a connection cap of 0, one line each', () => {
-    // The partner port's headers timeout: a shorter whole-request timeout would make Node swap the two.
-    const headersTimeoutMs = DEFAULT_SERVER_LIMITS.headersTimeoutMs;
-    const problems = problemsOf(() =>
-      readQueryConfig({ MONGODB_URI: 'mongodb://x/', REQUEST_TIMEOUT_MS: String(headersTimeoutMs - 1), MAX_CONNECTIONS: '0' }),
-    );
+  it('refuses a request timeout below a second and a connection cap of 0, one line each', () => {
+    // The partner port's headers timeout is cut to the request timeout when that is shorter.
+    const problems = problemsOf(() => readQueryConfig({ MONGODB_URI: 'mongodb://x/', REQUEST_TIMEOUT_MS: '999', MAX_CONNECTIONS: '0', MAX_CONNECTIONS_PER_ADDRESS: 'many' }));
     expect(problems).toEqual([
-      `REQUEST_TIMEOUT_MS must be an integer from ${headersTimeoutMs} to 600000, got "${headersTimeoutMs - 1}"`,
+      'REQUEST_TIMEOUT_MS must be an integer from 1000 to 600000, got "999"',
       'MAX_CONNECTIONS must be an integer from 1 to 1000000, got "0"',
+      'MAX_CONNECTIONS_PER_ADDRESS must be an integer from 1 to 1000000, got "many"',
     ]);
+    expect(readQueryConfig({ MONGODB_URI: 'mongodb://x/' }).maxConnectionsPerAddress).toBe(32);
+    expect(readQueryConfig({ MONGODB_URI: 'mongodb://x/', MAX_CONNECTIONS_PER_ADDRESS: '5' }).maxConnectionsPerAddress).toBe(5);
     // The least values allowed are taken as given.
-    const least = readQueryConfig({ MONGODB_URI: 'mongodb://x/', REQUEST_TIMEOUT_MS: String(headersTimeoutMs), MAX_CONNECTIONS: '1' });
-    expect([least.requestTimeoutMs, least.maxConnections]).toEqual([headersTimeoutMs, 1]);
+    const least = readQueryConfig({ MONGODB_URI: 'mongodb://x/', REQUEST_TIMEOUT_MS: '1000', MAX_CONNECTIONS: '1' });
+    expect([least.requestTimeoutMs, least.maxConnections]).toEqual([1000, 1]);
   });
 
   it("takes a replica set's connection string, its members listed, and refuses one the driver cannot read", () => {

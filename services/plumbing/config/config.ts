@@ -54,11 +54,15 @@ export interface QueryConfig {
   requestTimeoutMs: number;
   /** Connections the partner port holds at once. */
   maxConnections: number;
+  /** Connections one address may hold on the partner port (not applied behind trusted proxies). */
+  maxConnectionsPerAddress: number;
   /** Lookups one credential may have running in one instance; more wait their turn. */
   lookupsInFlightPerCredential: number;
   /** Where /metrics, /healthz and /readyz are served, apart from the partner port; port 0 picks a free one. */
   opsHost: string;
   opsPort: number;
+  /** From the first SIGTERM until `ossn serve` has exited, whatever the servers do. */
+  stopTimeoutMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -122,12 +126,14 @@ export function readQueryConfig(env: Env = process.env): QueryConfig {
     rateLimitWindowMs: r.integer('RATE_LIMIT_WINDOW_MS', 60_000, { min: 100, max: 3_600_000 }),
     trustedProxyHops: r.integer('TRUSTED_PROXY_HOPS', 0, { min: 0, max: 10 }),
     storeTimeoutMs: r.integer('STORE_TIMEOUT_MS', 5_000, { min: 100, max: 120_000 }),
-    // At least the headers timeout (10 s): Node would otherwise swap the two.
-    requestTimeoutMs: r.integer('REQUEST_TIMEOUT_MS', 30_000, { min: 10_000, max: 600_000 }),
+    // The headers' timeout is cut to it when shorter.
+    requestTimeoutMs: r.integer('REQUEST_TIMEOUT_MS', 5_000, { min: 1_000, max: 600_000 }),
     maxConnections: r.integer('MAX_CONNECTIONS', 1_000, { min: 1, max: 1_000_000 }),
+    maxConnectionsPerAddress: r.integer('MAX_CONNECTIONS_PER_ADDRESS', 32, { min: 1, max: 1_000_000 }),
     lookupsInFlightPerCredential: r.integer('LOOKUPS_IN_FLIGHT_PER_CREDENTIAL', 4, { min: 1, max: 1_000 }),
     opsHost: r.string('OPS_HOST', '127.0.0.1'),
     opsPort: r.integer('OPS_PORT', 9465, { min: 0, max: 65_535 }),
+    stopTimeoutMs: r.integer('OSSN_STOP_TIMEOUT_MS', defaultStopTimeoutMs, { min: 1_000, max: 600_000 }),
   };
   r.done();
   return config;

@@ -3,7 +3,7 @@ import { registerBuildInfo } from './build-info.js';
 
 /** Labels of a partner request; every value comes from a short fixed list (never a credential, PO or client). */
 export type Interface = 'soap' | 'json';
-export type Outcome = 'ok' | 'bad_request' | 'denied' | 'rate_limited' | 'error';
+export type Outcome = 'ok' | 'bad_request' | 'denied' | 'rate_limited' | 'busy' | 'error';
 
 export interface QueryMetricsSources {
   /** Whether the rate limits are counted in this instance alone (read at each scrape). */
@@ -21,7 +21,7 @@ export function createQueryMetrics({ rateLimitLocal }: QueryMetricsSources = {})
     registry,
     requests: new Counter({
       name: 'ossn_query_requests_total',
-      help: 'Partner requests answered, by interface (soap, json), operation, queryType and outcome (ok, bad_request, denied, rate_limited, error).',
+      help: 'Partner requests answered, by interface (soap, json), operation, queryType and outcome (ok, bad_request, denied, rate_limited, busy, error).',
       labelNames: ['interface', 'operation', 'query_type', 'outcome'] as const,
       registers,
     }),
@@ -35,6 +35,12 @@ export function createQueryMetrics({ rateLimitLocal }: QueryMetricsSources = {})
     rateLimitRefusals: new Counter({
       name: 'ossn_query_rate_limit_refusals_total',
       help: 'Partner requests refused with 429 by the rate limit or the failed-login block, by interface.',
+      labelNames: ['interface'] as const,
+      registers,
+    }),
+    busyRefusals: new Counter({
+      name: 'ossn_query_busy_refusals_total',
+      help: 'Partner logins refused as busy (password checks running and waiting at their bound), by interface.',
       labelNames: ['interface'] as const,
       registers,
     }),

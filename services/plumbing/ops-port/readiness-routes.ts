@@ -6,6 +6,8 @@ export interface ReadinessOptions {
   check(): Promise<void>;
   /** A check that takes longer counts as not ready; 2 s by default. */
   timeoutMs?: number;
+  /** Said beside `ready` (e.g. the rate limits counted in this instance alone). */
+  details?: () => Record<string, string> | undefined;
 }
 
 /**
@@ -13,5 +15,5 @@ export interface ReadinessOptions {
  * liveness only: a service that is alive but cannot answer yet is not restarted, only passed over.
  */
 export const readinessRoutes: FastifyPluginAsync<ReadinessOptions> = async (app, options) => {
-  probeRoute(app, { path: '/readyz', check: options.check, timeoutMs: options.timeoutMs ?? 2_000, up: 'ready', down: 'not ready', failure: 'not ready' });
+  probeRoute(app, { path: '/readyz', check: options.check, timeoutMs: options.timeoutMs ?? 2_000, up: 'ready', down: 'not ready', failure: 'not ready', details: options.details });
 };

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 
 /** How much of an oversized body is read and thrown away, and for how long, before the connection is dropped. */
 export const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
-export const DRAIN_LIMIT_MS = 10_000;
+export const DRAIN_LIMIT_MS = 5_000;
 
 /**
  * A body over its route's limit is refused, but a client still sending it (curl, Python's

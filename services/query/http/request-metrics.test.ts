@@ -11,6 +11,7 @@ import { basic, SHIPMENTS_URL, STATUS_URL } from '../../../test/support/json-req
 import { createRequestLimits, RateLimitedError } from '../rate-limit/index.js';
 import { LookupWaitTimeoutError } from '../rate-limit/lookups-in-flight.js';
 import { ErrorCodes } from '../../../contracts/errors/ossn-error.js';
+import { PasswordChecksBusyError } from '../../domain/credentials/check-slots.js';
 import { BadRequestError, InvalidCredentialsError, MissingCredentialsError, ScopeForbiddenError } from '../json/json-errors.js';
 import { ORDER_STATUS_JSON_PATH } from '../json/index.js';
 import { SoapClientFault } from '../soap/soap-faults.js';
@@ -23,16 +24,17 @@ import { maxPurchaseOrdersPerAnswer } from '../../adapters/mongodb/purchase-orde
 async function appWithMetrics(requestsPerMinute = 1_000) {
   const lookups = new FakeLookups();
   const metrics = createQueryMetrics();
+  const authenticator = new FakeAuthenticator(ACCOUNTS);
   const app = await buildApp({
     logger: pino({ level: 'silent' }),
     publicBaseUrl: 'http://x',
     lookups,
-    authenticator: new FakeAuthenticator(ACCOUNTS),
+    authenticator,
     limits: createRequestLimits({ requestsPerMinute, loginFailuresPerMinute: 100 }),
     metrics,
   });
   const ops = await buildOpsApp({ logger: pino({ level: 'silent' }), registry: metrics.registry, readinessCheck: async () => {} });
-  return { app, ops, lookups };
+  return { app, ops, lookups, authenticator };
 }
 
 
@@ -99,6 +101,17 @@ describe('GET /metrics', () => {
     expect(sample(scrape, 'ossn_query_requests_total{interface="json",operation="getOrderStatus",query_type="4",outcome="rate_limited"}')).toBe(2);
     expect(sample(scrape, 'ossn_query_answers_cut_total{lookup="order_status"}')).toBe(2);
     expect(sample(scrape, 'ossn_query_answer_purchase_orders_bucket{le="5000",lookup="order_status"}')).toBe(2);
+  });
+
+  it('counts logins refused as busy, SOAP and JSON, as busy refusals', async () => {
+    const { app, ops, authenticator } = await appWithMetrics();
+    authenticator.failure = new PasswordChecksBusyError();
+    expect((await app.inject({ method: 'GET', url: `${STATUS_URL}?queryType=4`, headers: { authorization: basic('both', 'secret') } })).statusCode).toBe(503);
+    expect((await app.inject(soap(statusDetailsRequest()))).statusCode).toBe(503);
+    const scrape = (await ops.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(sample(scrape, 'ossn_query_busy_refusals_total{interface="json"}')).toBe(1);
+    expect(sample(scrape, 'ossn_query_busy_refusals_total{interface="soap"}')).toBe(1);
+    expect(sample(scrape, 'ossn_query_requests_total{interface="json",operation="getOrderStatus",query_type="4",outcome="busy"}')).toBe(1);
   });
 });
 

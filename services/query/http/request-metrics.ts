@@ -39,6 +39,8 @@ function outcomeOf(error: Error): Outcome {
     switch (error.code) {
       case ErrorCodes.RATE_LIMITED:
         return 'rate_limited';
+      case ErrorCodes.PASSWORD_CHECKS_BUSY:
+        return 'busy';
       case ErrorCodes.LOGIN_INVALID:
       case ErrorCodes.SCOPE_FORBIDDEN:
       case ErrorCodes.CREDENTIALS_MISSING:
@@ -65,6 +67,7 @@ const plugin: FastifyPluginAsync<QueryMetricsOptions> = async (app, { metrics })
     const outcome = outcomeOf(error);
     outcomes.set(request, outcome);
     if (outcome === 'rate_limited') metrics.rateLimitRefusals.inc({ interface: route.interface });
+    if (outcome === 'busy') metrics.busyRefusals.inc({ interface: route.interface });
     // A failed login of either protocol (JSON's InvalidCredentialsError, SOAP's fault for an unknown id/password pair).
     if (hasCode(error, ErrorCodes.LOGIN_INVALID)) metrics.failedLogins.inc({ interface: route.interface });
   });

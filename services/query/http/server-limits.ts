@@ -14,17 +14,25 @@ export interface ServerLimits {
   keepAliveTimeoutMs: number;
   /** Connections open at once; more are refused (closed) at once. */
   maxConnections: number;
+  /**
+   * Connections one address (an IPv6 /64) may hold at once; more are closed at once. Not applied
+   * behind trusted proxies (every connection comes from them): the proxy's own limit holds there.
+   */
+  maxConnectionsPerAddress: number;
   /** How often Node checks the two timeouts above: they are enforced within this much (Node's default is 30 s). */
   checkIntervalMs: number;
 }
 
 export const DEFAULT_SERVER_LIMITS: ServerLimits = {
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
+  headersTimeoutMs: 5_000,
+  // A request is a few KiB at most: a body still arriving after 5 s is held open on purpose.
+  requestTimeoutMs: 5_000,
   // Longer than the slowest answer (a full 5,000-purchase-order lookup at the store deadline).
   idleTimeoutMs: 150_000,
   keepAliveTimeoutMs: 5_000,
   maxConnections: 1_000,
+  // Several partners behind one NAT address, each with its lookups in flight (4 per credential).
+  maxConnectionsPerAddress: 32,
   checkIntervalMs: 1_000,
 };
 
@@ -32,10 +40,10 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = {
 export function serverLimitOptions(limits: ServerLimits): Pick<FastifyServerOptions, 'requestTimeout' | 'connectionTimeout' | 'keepAliveTimeout'> & { http: ServerOptions } {
   return {
     // Node swaps headersTimeout and requestTimeout when the first is the larger (and fastify sets
-    // requestTimeout after creating the server), so both are given and kept in that order.
-    requestTimeout: Math.max(limits.requestTimeoutMs, limits.headersTimeoutMs),
+    // requestTimeout after creating the server), so the headers' is never given the larger.
+    requestTimeout: limits.requestTimeoutMs,
     connectionTimeout: limits.idleTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
-    http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: limits.checkIntervalMs },
+    http: { headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs), connectionsCheckingInterval: limits.checkIntervalMs },
   };
 }

@@ -1,5 +1,5 @@
 // HTTP Basic credentials (RFC 7617): id as user name, password as password.
-import type { Authenticator, Credential, ReserveLogin, Scope } from '../../domain/credentials/credential.js';
+import type { Authenticator, Credential, LoginGuard, Scope } from '../../domain/credentials/credential.js';
 import { BadRequestError, InvalidCredentialsError, MissingCredentialsError, ScopeForbiddenError, tooLong } from './json-errors.js';
 import { fieldTooLong } from '../order-queries.js';
 
@@ -26,7 +26,7 @@ export interface AuthorizeOptions {
   /** After authentication, before the scope check (as on the SOAP side): the rate limit. */
   beforeLookup?: ((credential: Credential) => void | Promise<void>) | undefined;
   /** Just before a password is checked against the store (see Authenticator.verify). */
-  beforePasswordCheck?: ReserveLogin | undefined;
+  beforePasswordCheck?: LoginGuard | undefined;
 }
 
 /** Same order of checks as the SOAP operations: credential, rate limit, scope. */

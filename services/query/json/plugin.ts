@@ -5,7 +5,7 @@ import { basicAuth, documentedEnums, openapiOptions } from '../http/openapi.js';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { OrderLookups } from '../../../contracts/lookups.js';
 import type { RequestWork } from '../http/request-work.js';
-import type { Credential, Authenticator, ReserveLogin } from '../../domain/credentials/credential.js';
+import type { Credential, Authenticator, LoginGuard } from '../../domain/credentials/credential.js';
 import { authorize } from './basic-auth.js';
 import { BadRequestError, handleJsonError } from './json-errors.js';
 import { shipmentsRequest, statusRequest } from './queries.js';
@@ -39,7 +39,7 @@ export interface PartnerJsonOptions {
   /** Public base URL, named as the server in the OpenAPI description. */
   publicBaseUrl?: string | undefined;
   /** Runs just before a password is checked against the store; throw RateLimitedError to refuse. */
-  beforePasswordCheck?: ((request: FastifyRequest) => ReserveLogin) | undefined;
+  beforePasswordCheck?: ((request: FastifyRequest) => LoginGuard) | undefined;
   /** What a request's lookup is bound to: cancelled with the request, one of the credential's slots. */
   requestWork?: ((request: FastifyRequest) => RequestWork) | undefined;
 }

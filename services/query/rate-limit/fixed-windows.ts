@@ -46,6 +46,8 @@ export interface WindowStore {
   readonly limiterOptions: Bottleneck.ConstructorOptions;
   /** The key's current window, opened now when none is open. */
   window(windowKey: string, windowMs: number): Promise<Window>;
+  /** Whether the key has a window open elsewhere (another instance); never opens one. */
+  openElsewhere(windowKey: string): Promise<boolean>;
 }
 
 interface Entry extends Window {
@@ -79,6 +81,19 @@ export class FixedWindows {
     } catch {
       return this.takeFrom(await this.current(key));
     }
+  }
+
+  /**
+   * Milliseconds until the key's window ends when it has no token left, 0 otherwise. Takes nothing
+   * and opens no window: a key nobody has taken from is not blocked.
+   */
+  async blockedFor(key: string): Promise<number> {
+    const known = this.entries.get(key);
+    const open = known && Date.now() < known.endsAt;
+    if (!open && !(await this.store.openElsewhere(`${this.options.id}-${key}`))) return 0;
+    const entry = open ? known : await this.current(key);
+    const remaining = await entry.limiter.currentReservoir();
+    return remaining !== null && remaining <= 0 ? Math.max(1, entry.endsAt - Date.now()) : 0;
   }
 
   /** Keys with a window in this process. */
@@ -177,6 +192,7 @@ export const localStore: WindowStore = {
     const start = Date.now();
     return { start, endsAt: start + windowMs };
   },
+  openElsewhere: async () => false,
 };
 
 /**
@@ -198,5 +214,6 @@ export function redisStore(connection: Bottleneck.IORedisConnection, client: Win
       }
       throw new Error('the rate-limit window could not be read from Redis');
     },
+    openElsewhere: async (key) => (await client.get(`${key}:window`)) !== null,
   };
 }

@@ -3,7 +3,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import type { ReserveLogin } from '../../domain/credentials/credential.js';
+import type { LoginGuard } from '../../domain/credentials/credential.js';
 import { basic } from '../../../test/support/json-requests.js';
 import { FakeAuthenticator, ACCOUNTS } from '../../../test/support/fake-ports.js';
 import { faultOf, ORDER_STATUS_URL, post, shipmentRequest, SHIPMENT_URL, statusDetailsRequest } from '../../../test/support/soap-requests.js';
@@ -117,8 +117,8 @@ describe('failed logins per address', () => {
     const checked: string[] = [];
     const accounts = new FakeAuthenticator(ACCOUNTS);
     const authenticator = {
-      async verify(id: string, password: string, reserve?: ReserveLogin) {
-        const giveBack = await reserve?.(id);
+      async verify(id: string, password: string, guard?: LoginGuard) {
+        const giveBack = await guard?.reserve(id);
         checked.push(password);
         await sleep(50);
         const credential = await accounts.verify(id, password);

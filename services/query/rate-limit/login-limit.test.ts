@@ -10,6 +10,7 @@ import { CachingAuthenticator } from '../../domain/credentials/authenticator.js'
 import { hashPassword } from '../../domain/credentials/password-hash.js';
 import { withDeadline } from '../../plumbing/lifecycle/deadline.js';
 import { basic } from '../../../test/support/json-requests.js';
+import { osnV2Request, SHIPMENT_URL, SHIPMENT_V2_URL, shipmentRequest } from '../../../test/support/soap-requests.js';
 import type { Authenticator } from '../../domain/credentials/credential.js';
 import { loginAddressKey } from './login-guard.js';
 import { createRequestLimits, type RequestLimitOptions } from './request-limits.js';
@@ -23,11 +24,31 @@ afterEach(async () => {
 const STATUS = '/api/partners/v1/orders/status?queryType=4';
 
 /** The real authenticator over one credential, acme:right, whose lookup takes `delayMs`. */
-async function acme(delayMs = 0): Promise<CachingAuthenticator> {
+async function acme(delayMs = 0, ttlMs?: number): Promise<CachingAuthenticator> {
   const doc = { _id: 'acme', passwordHash: await hashPassword('right'), scopes: ['order_status' as const, 'osn' as const], clientIds: ['C1'], active: true, createdAt: new Date() };
   // Room for every check: the bound on checks in flight is not under test here.
-  return new CachingAuthenticator({ find: async (id) => (await sleep(delayMs), id === doc._id ? doc : null) }, { checkSlots: { concurrent: 4, queued: 1_000, maxWaitMs: 60_000 } });
+  return new CachingAuthenticator(
+    { find: async (id) => (await sleep(delayMs), id === doc._id ? doc : null) },
+    { checkSlots: { concurrent: 4, queued: 1_000, maxWaitMs: 60_000 }, ...(ttlMs === undefined ? {} : { ttlMs }) },
+  );
 }
+
+/** A login with the pair over each interface and version: 1.0.0 SOAP, 2.0.0 SOAP, JSON v1, JSON v2. */
+const INTERFACES = {
+  'SOAP 1.0.0': (app: FastifyInstance, password: string, remoteAddress: string) =>
+    app.inject({ method: 'POST', url: SHIPMENT_URL, payload: shipmentRequest({ id: 'acme', password }), headers: { 'content-type': 'text/xml' }, remoteAddress }),
+  'SOAP 2.0.0': (app: FastifyInstance, password: string, remoteAddress: string) =>
+    app.inject({
+      method: 'POST',
+      url: SHIPMENT_V2_URL,
+      payload: osnV2Request({ id: 'acme', password, queryType: '1', referenceNumber: 'PO-1' }),
+      headers: { 'content-type': 'text/xml' },
+      remoteAddress,
+    }),
+  'JSON v1': (app: FastifyInstance, password: string, remoteAddress: string) => login(app, password, remoteAddress),
+  'JSON v2': (app: FastifyInstance, password: string, remoteAddress: string) =>
+    app.inject({ url: '/api/partners/v2/orders/shipments?queryType=1&referenceNumber=PO-1', headers: { authorization: basic('acme', password) }, remoteAddress }),
+};
 
 /** The authenticator, counting the checks that have ended. */
 function counted(inner: Authenticator): Authenticator & { settled: number } {
@@ -56,6 +77,51 @@ function abortedGuess(port: number, password: string): Promise<void> {
   });
 }
 
+describe('a locked-out address or id', () => {
+  // Before the fix the right password of a partner verified on this instance answered 200 while
+  // every wrong one answered 429: a password oracle.
+  it.each([
+    ['verified moments ago (cached)', 30_000],
+    ['verified past the cache (renewed from the store)', 1],
+  ])('gets 429 with Retry-After for every password, the right one %s included, on every interface', async (_case, ttlMs) => {
+    const app = await appWith(await acme(0, ttlMs), { loginFailuresPerMinute: 3, loginFailuresPerIdPerMinute: 6 });
+    // Served (JSON v2 answers a purchase order it does not know 404).
+    for (const [name, send] of Object.entries(INTERFACES)) expect([200, 404], name).toContain((await send(app, 'right', '10.0.0.1')).statusCode);
+    await sleep(5);
+    // The address uses up its failures; then the id does, from other addresses.
+    for (let n = 0; n < 3; n++) expect((await login(app, `guess-${n}`, '10.0.0.1')).statusCode).toBe(401);
+    for (const [name, send] of Object.entries(INTERFACES)) {
+      const locked = await send(app, 'right', '10.0.0.1');
+      expect([name, locked.statusCode]).toEqual([name, 429]);
+      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(50);
+      expect((await send(app, 'wrong', '10.0.0.1')).statusCode).toBe(429);
+    }
+    for (let n = 0; n < 3; n++) expect((await login(app, `guess-${n}`, `10.0.1.${n}`)).statusCode).toBe(401);
+    for (const [name, send] of Object.entries(INTERFACES)) {
+      const locked = await send(app, 'right', '10.0.2.1');
+      expect([name, locked.statusCode]).toEqual([name, 429]);
+      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(50);
+    }
+  });
+
+  it('is served again once its window ends', async () => {
+    const app = await appWith(await acme(), { loginFailuresPerMinute: 1, windowMs: 3_000 });
+    expect((await login(app, 'right')).statusCode).toBe(200);
+    expect((await login(app, 'guess')).statusCode).toBe(401);
+    expect((await login(app, 'right')).statusCode).toBe(429);
+    await sleep(3_100);
+    expect((await login(app, 'right')).statusCode).toBe(200);
+  });
+});
+
+it('reads a password with surrounding whitespace the same way on every interface', async () => {
+  const app = await appWith(await acme());
+  const answers: Record<string, number> = {};
+  for (const [name, send] of Object.entries(INTERFACES)) answers[name] = (await send(app, '  right ', '10.0.0.9')).statusCode;
+  // Served everywhere (JSON v2 answers a purchase order it does not know 404); SOAP read it trimmed, JSON did not.
+  expect(answers).toEqual({ 'SOAP 1.0.0': 200, 'SOAP 2.0.0': 200, 'JSON v1': 200, 'JSON v2': 404 });
+});
+
 describe('failed logins stay counted', () => {
   it('when the guessing requests are aborted while their passwords are checked', async () => {
     const checks = counted(await acme());
@@ -73,7 +139,7 @@ describe('failed logins stay counted', () => {
   it('when their checks outlive the store deadline and are answered 500', async () => {
     const caching = await acme(100);
     // As server.ts wraps it: the store's deadline, here 20 ms; the check itself goes on.
-    const authenticator: Authenticator = { verify: (id, password, reserve) => withDeadline(caching.verify(id, password, reserve), 20, 'a store operation') };
+    const authenticator: Authenticator = { verify: (id, password, guard) => withDeadline(caching.verify(id, password, guard), 20, 'a store operation') };
     const app = await appWith(authenticator, { loginFailuresPerMinute: 5 });
     const codes = [];
     for (let n = 0; n < 8; n++) codes.push((await login(app, `guess-${n}`)).statusCode);
@@ -134,4 +200,16 @@ it('counts IPv4 addresses whole and IPv6 ones by /64', () => {
   // A trailing dotted quad is two groups, so the /64 is still the first four.
   expect(loginAddressKey('::a:b:c:d:1.2.3.4')).toBe('0:0:a:b::/64');
   expect(loginAddressKey('2001:db8:1:2:3:4:1.2.3.4')).toBe('2001:db8:1:2::/64');
+  expect(loginAddressKey('::ffff:c000:207')).toBe('192.0.2.7');
+});
+
+it('counts an address of a NAT64 prefix as the IPv4 client it stands for', () => {
+  expect(loginAddressKey('64:ff9b::192.0.2.7')).toBe('192.0.2.7');
+  expect(loginAddressKey('64:ff9b::c000:208')).toBe('192.0.2.8');
+  expect(loginAddressKey('64:FF9B:0:0:0:0:C633:6401')).toBe('198.51.100.1');
+  expect(loginAddressKey('64:ff9b:1::203.0.113.9')).toBe('203.0.113.9');
+  expect(loginAddressKey('64:ff9b:1:ab::cb00:710a')).toBe('203.0.113.10');
+  // Not NAT64: the rest of 64:ff9b::/32 and its neighbours count by /64.
+  expect(loginAddressKey('64:ff9b:2::1.2.3.4')).toBe('64:ff9b:2:0::/64');
+  expect(loginAddressKey('64:ff9a::1.2.3.4')).toBe('64:ff9a:0:0::/64');
 });

@@ -1,5 +1,6 @@
 // The limits counted in a real Redis: 300 per credential and minute across SOAP and JSON, one
 // count shared by two app instances, and failed logins per address shared the same way.
+import { createServer, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
@@ -11,6 +12,9 @@ import { RateLimitedError } from './rate-limited-error.js';
 import { createRequestLimits, type RequestLimitOptions, type RequestLimits } from './request-limits.js';
 import { redisClientOptions } from '../../adapters/redis/redis-connection.js';
 import { appWithLimits } from '../../../test/support/test-apps.js';
+import { CachingAuthenticator } from '../../domain/credentials/authenticator.js';
+import type { Authenticator } from '../../domain/credentials/credential.js';
+import { hashPassword } from '../../domain/credentials/password-hash.js';
 
 const { redisUrl } = servers();
 const apps: FastifyInstance[] = [];
@@ -22,9 +26,12 @@ const redis = new Redis(redisClientOptions(redisUrl));
 afterAll(() => redis.quit());
 
 /** An app instance counting in Redis under `keyPrefix`; instances given the same prefix share counts. */
-async function instance(keyPrefix: string, options: Partial<RequestLimitOptions> = {}): Promise<FastifyInstance> {
-  const app = await appWithLimits(createRequestLimits({ requestsPerMinute: 300, redisUrl, keyPrefix, ...options }));
+async function instance(keyPrefix: string, options: Partial<RequestLimitOptions> = {}, authenticator?: Authenticator): Promise<FastifyInstance> {
+  const limits = createRequestLimits({ requestsPerMinute: 300, redisUrl, keyPrefix, ...options });
+  const app = await appWithLimits(limits, 0, authenticator);
   apps.push(app);
+  // An instance counts on its own until Redis first answers (moments after its start).
+  await expect.poll(() => limits.countsLocally(), { timeout: 5_000 }).toBe(false);
   return app;
 }
 
@@ -118,6 +125,29 @@ it('shares failed logins per address between instances', async () => {
   expect((await json(a!, basic('both', 'secret'), '10.9.0.2')).statusCode).toBe(200);
 });
 
+it('refuses the right password of a partner verified on one instance while guesses on another have locked out its address or id', async () => {
+  const keyPrefix = prefix();
+  const doc = { _id: 'acme', passwordHash: await hashPassword('right'), scopes: ['order_status' as const, 'osn' as const], clientIds: ['C1'], active: true, createdAt: new Date() };
+  const authenticator = () => new CachingAuthenticator({ find: async (id) => (id === doc._id ? doc : null) });
+  const limits = { requestsPerMinute: 300, redisUrl, keyPrefix, loginFailuresPerMinute: 2, loginFailuresPerIdPerMinute: 4 };
+  const [a, b] = [await instance(keyPrefix, limits, authenticator()), await instance(keyPrefix, limits, authenticator())];
+  expect((await json(a, basic('acme', 'right'), '10.9.1.1')).statusCode).toBe(200);
+  for (const n of [1, 2]) expect((await json(b, basic('acme', `guess-${n}`), '10.9.1.1')).statusCode).toBe(401);
+  // Verified moments ago on a: its cache does not answer while the address is locked out.
+  const byAddress = await json(a, basic('acme', 'right'), '10.9.1.1');
+  expect(byAddress.statusCode).toBe(429);
+  expect(Number(byAddress.headers['retry-after'])).toBeGreaterThan(55);
+  expect((await soap(a, { id: 'acme', password: 'right' }, '10.9.1.1')).statusCode).toBe(429);
+  for (const n of [3, 4]) expect((await json(b, basic('acme', `guess-${n}`), '10.9.1.2')).statusCode).toBe(401);
+  expect((await json(a, basic('acme', 'right'), '10.9.1.3')).statusCode).toBe(429);
+  expect((await soap(a, { id: 'acme', password: 'right' }, '10.9.1.3')).statusCode).toBe(429);
+  // An instance started since, which has counted nothing itself, reads the lock-out from Redis.
+  const c = await instance(keyPrefix, limits, authenticator());
+  expect((await json(c, basic('acme', 'right'), '10.9.1.4')).statusCode).toBe(429);
+  expect((await json(c, basic('other', 'right'), '10.9.1.1')).statusCode).toBe(429);
+  expect((await json(c, basic('other', 'wrong'), '10.9.1.5')).statusCode).toBe(401);
+});
+
 it('keeps its counts in Redis: an instance started anew under the same prefix goes on counting', async () => {
   const keyPrefix = prefix();
   const first = await instance(keyPrefix, { requestsPerMinute: 2 });
@@ -139,9 +169,40 @@ it('serves requests, counting in this instance, when Redis cannot be reached', a
   const codes = [];
   for (let n = 0; n < 3; n++) codes.push((await json(app)).statusCode);
   expect(codes).toEqual([200, 200, 429]);
-  expect(warnings).toEqual(['rate-limit store unreachable: counting in this instance until it answers']);
+  await expect.poll(() => warnings, { timeout: 5_000 }).toEqual(['rate-limit store unreachable: counting in this instance until it answers']);
   // What ossn_query_rate_limit_local reports.
   expect(limits.countsLocally()).toBe(true);
+});
+
+it('starts counting at once, in this instance, while Redis is not there: no count waits for it', async () => {
+  // A Redis that accepts connections and never answers (frozen, or a firewall that lets SYNs in).
+  const sockets: Socket[] = [];
+  const silent = createServer((socket) => void sockets.push(socket.on('error', () => undefined)));
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const limits = createRequestLimits({ requestsPerMinute: 5, redisUrl: `redis://127.0.0.1:${(silent.address() as { port: number }).port}`, storeTimeoutMs: 1_000 });
+  try {
+    const startedAt = Date.now();
+    const answers = [];
+    for (let n = 0; n < 6; n++) answers.push(await limits.admit({ id: 'both', scopes: [], clientIds: [] }).then(() => 'admitted', () => 'refused'));
+    expect(answers).toEqual(['admitted', 'admitted', 'admitted', 'admitted', 'admitted', 'refused']);
+    // Each count used to wait for the store's 1 s before it was counted here.
+    expect(Date.now() - startedAt).toBeLessThan(500);
+    expect(limits.countsLocally()).toBe(true);
+  } finally {
+    const closed = new Promise((resolve) => silent.close(resolve));
+    for (const socket of sockets) socket.destroy();
+    await Promise.all([limits.close(), closed]);
+  }
+});
+
+it('counts on its own from its start until Redis first answers, then shares its counts', async () => {
+  const limits = createRequestLimits({ requestsPerMinute: 5, redisUrl, keyPrefix: prefix() });
+  try {
+    expect(limits.countsLocally()).toBe(true);
+    await expect.poll(() => limits.countsLocally(), { timeout: 5_000 }).toBe(false);
+  } finally {
+    await limits.close();
+  }
 });
 
 it('heals a credential whose first count met a Redis failure: its count is shared again at once, and no outage is announced while Redis answers', async () => {
@@ -164,7 +225,8 @@ it('heals a credential whose first count met a Redis failure: its count is share
       (error: unknown) => (error instanceof RateLimitedError ? `refused, retry after ${error.retryAfterSeconds > 50 ? 'the window' : error.retryAfterSeconds}` : String(error)),
     );
   try {
-    await a.admit({ ...both, id: 'other' }); // a is connected
+    await expect.poll(() => [a.countsLocally(), b.countsLocally()], { timeout: 5_000 }).toEqual([false, false]); // both are connected
+    log.length = 0; // its connection's announcement
     await redis.call('ACL', 'SETUSER', user, '-evalsha', '-eval');
     expect(await admitted(a)).toBe('admitted'); // `both` counts first: in instance a meanwhile
     await redis.call('ACL', 'SETUSER', user, '+@all');

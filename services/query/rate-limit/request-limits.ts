@@ -50,6 +50,11 @@ export interface RequestLimits {
    * found the credential.
    */
   reserveLogin(address: string, id: string): Promise<() => Promise<void>>;
+  /**
+   * Throws RateLimitedError while the address or the id has no failed login left in its window,
+   * whatever the password and whether or not it was verified before; takes nothing.
+   */
+  refuseLockedLogin(address: string, id: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -101,6 +106,10 @@ export function createRequestLimits(options: RequestLimitOptions): RequestLimits
       }
       // Given back once at most: login-guard.ts wraps it.
       return async () => void (await Promise.all([byAddress.giveBack(), byId.giveBack()]));
+    },
+    async refuseLockedLogin(address, id) {
+      const blockedMs = Math.max(...(await Promise.all([addressFailures.blockedFor(address), idFailures.blockedFor(id)])));
+      if (blockedMs > 0) throw new RateLimitedError(retryAfterSeconds(blockedMs));
     },
     async close() {
       state?.close();

@@ -7,6 +7,8 @@ import type { SharedConnection } from '../../adapters/redis/redis-connection.js'
 
 export interface Counter {
   take(key: string): Promise<Take>;
+  /** Milliseconds until the key's window ends when it has nothing left, 0 otherwise; takes nothing. */
+  blockedFor(key: string): Promise<number>;
 }
 
 export interface StoreLog {
@@ -19,9 +21,12 @@ const PROBE_INTERVAL_MS = 1_000;
 
 /** Whether the shared store is in use; switches to local on a failure and back once Redis answers. */
 export class SharedStoreState {
-  // Shared from the start: the first counts wait (within the timeout) for the connection rather
-  // than be counted apart while it is being made.
-  private shared = true;
+  // Local until Redis first answers a PING: no count waits for a connection being made (or for a
+  // Redis that is not there), and the switch is announced once it happens.
+  private shared = false;
+  /** Whether counting locally has been announced (a warning) since the counts were last shared. */
+  private announced = false;
+  private everShared = false;
   private probing = false;
   private doubting = false;
   private closed = false;
@@ -43,8 +48,9 @@ export class SharedStoreState {
   }
 
   lost(reason: unknown): void {
-    if (this.closed || !this.shared) return;
+    if (this.closed || (!this.shared && this.announced)) return;
     this.shared = false;
+    this.announced = true;
     this.log.warn({ reason: reason instanceof Error ? reason.message : String(reason) }, 'rate-limit store unreachable: counting in this instance until it answers');
   }
 
@@ -70,8 +76,11 @@ export class SharedStoreState {
     this.redis
       .ping(this.timeoutMs)
       .then(() => {
+        if (this.closed) return;
         this.shared = true;
-        this.log.info({}, 'rate-limit store answers again: counts are shared across instances');
+        this.announced = false;
+        this.log.info({}, this.everShared ? 'rate-limit store answers again: counts are shared across instances' : 'rate-limit store answers: counts are shared across instances');
+        this.everShared = true;
       })
       .catch(() => undefined)
       .finally(() => {
@@ -101,6 +110,16 @@ export function sharedOrLocal(shared: FixedWindows, local: FixedWindows, state: 
         }
       }
       return local.take(key);
+    },
+    async blockedFor(key) {
+      if (state.inUse) {
+        try {
+          return await withDeadline(shared.blockedFor(key), timeoutMs, 'a count in the rate-limit store');
+        } catch (error) {
+          state.doubt(error);
+        }
+      }
+      return local.blockedFor(key);
     },
   };
 }

@@ -3,6 +3,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import soap from 'soap';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PasswordChecksBusyError } from '../../domain/credentials/check-slots.js';
 import { promoStandardsSoap } from './plugin.js';
 import { ACCOUNTS, FakeAuthenticator, FakeLookups } from '../../../test/support/fake-ports.js';
 import { FULL_STATUS, MINIMAL_STATUS, SHIPMENT } from '../../../test/fixtures/views.js';
@@ -11,12 +12,13 @@ import { ORDER_STATUS_URL, SHIPMENT_URL } from '../../../test/support/soap-reque
 let app: FastifyInstance;
 let base: string;
 const lookups = new FakeLookups();
+const authenticator = new FakeAuthenticator(ACCOUNTS);
 const LOGIN = { wsVersion: '1.0.0', id: 'both', password: 'secret' };
 
 beforeAll(async () => {
   app = Fastify({ logger: false });
   // The port is known only after listen; the client is pointed at it with `endpoint`.
-  await app.register(promoStandardsSoap, { publicBaseUrl: 'http://ossn.invalid', lookups, authenticator: new FakeAuthenticator(ACCOUNTS) });
+  await app.register(promoStandardsSoap, { publicBaseUrl: 'http://ossn.invalid', lookups, authenticator });
   base = await app.listen({ host: '127.0.0.1', port: 0 });
 });
 afterAll(() => app.close());
@@ -109,5 +111,21 @@ describe('node-soap', () => {
       faultcode: 'soap:Client',
       faultstring: 'Invalid id or password',
     });
+  });
+
+  it('receives a login refused as busy as a fault saying so, the 503 and its Retry-After at hand', async () => {
+    const osn = await client(SHIPMENT_URL);
+    authenticator.failure = new PasswordChecksBusyError();
+    try {
+      const error = (await osn.getOrderShipmentNotificationAsync({ ...LOGIN, queryType: 1, referenceNumber: 'PO' }).catch((e: unknown) => e)) as {
+        root?: { Envelope: { Body: { Fault: unknown } } };
+        response?: { status: number; headers: Record<string, string> };
+      };
+      expect(error.root?.Envelope.Body.Fault).toEqual({ faultcode: 'soap:Server', faultstring: 'Server busy — retry in a second' });
+      expect(error.response?.status).toBe(503);
+      expect(error.response?.headers['retry-after']).toBe('1');
+    } finally {
+      authenticator.failure = undefined;
+    }
   });
 });

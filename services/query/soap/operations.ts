@@ -2,7 +2,7 @@
 // Order of checks: arguments, credential, rate-limit hook, scope, lookup.
 import type { OrderLookups } from '../../../contracts/lookups.js';
 import type { RequestWork } from '../http/request-work.js';
-import type { Authenticator, Credential, ReserveLogin, Scope } from '../../domain/credentials/credential.js';
+import type { Authenticator, Credential, LoginGuard, Scope } from '../../domain/credentials/credential.js';
 import { orderStatusDetailsPayload, orderStatusTypesPayload } from './build-order-status.js';
 import { shipmentNotificationPayload } from './build-shipment-notification.js';
 import { SoapClientFault } from './soap-faults.js';
@@ -21,7 +21,7 @@ export interface OperationContext {
   authenticator: Authenticator;
   beforeOperation?: BeforeOperation | undefined;
   /** Just before a password is checked against the store (see Authenticator.verify). */
-  beforePasswordCheck?: ReserveLogin | undefined;
+  beforePasswordCheck?: LoginGuard | undefined;
   /** What the request's lookup is bound to: cancelled with the request, one of the credential's slots. */
   work?: RequestWork | undefined;
 }

@@ -121,6 +121,24 @@ export function childText(parent: XmlElement, name: string): string | undefined 
 }
 
 /**
+ * Markup a request may hold ('<' of tags, comments and declarations alike): the largest legitimate
+ * one (an OSN 2.0.0 request from zeep or node-soap, namespaces declared on each element, a
+ * WS-Security header) has under 60; a body built to make the parser work has thousands.
+ */
+export const MAX_MARKUP = 200;
+
+/**
+ * Refuses, before any parsing, a body whose markup is out of proportion to any request (one pass
+ * of indexOf: cheap whatever the body). The parser itself refuses nesting deeper than 32.
+ */
+export function refuseDisproportionate(xml: string): void {
+  let count = 0;
+  for (let at = xml.indexOf('<'); at !== -1; at = xml.indexOf('<', at + 1)) {
+    if (++count > MAX_MARKUP) throw new SoapClientFault(MALFORMED_REQUEST);
+  }
+}
+
+/**
  * Request bytes to text. Without a charset (or with utf-8) the bytes must be valid UTF-8; another
  * charset is honoured when Node knows it.
  */

@@ -3,7 +3,7 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { OrderLookups } from '../../../contracts/lookups.js';
 import type { RequestWork } from '../http/request-work.js';
-import type { Authenticator, ReserveLogin } from '../../domain/credentials/credential.js';
+import type { Authenticator, LoginGuard } from '../../domain/credentials/credential.js';
 import { renderEnvelope } from './envelope.js';
 import { PasswordChecksBusyError } from '../../domain/credentials/check-slots.js';
 import { MALFORMED_REQUEST, SoapClientFault } from './soap-faults.js';
@@ -23,7 +23,8 @@ import { loadServedDocuments, type ServedDocuments, type ServiceFiles } from './
 export const ORDER_STATUS_PATH = '/api/promostandards/order-status';
 export const SHIPMENT_NOTIFICATION_PATH = '/api/promostandards/order-shipment-notification';
 /** Requests are a few hundred bytes; anything near this is not a request we serve. */
-export const DEFAULT_BODY_LIMIT = 64 * 1024;
+/** The largest legitimate request is under 2 KiB (fields of at most 64 characters): room for generous clients, none for work. */
+export const DEFAULT_BODY_LIMIT = 8 * 1024;
 
 export interface PromoStandardsSoapOptions {
   /** Public base URL of the deployment; the WSDLs' soap:address is this plus the endpoint path. */
@@ -33,12 +34,15 @@ export interface PromoStandardsSoapOptions {
   /** Hook for rate limiting, per request: runs after authentication; throw RateLimitedError to refuse. */
   beforeOperation?: ((request: FastifyRequest) => BeforeOperation) | undefined;
   /** Runs just before a password is checked against the store; throw RateLimitedError to refuse. */
-  beforePasswordCheck?: ((request: FastifyRequest) => ReserveLogin) | undefined;
+  beforePasswordCheck?: ((request: FastifyRequest) => LoginGuard) | undefined;
   /** What a request's lookup is bound to: cancelled with the request, one of the credential's slots. */
   requestWork?: ((request: FastifyRequest) => RequestWork) | undefined;
   /** Request body limit in bytes; default 64 KiB. */
   bodyLimit?: number;
 }
+
+/** The fault text of a login refused because the password checks are at their bound. */
+export const SERVER_BUSY = 'Server busy — retry in a second';
 
 const SERVICES: ReadonlyArray<{ files: ServiceFiles; operations: OperationTable }> = [
   { files: { folder: 'oss-1.0.0', wsdlFile: 'OrderStatusService.wsdl', endpointPath: ORDER_STATUS_PATH, title: 'Order Status 1.0.0' }, operations: ORDER_STATUS_OPERATIONS },
@@ -52,11 +56,13 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
   const common = sendCommonFault(error, request, reply);
   if (common) return common;
   if (error instanceof PasswordChecksBusyError) {
-    // The fault table has no busy answer: Internal error (retry later). Debug only: a flood would
-    // otherwise write a warning per refused login, which is what the bound is there to absorb.
+    // Busy said as busy (an integrator reading "Internal error" would take the supplier for
+    // broken): 503 and Retry-After, as the rate limit's 429, with a fault that clients raise with
+    // its text (README, Limits). Debug only: a flood would otherwise write a warning per refused
+    // login, which is what the bound is there to absorb.
     request.log.debug('password checks at their bound: login refused as busy');
     reply.header('Retry-After', '1');
-    return sendFault(reply, 500, 'soap:Server', 'Internal error');
+    return sendFault(reply, 503, 'soap:Server', SERVER_BUSY);
   }
   request.log.error({ err: error }, 'SOAP operation failed');
   return sendFault(reply, 500, 'soap:Server', 'Internal error');

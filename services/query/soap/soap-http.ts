@@ -3,7 +3,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimitedError } from '../rate-limit/rate-limited-error.js';
 import { renderFault, type FaultCode } from './envelope.js';
-import { decodeRequestBody } from './parse-envelope.js';
+import { decodeRequestBody, refuseDisproportionate } from './parse-envelope.js';
 import { MALFORMED_REQUEST, SoapClientFault } from './soap-faults.js';
 import type { ServedDocuments, ServiceFiles } from './wsdl.js';
 
@@ -25,6 +25,12 @@ export function isFastifyRequestError(error: FastifyError): boolean {
  * the fault), a client fault, and Fastify's own request errors (a malformed request).
  */
 export function sendCommonFault(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
+  if (request.raw.aborted || error.code === 'ECONNRESET') {
+    // The client went away mid-body: nobody to answer and nothing of ours failed. Info, so that
+    // anyone opening and dropping connections cannot flood the error log.
+    request.log.info({ code: error.code }, 'SOAP request aborted by the client');
+    return sendFault(reply, 400, 'soap:Client', MALFORMED_REQUEST);
+  }
   if (error instanceof RateLimitedError) {
     reply.header('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
     return sendFault(reply, 429, 'soap:Server', 'Rate limit exceeded — retry later');
@@ -54,7 +60,10 @@ export function acceptXmlBodies(app: FastifyInstance, bodyLimit: number): void {
   app.removeAllContentTypeParsers();
   const parseXmlBody = (request: FastifyRequest, body: Buffer, done: (err: Error | null, body?: string) => void): void => {
     try {
-      done(null, decodeRequestBody(body, request.headers['content-type']));
+      const text = decodeRequestBody(body, request.headers['content-type']);
+      // Before anyone is authenticated: no body makes the parser work out of proportion.
+      refuseDisproportionate(text);
+      done(null, text);
     } catch (error) {
       done(error as Error);
     }

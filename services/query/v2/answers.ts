@@ -3,7 +3,7 @@
 // one of the credential's slots, bound to the request (http/request-work.ts).
 import type { CappedAnswer, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../../contracts/lookup-answers-v2.js';
 import type { OrderLookupsV2, OrderStatusV2Query, ShipmentQuery } from '../../../contracts/lookups.js';
-import type { Authenticator, Credential, ReserveLogin, Scope } from '../../domain/credentials/credential.js';
+import type { Authenticator, Credential, LoginGuard, Scope } from '../../domain/credentials/credential.js';
 import type { FastifyRequest } from 'fastify';
 import type { RequestWork } from '../http/request-work.js';
 import type { Degraded } from './fitting.js';
@@ -17,7 +17,7 @@ export interface AnswerContext {
   /** After the credential, before the scope: the rate limit (throws RateLimitedError). */
   admit?: ((credential: Credential) => void | Promise<void>) | undefined;
   /** Just before a password is checked against the store (see Authenticator.verify). */
-  beforePasswordCheck?: ReserveLogin | undefined;
+  beforePasswordCheck?: LoginGuard | undefined;
   work?: RequestWork | undefined;
 }
 
@@ -28,7 +28,7 @@ export interface V2ServiceOptions {
   /** The rate limit, per request: runs after authentication, before the scope check; throw RateLimitedError to refuse. */
   admit?: ((request: FastifyRequest) => (credential: Credential) => void | Promise<void>) | undefined;
   /** Runs just before a password is checked against the store; throw RateLimitedError to refuse. */
-  beforePasswordCheck?: ((request: FastifyRequest) => ReserveLogin) | undefined;
+  beforePasswordCheck?: ((request: FastifyRequest) => LoginGuard) | undefined;
   /** What a request's lookup is bound to: cancelled with the request, one of the credential's slots. */
   requestWork?: ((request: FastifyRequest) => RequestWork) | undefined;
   /** Told of each value cut or left out to keep an answer valid (ossn_query_v2_degraded_total). */

@@ -53,7 +53,13 @@ function firstOf(source: RequestSource, ...names: string[]): string | undefined 
   return undefined;
 }
 
-const XSD_BOOLEAN: Record<string, boolean> = { true: true, '1': true, false: false, '0': false };
+/** xsd:boolean's four spellings, and nothing else (a Map: no `constructor` or `__proto__` to find). */
+const XSD_BOOLEAN: ReadonlyMap<string, boolean> = new Map([
+  ['true', true],
+  ['1', true],
+  ['false', false],
+  ['0', false],
+]);
 
 const isQueryType = (text: string): text is OrderStatusQueryType => (orderStatusQueryTypes as readonly string[]).includes(text);
 const isIssueDetailType = (text: string): text is IssueDetailType => (issueDetailTypes as readonly string[]).includes(text);
@@ -74,7 +80,7 @@ export function readOrderStatusRequest(source: RequestSource): ReadRequest<Order
   const detailText = source.field('returnIssueDetailType');
   if (detailText !== undefined && !isIssueDetailType(detailText)) throw refuse(messages.notSupported('returnIssueDetailType', detailText));
   const productText = source.field('returnProductDetail');
-  const returnProductDetail = productText === undefined ? false : XSD_BOOLEAN[productText];
+  const returnProductDetail = productText === undefined ? false : XSD_BOOLEAN.get(productText);
   if (returnProductDetail === undefined) throw refuse(messages.notSupported('returnProductDetail', productText ?? ''));
   const query: OrderStatusV2Query = {
     queryType,

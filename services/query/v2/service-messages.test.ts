@@ -68,6 +68,7 @@ async function jsonAnswer(url: string, headers: Record<string, string> = asBoth)
 }
 
 const error = (code: number, description: string) => ({ code, description, severity: 'Error' });
+const busy = error(999, 'Server busy: retry in a second');
 
 describe('faults, as 1.0.0 (HTTP 500)', () => {
   it.each([
@@ -197,6 +198,26 @@ describe('125 Not Supported', () => {
     expect(url).toMatchObject({ status: 400, body: { ServiceMessageArray: [{ code: 125 }] } });
     expect(JSON.stringify(url.body)).not.toContain('secret');
     expect(t.authenticator.calls).toEqual([]);
+  });
+
+  it.each(['constructor', '__proto__', 'valueOf', 'toString', 'hasOwnProperty', 'yes', 'True', '2'])('returnProductDetail %s: only true, false, 1 and 0 are booleans', async (flag) => {
+    expect(await soapMessages({ oss: 'GetOrderStatusRequest', fields: { queryType: 'allOpen', returnProductDetail: flag } })).toEqual([error(125, `Not Supported: returnProductDetail ${flag}`)]);
+    expect(await jsonAnswer(`/api/partners/v2/orders/status?queryType=allOpen&returnProductDetail=${flag}`)).toMatchObject({
+      status: 400,
+      body: { ServiceMessageArray: [error(125, `Not Supported: returnProductDetail ${flag}`)] },
+    });
+    expect(t.lookups.statusCalls).toEqual([]);
+  });
+
+  it.each([
+    ['/api/partners/v2/orders/status?queryType=lastUpdate&statusTimestamp=a&statusTimestamp=b', 'statusTimestamp'],
+    ['/api/partners/v2/orders/status?queryType=lastUpdate&statusTimeStamp=a&statusTimeStamp=b', 'statusTimeStamp'],
+    ['/api/partners/v2/orders/shipments?queryType=3&shipmentDateTimeStamp=a&shipmentDateTimeStamp=b', 'shipmentDateTimeStamp'],
+  ])('JSON: %s, a field given twice under either spelling, with or without credentials', async (url, field) => {
+    const expected = { status: 400, body: { ServiceMessageArray: [error(125, `Not Supported: ${field} (given more than once)`)] } };
+    expect(await jsonAnswer(url)).toMatchObject(expected);
+    const res = await t.app.inject({ url });
+    expect({ status: res.statusCode, body: res.json() as unknown }).toMatchObject(expected);
   });
 
   it('JSON: 400', async () => {
@@ -342,22 +363,22 @@ describe('999 General Error, in-band', () => {
   it.each<[string, Request]>([
     ['getOrderStatus', { oss: 'GetOrderStatusRequest', fields: { queryType: 'allOpen' } }],
     ['OSN', { osn: { queryType: '1', referenceNumber: 'PO-FULL' } }],
-  ])('%s: the password checks busy (at their bound): 999 with Retry-After: 1', async (_case, request) => {
+  ])('%s: the password checks busy (at their bound): 999 saying busy, with Retry-After: 1', async (_case, request) => {
     t.authenticator.failure = new PasswordChecksBusyError();
     const [url, payload] = 'oss' in request ? [ORDER_STATUS_V2_URL, ossV2Request(request.oss, request.fields)] : [SHIPMENT_V2_URL, osnV2Request(request.osn)];
     const res = await post(t.app, url, payload);
     expect(res.statusCode).toBe(200);
     expect(res.headers['retry-after']).toBe('1');
-    expect(serviceMessagesOf(res.body)).toEqual([general]);
-    expect(await soapMessages(request)).toEqual([general]);
+    expect(serviceMessagesOf(res.body)).toEqual([busy]);
+    expect(await soapMessages(request)).toEqual([busy]);
   });
 
-  it('JSON: the password checks busy: 500 with Retry-After: 1', async () => {
+  it('JSON: the password checks busy: 503 saying busy, with Retry-After: 1', async () => {
     t.authenticator.failure = new PasswordChecksBusyError();
     const res = await t.app.inject({ method: 'GET', url: '/api/partners/v2/orders/shipments?queryType=1&referenceNumber=PO-FULL', headers: asBoth });
-    expect(res.statusCode).toBe(500);
+    expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toBe('1');
-    expect(res.json()).toEqual({ ServiceMessageArray: [general] });
+    expect(res.json()).toEqual({ ServiceMessageArray: [busy] });
   });
 
   it('JSON: 500, nothing of the failure shown', async () => {

@@ -78,6 +78,8 @@ export const messages = {
     severity: 'Warning',
   }),
   generalError: () => error(MessageCodes.GENERAL_ERROR, 'General Error – Contact the System Service Provider'),
+  /** A login refused because the password checks are at their bound: the general error's code, saying why and what to do. */
+  busy: () => error(MessageCodes.GENERAL_ERROR, 'Server busy: retry in a second'),
   /** The JSON twins' 429 (2.0.0 has no code of its own for it; SOAP answers a fault). */
   rateLimited: () => error(MessageCodes.GENERAL_ERROR, 'Rate limit exceeded – retry after the seconds given in Retry-After'),
 };

@@ -45,11 +45,17 @@ export type PartnerJsonV2Options = V2ServiceOptions & {
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-/** The query parameters as the SOAP fields (trimmed, empty = absent), the login from HTTP Basic auth. */
+/**
+ * The query parameters as the SOAP fields (trimmed, empty = absent), the login from HTTP Basic
+ * auth. A parameter given more than once is refused (125) whatever its spelling: the schema knows
+ * each field's main spelling, not its aliases (statusTimestamp, shipmentDateTimeStamp).
+ */
 function jsonSource(request: FastifyRequest<{ Querystring: V2Querystring }>): RequestSource {
   return {
     field: (name) => {
-      const value = request.query[name]?.trim();
+      const given: unknown = request.query[name];
+      if (Array.isArray(given)) throw new ServiceMessageError(messages.notSupported(name, '(given more than once)'));
+      const value = typeof given === 'string' ? given.trim() : undefined;
       return value === '' ? undefined : value;
     },
     versioned: false,
@@ -88,9 +94,9 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
   if (error instanceof PasswordChecksBusyError) {
     request.log.debug('password checks at their bound: login refused as busy');
     reply.header('retry-after', '1');
-  } else {
-    request.log.error({ err: error }, 'JSON v2 request failed');
+    return sendMessages(reply, [messages.busy()], 503);
   }
+  request.log.error({ err: error }, 'JSON v2 request failed');
   return sendMessages(reply, [messages.generalError()], 500);
 }
 

@@ -71,6 +71,7 @@ export const errorResponses = {
   404: messagesBody('301 referenceNumber or issueId not found'),
   429: { ...messagesBody('999 rate limit exceeded (per credential, or failed logins per address or id)'), headers: { ...rateLimitHeaders, ...retryAfterHeader } },
   500: messagesBody('999 general error'),
+  503: { ...messagesBody('999 server busy: too many logins being checked at once; retry in a second'), headers: { ...rateLimitHeaders, ...retryAfterHeader } },
 };
 
 // The 200 bodies, as ../oss/order-status-tree.ts and ../osn/notification-content.ts write them:

@@ -54,9 +54,9 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
     // Debug only: a flood would otherwise write a warning per refused login.
     request.log.debug('password checks at their bound: login refused as busy');
     reply.header('Retry-After', '1');
-  } else {
-    request.log.error({ err: error }, 'SOAP 2.0.0 operation failed');
+    return sendAnswer(reply, operation.messagesOnly([messages.busy()]));
   }
+  request.log.error({ err: error }, 'SOAP 2.0.0 operation failed');
   return sendAnswer(reply, operation.messagesOnly([messages.generalError()]));
 }
 

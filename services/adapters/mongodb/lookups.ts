@@ -6,7 +6,7 @@ import { purchaseOrderComplete } from '../../../projections/completion.js';
 import type { ShipmentsState, StatusFields } from '../../../projections/state.js';
 import type { OrderStatusDocument, ReadModelCollections, ShipmentsDocument } from './documents.js';
 import { groupByPurchaseOrder, groupKey, type PurchaseOrderGroup } from './purchase-order-groups.js';
-import type { PurchaseOrderMember } from './shipment-news.js';
+import type { PurchaseOrderMember } from '../../domain/polling/shipment-news.js';
 import { changedSince, changeTimeOverlapMs, type ReadOptions } from './changed-since.js';
 import { membersOf, newsSince } from './shipment-reads.js';
 import { toOrderStatusDetail, toSalesOrderShipment } from './documents-to-answers.js';

@@ -1,7 +1,7 @@
 import type { ReadModelCollections, ShipmentsDocument } from '../../adapters/mongodb/documents.js';
 import { updatePipeline } from '../../adapters/mongodb/shipments-update.js';
-import { stripTimes } from '../../adapters/mongodb/shipment-news.js';
-import { carriedOver, stampsAny, visibleTimes, type TimeSource, type VisibleTimes } from '../../adapters/mongodb/visible-times.js';
+import { stripTimes } from '../../domain/polling/shipment-news.js';
+import { carriedOver, stampsAny, visibleTimes, type TimeSource, type VisibleTimes } from '../../domain/polling/change-times.js';
 import { settleAgainstLive, type SettleOptions } from './settling.js';
 
 export interface ShipmentTimeReport {

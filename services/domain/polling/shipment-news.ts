@@ -1,6 +1,6 @@
 import { purchaseOrderComplete } from '../../../projections/completion.js';
 import type { LocationState, ShipmentsState } from '../../../projections/state.js';
-import type { ShipmentsDocument, StoredPackage } from './documents.js';
+import type { ShipmentsDocument, StoredPackage } from '../../adapters/mongodb/documents.js';
 
 // What shipment queryType 3 answers of stored sales orders (queries.md): the packages shipped or
 // made visible since the partner's timestamp, the locations whose complete flag changed since,

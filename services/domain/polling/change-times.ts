@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { PackageState, ShipmentsState } from '../../../projections/state.js';
-import type { ShipmentsDocument, StoredLocation } from './documents.js';
-import { v1ItemFields, v1PackageFields } from './v1-fields.js';
+import type { ShipmentsDocument, StoredLocation } from '../../adapters/mongodb/documents.js';
+import { v1ItemFields, v1PackageFields } from '../../adapters/mongodb/v1-fields.js';
 
 // Which of a shipments document's visible times (see documents.ts) a write sets anew, which it
 // keeps, and which a rebuild carries over from the live version. Pure: the write step turns the

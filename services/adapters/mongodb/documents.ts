@@ -65,6 +65,12 @@ export interface StoredLocation extends Omit<LocationState, 'packages'> {
   packages: StoredPackage[];
 }
 
+/** A purchase order a sales order left (moved to another, or its number dropped), and when that became visible. */
+export interface LeftPurchaseOrder {
+  purchaseOrderNumber: string;
+  at: Date;
+}
+
 export interface ShipmentsDocument extends Omit<ShipmentsState, 'locations'> {
   _id: string;
   locations: StoredLocation[];
@@ -78,11 +84,17 @@ export interface ShipmentsDocument extends Omit<ShipmentsState, 'locations'> {
   purchaseOrderSetAt?: Date;
   /**
    * The latest of its packages' shipmentDates and visible times, its locations' flag times, its own
-   * flag time and the time it came under its purchase order (either can change that order's flag): a
+   * flag time, the time it came under its purchase order and those it left purchase orders at (each can change an order's flag): a
    * sales order has news since a time only when this is at or after it, so queryType 3 finds
    * them through one plain index, one key a sales order. Absent while it has none of these.
    */
   lastNewsAt?: Date;
+  /**
+   * Each purchase order this sales order left, at most one entry a number, with the time it left
+   * last: its members changed then, news to its pollers (queryType 3 answers it whole). Read
+   * through by_left_time, whatever the sales order's number is now.
+   */
+  leftPurchaseOrders?: LeftPurchaseOrder[];
 }
 
 /** The store's own fields of a shipments document: a projection without them reads it as the state the projections fold. */
@@ -90,6 +102,7 @@ export const shipmentsStoreFields = {
   completeChangedAt: 0,
   purchaseOrderSetAt: 0,
   lastNewsAt: 0,
+  leftPurchaseOrders: 0,
   // What queryType 3 read before lastNewsAt, still in documents written by earlier releases.
   shipmentDates: 0,
   'locations.completeChangedAt': 0,
@@ -144,6 +157,8 @@ const shipmentsIndexes: IndexDescription[] = [
   { name: 'by_purchase_order', key: { clientId: 1, purchaseOrderNumber: 1, salesOrderNumber: 1 }, ...answerable },
   { name: 'by_sales_order', key: { clientId: 1, salesOrderNumber: 1 }, ...answerable },
   { name: 'by_news_time', key: { clientId: 1, lastNewsAt: 1 }, ...answerable },
+  // A sales order that left a purchase order may carry no number now: its own partial filter.
+  { name: 'by_left_time', key: { clientId: 1, 'leftPurchaseOrders.at': 1 }, partialFilterExpression: { 'leftPurchaseOrders.at': { $exists: true } } },
 ];
 
 /** createIndexes refuses an index whose name exists with other keys (86) or options (85). */

@@ -80,7 +80,7 @@ export class MongoOrderLookups implements OrderLookups, OrderLookupsV2 {
     let groups: PurchaseOrderGroup<ShipmentsState>[];
     let members: Map<string, PurchaseOrderMember[]>;
     if (query.queryType === 3) {
-      ({ groups, members } = await newsSince(this.collections.shipments, base, query.shipmentDateTimeStamp ?? new Date(0), shipmentNewsProjection, (_doc, news) => news, read));
+      ({ groups, members } = await newsSince(this.collections.shipments, clientIds, query.shipmentDateTimeStamp ?? new Date(0), shipmentNewsProjection, (_doc, news) => news, read));
     } else {
       const filter = query.queryType === 1 ? { ...base, purchaseOrderNumber: query.referenceNumber } : { ...base, salesOrderNumber: query.referenceNumber };
       groups = await groupByPurchaseOrder(withLocations(this.collections.shipments.find<ShipmentsState>(filter, { sort: byPurchaseOrder, projection: v1ShipmentsProjection, ...read })));

@@ -1,11 +1,14 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { PackageState, ShipmentsState } from '../../../projections/state.js';
-import type { ShipmentsDocument, StoredLocation } from '../../adapters/mongodb/documents.js';
-import { v1ItemFields, v1PackageFields } from '../../adapters/mongodb/v1-fields.js';
+import { statusSequenceOf, type OrderStatusState, type PackageState, type ShipmentsState } from '../../../projections/state.js';
+import { orderStatusStoreFields, type LeftPurchaseOrder, type OrderStatusDocument, type ShipmentsDocument, type StoredLocation } from '../../adapters/mongodb/documents.js';
+import { picked, v1ItemFields, v1PackageFields, v1StatusFields } from '../../adapters/mongodb/v1-fields.js';
+import { stripTimes } from './shipment-news.js';
 
-// Which of a shipments document's visible times (see documents.ts) a write sets anew, which it
-// keeps, and which a rebuild carries over from the live version. Pure: the write step turns the
-// sources into an update, and the database server's clock supplies every 'now'.
+// The one policy of every change time a poller relies on (queries.md, the polling promise): given
+// the state before a write, the state after it and what the live version shows (a rebuild's), it
+// says which times move. The projector's writes (writes.ts), the replay's settling (replay/) and
+// nothing else decide them: the MongoDB adapter only turns 'now' into the server's clock.
+// Pure: no I/O.
 
 /** Where one time of the written document comes from. */
 export type TimeSource =
@@ -24,16 +27,28 @@ interface LocationTimes {
   packages: TimeSource[];
 }
 
+/**
+ * The purchase orders a sales order left (moved to another or its number dropped), and when: the
+ * entries the write sets (each replacing a stored one of its number) and the numbers whose stored
+ * entries it removes; the others stay as stored.
+ */
+export interface LeftTimes {
+  set: { purchaseOrderNumber: string; at: Extract<TimeSource, { from: 'now' } | { from: 'value' }> }[];
+  drop: string[];
+}
+
 export interface VisibleTimes {
   completeChangedAt: TimeSource;
   purchaseOrderSetAt: TimeSource;
+  /** Absent when the write leaves them as stored. */
+  left?: LeftTimes;
   /** Whether the write replaces the locations (and with them their times); otherwise `locations` is not used. */
   rewritesLocations: boolean;
   /** One per location of the state written, in its order. */
   locations: LocationTimes[];
 }
 
-const now: TimeSource = { from: 'now' };
+const now = { from: 'now' } as const;
 const none: TimeSource = { from: 'none' };
 
 /**
@@ -60,6 +75,7 @@ const flagTime = (before: boolean | undefined, after: boolean, kept: TimeSource)
 export const stampsAny = (times: VisibleTimes): boolean =>
   times.completeChangedAt.from === 'now' ||
   times.purchaseOrderSetAt.from === 'now' ||
+  (times.left?.set.some((entry) => entry.at.from === 'now') ?? false) ||
   times.locations.some((l) => l.completeChangedAt.from === 'now' || l.packages.some((p) => p.from === 'now'));
 
 /**
@@ -71,9 +87,12 @@ export const stampsAny = (times: VisibleTimes): boolean =>
  */
 export function visibleTimes(before: ShipmentsState | undefined, after: ShipmentsState): VisibleTimes {
   const cameUnderPurchaseOrder = after.purchaseOrderNumber !== undefined && after.purchaseOrderNumber !== before?.purchaseOrderNumber;
+  const left = before?.purchaseOrderNumber;
   return {
     completeChangedAt: flagTime(before?.complete, after.complete, { from: 'stored' }),
     purchaseOrderSetAt: cameUnderPurchaseOrder ? now : before ? { from: 'stored' } : none,
+    // Leaving a purchase order changes its members, and so maybe its flag: news to its pollers.
+    ...(left !== undefined && left !== after.purchaseOrderNumber ? { left: { set: [{ purchaseOrderNumber: left, at: now }], drop: [] } } : {}),
     rewritesLocations: before === undefined || before.locations !== after.locations || cameUnderPurchaseOrder,
     locations: after.locations.map((location) => {
       const i = before ? before.locations.findIndex((l) => l.locationId === location.locationId) : -1;
@@ -96,26 +115,61 @@ function shownTime(time: Date | undefined): TimeSource {
 }
 
 /**
+ * A complete flag's time against the live version's flag (`shown`, undefined where it lacks the
+ * flag's sales order or location): where it shows the same flag, its time (a time to stamp, or
+ * none for a flag that is false, would make news of what partners saw, or drop the time a flag
+ * went false at); where it shows another, a change its partners have not seen: now, whatever the
+ * rebuild's own history says (a false flag that starts clear in the rebuild is still news to them).
+ */
+function flagAgainstLive(source: TimeSource, after: boolean, shown: boolean | undefined, time: Date | undefined): TimeSource {
+  if (shown === undefined) return source;
+  if (shown === after) return source.from === 'now' || source.from === 'none' ? shownTime(time) : source;
+  return source.from === 'none' ? now : source;
+}
+
+/**
+ * The purchase orders left, against the live version: a number it shows left keeps its time
+ * there; one it still shows the sales order under is news to its pollers (now); any other (left
+ * long ago, or never shown under it, a move within one batch) is no news and is dropped. With
+ * `isNew` (the rebuild's first write of the sales order) the live version's entries come along.
+ */
+function leftAgainstLive(left: LeftTimes | undefined, after: ShipmentsState, shown: ShipmentsDocument, isNew: boolean): LeftTimes | undefined {
+  const shownLeft = new Map((shown.leftPurchaseOrders ?? []).map((entry) => [entry.purchaseOrderNumber, entry.at]));
+  const result: LeftTimes = { set: [], drop: [...(left?.drop ?? [])] };
+  for (const entry of left?.set ?? []) {
+    const at = shownLeft.get(entry.purchaseOrderNumber);
+    if (at !== undefined) result.set.push({ purchaseOrderNumber: entry.purchaseOrderNumber, at: { from: 'value', at } });
+    else if (shown.purchaseOrderNumber === entry.purchaseOrderNumber) result.set.push(entry);
+    else result.drop.push(entry.purchaseOrderNumber);
+  }
+  if (isNew) {
+    const named = new Set(result.set.map((entry) => entry.purchaseOrderNumber));
+    for (const [number, at] of shownLeft) if (!named.has(number) && number !== after.purchaseOrderNumber) result.set.push({ purchaseOrderNumber: number, at: { from: 'value', at } });
+  }
+  return left === undefined && result.set.length === 0 ? undefined : result;
+}
+
+/**
  * `times` with every 'now' (and 'none') replaced by the time `shown` gives the same thing, where it
  * shows the same thing: a rebuild must not make news of what partners have seen already, nor drop
- * the time a flag went false at.
+ * the time a flag went false at. `isNew`: the write makes the document.
  */
-export function carriedOver(times: VisibleTimes, after: ShipmentsState, shown: ShipmentsDocument | undefined): VisibleTimes {
+export function carriedOver(times: VisibleTimes, after: ShipmentsState, shown: ShipmentsDocument | undefined, isNew = false): VisibleTimes {
   if (!shown) return times;
   const samePurchaseOrder = shown.purchaseOrderNumber === after.purchaseOrderNumber;
-  // A time to stamp ('now'), or none for a flag that is false: either way, where the live version
-  // shows the same thing with a time of its own (a flag that went false there), that time stands.
   const carry = (source: TimeSource, same: boolean, time: Date | undefined): TimeSource =>
     (source.from === 'now' || source.from === 'none') && same ? shownTime(time) : source;
+  const left = leftAgainstLive(times.left, after, shown, isNew);
   return {
-    completeChangedAt: carry(times.completeChangedAt, shown.complete === after.complete, shown.completeChangedAt),
+    completeChangedAt: flagAgainstLive(times.completeChangedAt, after.complete, shown.complete, shown.completeChangedAt),
     purchaseOrderSetAt: carry(times.purchaseOrderSetAt, samePurchaseOrder, shown.purchaseOrderSetAt),
+    ...(left ? { left } : {}),
     rewritesLocations: times.rewritesLocations,
     locations: times.locations.map((location, i) => {
       const state = after.locations[i]!;
       const shownLocation: StoredLocation | undefined = shown.locations.find((l) => l.locationId === state.locationId);
       return {
-        completeChangedAt: carry(location.completeChangedAt, shownLocation?.complete === state.complete, shownLocation?.completeChangedAt),
+        completeChangedAt: flagAgainstLive(location.completeChangedAt, state.complete, shownLocation?.complete, shownLocation?.completeChangedAt),
         packages: location.packages.map((source, j) => {
           const pkg = state.packages[j]!;
           const shownPackage = shownLocation?.packages.find((p) => p.packageId === pkg.packageId);
@@ -124,4 +178,132 @@ export function carriedOver(times: VisibleTimes, after: ShipmentsState, shown: S
       };
     }),
   };
+}
+
+/** Before the switch: every time the live version does not give stays as the rebuilt document holds it. */
+function keepingUnshown(times: VisibleTimes): VisibleTimes {
+  const kept = (source: TimeSource, at: { location?: number; package?: number }): TimeSource => (source.from === 'now' ? { from: 'stored', ...at } : source);
+  const left = times.left && { set: times.left.set.filter((entry) => entry.at.from !== 'now'), drop: times.left.drop };
+  return {
+    ...times,
+    completeChangedAt: kept(times.completeChangedAt, {}),
+    purchaseOrderSetAt: kept(times.purchaseOrderSetAt, {}),
+    ...(left ? { left } : {}),
+    locations: times.locations.map((l, i) => ({ completeChangedAt: kept(l.completeChangedAt, { location: i }), packages: l.packages.map((p, j) => kept(p, { location: i, package: j })) })),
+  };
+}
+
+/**
+ * The times a rebuilt shipments document settles to against the live version (`shown`): what the
+ * live version shows as it is, its time; what it does not (the rebuild ran ahead of it, or shows a
+ * flag or membership otherwise), now after the switch (`stamp`), and before it the rebuilt
+ * document's own time, never none: a flag that differs from the live one keeps or gets a time.
+ * `stamped`: some time is the switch's (or will be, once stamped).
+ */
+export function settledShipmentTimes(doc: ShipmentsDocument, shown: ShipmentsDocument | undefined, stamp: boolean): { times: VisibleTimes; stamped: boolean } {
+  const state = stripTimes(doc);
+  // What a partner of the live version has seen, as if the document were written anew.
+  const fresh = visibleTimes(undefined, state);
+  const stored = new Map((doc.leftPurchaseOrders ?? []).map((entry) => [entry.purchaseOrderNumber, entry]));
+  // Every purchase order the rebuild says it left, judged against the live version; with no live document, none is news.
+  const left: LeftTimes = { set: [...stored.keys()].map((purchaseOrderNumber) => ({ purchaseOrderNumber, at: now })), drop: [] };
+  const carried = shown ? carriedOver({ ...fresh, left }, state, shown, true) : { ...fresh, left: { set: [], drop: [...stored.keys()] } };
+  const stamped = stampsAny(carried);
+  return { times: stamp ? carried : keepingUnshown(carried), stamped };
+}
+
+const holds = (source: TimeSource, time: Date | undefined) =>
+  source.from === 'stored' || (source.from === 'none' ? time === undefined : source.from === 'value' && time?.getTime() === source.at.getTime());
+
+/** Whether the stored document holds the purchase orders left as `left` leaves them. */
+function holdsLeft(stored: LeftPurchaseOrder[] | undefined, left: LeftTimes | undefined): boolean {
+  if (!left) return true;
+  const byNumber = new Map((stored ?? []).map((entry) => [entry.purchaseOrderNumber, entry.at]));
+  return left.drop.every((number) => !byNumber.has(number)) && left.set.every((entry) => holds(entry.at, byNumber.get(entry.purchaseOrderNumber)));
+}
+
+/** Whether the document holds these times already (none of them is 'now'): settling then writes nothing. */
+export function holdsAll(doc: ShipmentsDocument, times: VisibleTimes): boolean {
+  return (
+    holds(times.completeChangedAt, doc.completeChangedAt) &&
+    holds(times.purchaseOrderSetAt, doc.purchaseOrderSetAt) &&
+    holdsLeft(doc.leftPurchaseOrders, times.left) &&
+    times.locations.every((l, i) => holds(l.completeChangedAt, doc.locations[i]!.completeChangedAt) && l.packages.every((p, j) => holds(p, doc.locations[i]!.packages[j]!.visibleAt)))
+  );
+}
+
+// Order status: 1.0.0's `changedAt` and 2.0.0's `updatedAt` (oss-osn-2.0.0.md §6).
+
+/** Where a status change time of the written document comes from: stamped now, carried over, or left as stored. */
+export type StatusTimeSource = Extract<TimeSource, { from: 'now' } | { from: 'value' }> | { from: 'stored' };
+
+export interface StatusTimes {
+  changedAt: StatusTimeSource;
+  updatedAt: StatusTimeSource;
+}
+
+/** The live version's change times of a sales order, and the sequences they were shown at, that a rebuild carries over. */
+export interface ShownChangeTimes {
+  /** The status sequence `changedAt` was shown at (`sequence` on documents written before 2.0.0); absent before a status. */
+  statusSequence?: number;
+  changedAt?: Date;
+  sequence: number;
+  /** `updatedAt`, else (written before 2.0.0) `changedAt`. */
+  updatedAt?: Date;
+}
+
+/**
+ * The change times a projector's write gives: `changedAt` (1.0.0) moves only when the status
+ * sequence does, `updatedAt` (2.0.0) every time. A rebuild (`shown`, the live version) carries a
+ * time over instead where the live version showed that much already: `changedAt` where the
+ * rebuilt status sequence is at or below the live one's, `updatedAt` where the sequence is.
+ */
+export function statusWriteTimes(before: OrderStatusState | undefined, after: OrderStatusState, shown?: ShownChangeTimes): StatusTimes {
+  const statusSequence = statusSequenceOf(after);
+  const statusMoved = statusSequence !== undefined && (before === undefined || statusSequence !== statusSequenceOf(before));
+  let changedAt: StatusTimeSource = { from: 'stored' };
+  if (statusMoved) {
+    changedAt = shown?.statusSequence !== undefined && statusSequence <= shown.statusSequence && shown.changedAt !== undefined ? { from: 'value', at: shown.changedAt } : now;
+  }
+  const updatedAt: StatusTimeSource = shown !== undefined && after.sequence <= shown.sequence && shown.updatedAt !== undefined ? { from: 'value', at: shown.updatedAt } : now;
+  return { changedAt, updatedAt };
+}
+
+/** The document without the store's own fields (orderStatusStoreFields): the state it shows. */
+const withoutTimes = (doc: OrderStatusDocument): Record<string, unknown> => {
+  const state: Record<string, unknown> = { ...doc };
+  for (const field of Object.keys(orderStatusStoreFields)) delete state[field];
+  return state;
+};
+/** What 1.0.0 answers of a sales order. */
+const v1Shown = (doc: OrderStatusDocument) => picked(doc, ['clientId', 'salesOrderNumber', 'open', ...v1StatusFields]);
+
+/**
+ * Whether the live version shows what 1.0.0 answers of the rebuilt document, or a later status:
+ * keyed on the status sequence, which events of contract v2 types do not move, so that a rebuild
+ * with them shows 1.0.0 pollers nothing new.
+ */
+function showsStatus(live: OrderStatusDocument, doc: OrderStatusDocument): boolean {
+  const [shown, rebuilt] = [statusSequenceOf(live), statusSequenceOf(doc)];
+  if (shown === undefined || rebuilt === undefined || live.changedAt === undefined) return false;
+  return shown > rebuilt || (shown === rebuilt && isDeepStrictEqual(v1Shown(live), v1Shown(doc)));
+}
+
+/** Whether the live version shows the rebuilt document as 2.0.0 answers it, or a later state. A document written before 2.0.0 showed 1.0.0's fields alone. */
+function showsState(live: OrderStatusDocument, doc: OrderStatusDocument): boolean {
+  if (live.sequence !== doc.sequence) return live.sequence > doc.sequence;
+  return live.updatedAt === undefined ? isDeepStrictEqual(v1Shown(live), v1Shown(doc)) : isDeepStrictEqual(withoutTimes(live), withoutTimes(doc));
+}
+
+/**
+ * The change times a rebuilt status settles to: where the live version shows the same (the same
+ * status for `changedAt`, the same state for `updatedAt`) or later, its time; otherwise now (a
+ * partner who polled the live version has not seen it). `changedAt` only once a status is folded.
+ */
+export function settledStatusTimes(doc: OrderStatusDocument, live: OrderStatusDocument | undefined): StatusTimes {
+  let changedAt: StatusTimeSource = { from: 'stored' };
+  if (statusSequenceOf(doc) !== undefined) changedAt = live && showsStatus(live, doc) ? { from: 'value', at: live.changedAt! } : now;
+  const liveUpdatedAt = live?.updatedAt ?? live?.changedAt;
+  const updatedAt: StatusTimeSource = live && liveUpdatedAt && showsState(live, doc) ? { from: 'value', at: liveUpdatedAt } : now;
+  return { changedAt, updatedAt };
 }

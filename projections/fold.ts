@@ -26,9 +26,23 @@ export function foldEvents(
   return result;
 }
 
+/**
+ * One guard per sales order for an event both read models take (SalesOrderStatusChanged): each
+ * model guards on its own sequence, and the two advance on different event types, so a status
+ * arriving late (below the shipments' sequence, above the order status's) would apply to one and
+ * not the other, and the two lookups would disagree about the purchase order. Guarded on the
+ * higher of the two sequences, it applies to both or to neither.
+ */
+export function appliesToPartOnly(status: { sequence: number } | undefined, shipments: { sequence: number } | undefined, event: ErpEvent): boolean {
+  if (event.type !== 'SalesOrderStatusChanged') return false;
+  const sequences = [status?.sequence ?? 0, shipments?.sequence ?? 0];
+  return event.sequence <= Math.max(...sequences) && event.sequence > Math.min(...sequences);
+}
+
 /** Folds one more event into `result` (its maps and rejections grow in place): for streams too long to hold. */
 export function foldEventInto(result: FoldResult, event: ErpEvent): void {
   const key = eventKey(event.clientId, event.salesOrderNumber);
+  if (appliesToPartOnly(result.orderStatus.get(key), result.shipments.get(key), event)) return;
   try {
     const status = evolveOrderStatus(result.orderStatus.get(key), event);
     const shipments = evolveShipments(result.shipments.get(key), event);

@@ -1,4 +1,4 @@
-import type { ReadModelCollections, ShipmentsDocument } from '../../adapters/mongodb/documents.js';
+import type { ReadModelCollections } from '../../adapters/mongodb/documents.js';
 import { updatePipeline } from '../../adapters/mongodb/shipments-update.js';
 import { stripTimes } from '../../domain/polling/shipment-news.js';
 import { holdsAll, settledShipmentTimes } from '../../domain/polling/change-times.js';

@@ -6,6 +6,7 @@ import { locationRecorded, packageShipped, shipmentCompleted, statusChanged } fr
 import type { OrderStatusDocument, ShipmentsDocument } from '../../adapters/mongodb/documents.js';
 import { carriedOver, settledShipmentTimes, statusWriteTimes, visibleTimes, type TimeSource, type VisibleTimes } from './change-times.js';
 import { newsOf, v2LocationsOfNews, type ShipmentNewsSince } from './shipment-news.js';
+import { written } from '../../../test/support/polling-store.js';
 
 // The change-time policy as a table: each row a state before (the events stored), a write (the
 // events it folds), what the live version shows (a rebuild's), who decides (the projector's write
@@ -13,6 +14,7 @@ import { newsOf, v2LocationsOfNews, type ShipmentNewsSince } from './shipment-ne
 // stored state and the write gets of the sales order. A row per finding of issue 28.
 
 const key = 'C1:SO-9';
+const writtenHere = (state: ShipmentsState, times: VisibleTimes, stored: ShipmentsDocument | undefined, at: Date) => written(key, state, times, stored, at);
 const earlier = new Date('2026-01-01T09:00:00Z');
 const poll = new Date('2026-01-01T10:00:00Z');
 /** The server's clock when the row's write (or the rebuild's write of the stored state) is applied: after the poll. */
@@ -49,44 +51,11 @@ function named(times: VisibleTimes, state: ShipmentsState): Record<string, strin
   return out;
 }
 
-/** A document as a write with `times` leaves it over `stored`, the server's clock at `at`. */
-function written(state: ShipmentsState, times: VisibleTimes, stored: ShipmentsDocument | undefined, at: Date): ShipmentsDocument {
-  const time = (source: TimeSource, from: () => Date | undefined): Date | undefined =>
-    source.from === 'now' ? at : source.from === 'value' ? source.at : source.from === 'stored' ? from() : undefined;
-  const left = new Map((stored?.leftPurchaseOrders ?? []).map((e) => [e.purchaseOrderNumber, e.at]));
-  for (const number of times.left?.drop ?? []) left.delete(number);
-  for (const entry of times.left?.set ?? []) left.set(entry.purchaseOrderNumber, time(entry.at, () => undefined)!);
-  const doc: ShipmentsDocument = {
-    _id: key,
-    ...state,
-    locations: state.locations.map((location, i) => {
-      const storedLocation = (source: TimeSource) => (source.from === 'stored' && source.location !== undefined ? stored?.locations[source.location] : undefined);
-      const lt = times.locations[i]!;
-      const flagAt = time(lt.completeChangedAt, () => storedLocation(lt.completeChangedAt)?.completeChangedAt);
-      return {
-        ...location,
-        ...(flagAt ? { completeChangedAt: flagAt } : {}),
-        packages: location.packages.map((pkg, j) => {
-          const source = lt.packages[j]!;
-          const visibleAt = time(source, () => (source.from === 'stored' ? storedLocation(source)?.packages[source.package!]?.visibleAt : undefined));
-          return { ...pkg, ...(visibleAt ? { visibleAt } : {}) };
-        }),
-      };
-    }),
-  };
-  const flagAt = time(times.completeChangedAt, () => stored?.completeChangedAt);
-  const setAt = time(times.purchaseOrderSetAt, () => stored?.purchaseOrderSetAt);
-  if (flagAt) doc.completeChangedAt = flagAt;
-  if (setAt) doc.purchaseOrderSetAt = setAt;
-  if (left.size > 0) doc.leftPurchaseOrders = [...left].map(([purchaseOrderNumber, leftAt]) => ({ purchaseOrderNumber, at: leftAt }));
-  return doc;
-}
-
 const shipmentsAfter = (events: ErpEvent[]) => foldEvents(events).shipments.get(key);
 /** A document of the live version or of the stored state: written by the projector from nothing, the server's clock at `at`. */
 const documentOf = (events: ErpEvent[], at: Date, live?: ShipmentsDocument): ShipmentsDocument | undefined => {
   const state = shipmentsAfter(events);
-  return state && written(state, carriedOver(visibleTimes(undefined, state), state, live, true), undefined, at);
+  return state && writtenHere(state, carriedOver(visibleTimes(undefined, state), state, live, true), undefined, at);
 };
 
 /** The times the row's decider gives, and the document it leaves. */
@@ -98,12 +67,12 @@ function decide(row: Row): { times: VisibleTimes; state: ShipmentsState; doc: Sh
     // The stored state was written before the poll (a rebuild's, after it: partners did not read it).
     const stored = documentOf(row.stored, live ? later : earlier, live);
     const times = carriedOver(visibleTimes(before, state), state, live, !before);
-    return { times, state, doc: written(state, times, stored, later) };
+    return { times, state, doc: writtenHere(state, times, stored, later) };
   }
   // Settling: the rebuilt document is the projector's write of the whole stream (after the poll).
   const rebuilt = documentOf([...row.stored, ...row.write], later, live)!;
   const { times } = settledShipmentTimes(rebuilt, live, row.by === 'settling after the switch');
-  return { times, state, doc: written(state, times, rebuilt, later) };
+  return { times, state, doc: writtenHere(state, times, rebuilt, later) };
 }
 
 const outline = (so: { locations: { locationId: number; packages: { packageId: number }[] }[] } | undefined): Outline | undefined =>

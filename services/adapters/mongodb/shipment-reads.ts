@@ -136,10 +136,10 @@ export async function membersOf(
 /**
  * newsKey of a sales order's news (newsOf without a purchase order's flag), computed by the server:
  * the earliest shipmentDate of its new packages, the timestamp for a location whose complete flag
- * changed with none, null when it has no news. A sales order whose own flag changed, or that came
- * under its purchase order, since then, is keyed at the timestamp too: its purchase order's flag
- * may have changed with it (a purchase order whose flag did not, and that has no other news, is
- * then left out of the answer by newsSince).
+ * changed with none, null when it has no news. A sales order whose own flag changed (every
+ * location of it is then answered), or that came under its purchase order, since then, is keyed at
+ * the timestamp too: its purchase order's flag may have changed with it (one left with nothing to
+ * answer makes room for the next in newsSince).
  */
 function serverNewsKey(since: ShipmentNewsSince): Document {
   const { shippedSince, visibleSince } = since;

@@ -17,6 +17,8 @@ export const invisibleCharacters =
 
 /** At least one character that shows (not in invisibleCharacters). */
 export const nonBlankPattern = `[^${invisibleCharacters}]`;
+// Read as the schema's pattern is (TypeBox: no u flag), surrogates listed as code units on purpose.
+// eslint-disable-next-line no-misleading-character-class
 const nonBlank = new RegExp(nonBlankPattern);
 
 const isBlank = (value: string): boolean => !nonBlank.test(value);

@@ -4,8 +4,8 @@
 import { purchaseOrderComplete } from '../../projections/completion.js';
 import type { ShipmentsState } from '../../projections/state.js';
 import type { ShipmentsDocument } from '../../services/adapters/mongodb/documents.js';
-import type { TimeSource, VisibleTimes } from '../../services/domain/polling/change-times.js';
-import { newsOf, purchaseOrderCompleteChanged, type ShipmentNewsSince } from '../../services/domain/polling/shipment-news.js';
+import type { TimeSource, VisibleTimes } from '../../projections/polling/change-times.js';
+import { newsOf, purchaseOrderCompleteChanged, type ShipmentNewsSince } from '../../projections/polling/shipment-news.js';
 
 /** A document as a write with `times` leaves it over `stored`, the server's clock at `at`. */
 export function written(key: string, state: ShipmentsState, times: VisibleTimes, stored: ShipmentsDocument | undefined, at: Date): ShipmentsDocument {

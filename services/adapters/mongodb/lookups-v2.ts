@@ -8,7 +8,7 @@ import { shipmentsStateProjection, type OrderStatusDocument, type ReadModelColle
 import { toIssueView, toOrderStatusDetailV2, toSalesOrderShipmentV2 } from './documents-to-answers-v2.js';
 import { cappedGroups, groupKey, type PurchaseOrderGroup } from './purchase-order-groups.js';
 import { membersOf, newsSince } from './shipment-reads.js';
-import { v2LocationsOfNews, type ShipmentNewsSince } from '../../domain/polling/shipment-news.js';
+import { v2LocationsOfNews, type ShipmentNewsSince } from '../../../projections/polling/shipment-news.js';
 
 // The 2.0.0 lookups (oss-osn-2.0.0.md §2, §4, §7) over the read models the 1.0.0 ones read, with
 // their building blocks: grouping by purchase order, the 5,000 cap, queryType 3's algorithm (on

@@ -6,11 +6,11 @@ import { purchaseOrderComplete } from '../../../projections/completion.js';
 import type { ShipmentsState, StatusFields } from '../../../projections/state.js';
 import type { OrderStatusDocument, ReadModelCollections, ShipmentsDocument } from './documents.js';
 import { groupByPurchaseOrder, groupKey, type PurchaseOrderGroup } from './purchase-order-groups.js';
-import type { PurchaseOrderMember } from '../../domain/polling/shipment-news.js';
+import type { PurchaseOrderMember } from '../../../projections/polling/shipment-news.js';
 import { changedSince, changeTimeOverlapMs, type ReadOptions } from './changed-since.js';
 import { membersOf, newsSince } from './shipment-reads.js';
 import { toOrderStatusDetail, toSalesOrderShipment } from './documents-to-answers.js';
-import { v1ShipmentsProjection, v1StatusProjection } from './v1-fields.js';
+import { v1ShipmentsProjection, v1StatusProjection } from '../../../projections/v1-fields.js';
 import { MongoOrderLookupsV2 } from './lookups-v2.js';
 import { endedBySignal } from './ended-by-signal.js';
 

@@ -3,7 +3,7 @@ import type { ShipmentsState } from '../../../projections/state.js';
 import { changeTimeOverlapMs, type ReadOptions } from './changed-since.js';
 import type { ShipmentsDocument } from './documents.js';
 import { groupKey, maxPurchaseOrdersPerAnswer, ofPurchaseOrders, type PurchaseOrderGroup } from './purchase-order-groups.js';
-import { newsKey, newsOf, purchaseOrderCompleteChanged, type PurchaseOrderMember, type ShipmentNewsSince } from '../../domain/polling/shipment-news.js';
+import { newsKey, newsOf, purchaseOrderCompleteChanged, type PurchaseOrderMember, type ShipmentNewsSince } from '../../../projections/polling/shipment-news.js';
 
 // The reads of the shipment lookups that 1.0.0 and 2.0.0 share (queries.md): what each answers of
 // the sales orders read is theirs to say (`answerOf`), and so is what is read of them (`projection`).

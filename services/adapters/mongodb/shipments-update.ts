@@ -1,6 +1,6 @@
 import type { Document } from 'mongodb';
 import type { LocationState, PackageState, ShipmentsState } from '../../../projections/state.js';
-import { stampsAny, type LeftTimes, type TimeSource, type VisibleTimes } from '../../domain/polling/change-times.js';
+import { stampsAny, type LeftTimes, type TimeSource, type VisibleTimes } from '../../../projections/polling/change-times.js';
 
 // Shipments documents are written with aggregation-pipeline updates where the write makes
 // something visible: only there can the server's clock ($$NOW) be put inside the packages and

@@ -10,7 +10,7 @@ import { connectMongo } from './connect.js';
 import { ensureIndexes, readModelCollections, type ReadModelCollections, type ShipmentsDocument } from './documents.js';
 import { projectBatch } from '../../projector/project-batch.js';
 import { insertPipeline, plainInsert, plainUpdate, updatePipeline } from './shipments-update.js';
-import { visibleTimes } from '../../domain/polling/change-times.js';
+import { visibleTimes } from '../../../projections/polling/change-times.js';
 import { loadStates, WriteConflictError, writeEffects, type LoadedStates, type StateChange } from './writes.js';
 
 const env = testEnvironment();

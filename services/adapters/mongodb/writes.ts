@@ -11,7 +11,7 @@ import {
 } from './documents.js';
 import { writeErrorsOf } from './store-refusals.js';
 import { insertPipeline, plainInsert, plainUpdate, updatePipeline } from './shipments-update.js';
-import { carriedOver, statusWriteTimes, visibleTimes, type ShownChangeTimes } from '../../domain/polling/change-times.js';
+import { carriedOver, statusWriteTimes, visibleTimes, type ShownChangeTimes } from '../../../projections/polling/change-times.js';
 import { ErrorCodes, OssnError } from '../../../contracts/errors/ossn-error.js';
 
 /** A read model's state for one sales order before and after a batch; before is absent for a new one. */

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
-import { statusSequenceOf, type OrderStatusState, type PackageState, type ShipmentsState } from '../../../projections/state.js';
-import { orderStatusStoreFields, type LeftPurchaseOrder, type OrderStatusDocument, type ShipmentsDocument, type StoredLocation } from '../../adapters/mongodb/documents.js';
-import { picked, v1ItemFields, v1PackageFields, v1StatusFields } from '../../adapters/mongodb/v1-fields.js';
+import { statusSequenceOf, type OrderStatusState, type PackageState, type ShipmentsState } from '../state.js';
+import { orderStatusStoreFields, type LeftPurchaseOrder, type StoredLocation, type TimedOrderStatus, type TimedShipments } from './timed-documents.js';
+import { picked, v1ItemFields, v1PackageFields, v1StatusFields } from '../v1-fields.js';
 import { stripTimes } from './shipment-news.js';
 
 // The one policy of every change time a poller relies on (queries.md, the polling promise): given
@@ -133,7 +133,7 @@ function flagAgainstLive(source: TimeSource, after: boolean, shown: boolean | un
  * long ago, or never shown under it, a move within one batch) is no news and is dropped. With
  * `isNew` (the rebuild's first write of the sales order) the live version's entries come along.
  */
-function leftAgainstLive(left: LeftTimes | undefined, after: ShipmentsState, shown: ShipmentsDocument, isNew: boolean): LeftTimes | undefined {
+function leftAgainstLive(left: LeftTimes | undefined, after: ShipmentsState, shown: TimedShipments, isNew: boolean): LeftTimes | undefined {
   const shownLeft = new Map((shown.leftPurchaseOrders ?? []).map((entry) => [entry.purchaseOrderNumber, entry.at]));
   const result: LeftTimes = { set: [], drop: [...(left?.drop ?? [])] };
   for (const entry of left?.set ?? []) {
@@ -154,7 +154,7 @@ function leftAgainstLive(left: LeftTimes | undefined, after: ShipmentsState, sho
  * shows the same thing: a rebuild must not make news of what partners have seen already, nor drop
  * the time a flag went false at. `isNew`: the write makes the document.
  */
-export function carriedOver(times: VisibleTimes, after: ShipmentsState, shown: ShipmentsDocument | undefined, isNew = false): VisibleTimes {
+export function carriedOver(times: VisibleTimes, after: ShipmentsState, shown: TimedShipments | undefined, isNew = false): VisibleTimes {
   if (!shown) return times;
   const samePurchaseOrder = shown.purchaseOrderNumber === after.purchaseOrderNumber;
   const carry = (source: TimeSource, same: boolean, time: Date | undefined): TimeSource =>
@@ -200,7 +200,7 @@ function keepingUnshown(times: VisibleTimes): VisibleTimes {
  * document's own time, never none: a flag that differs from the live one keeps or gets a time.
  * `stamped`: some time is the switch's (or will be, once stamped).
  */
-export function settledShipmentTimes(doc: ShipmentsDocument, shown: ShipmentsDocument | undefined, stamp: boolean): { times: VisibleTimes; stamped: boolean } {
+export function settledShipmentTimes(doc: TimedShipments, shown: TimedShipments | undefined, stamp: boolean): { times: VisibleTimes; stamped: boolean } {
   const state = stripTimes(doc);
   // What a partner of the live version has seen, as if the document were written anew.
   const fresh = visibleTimes(undefined, state);
@@ -223,7 +223,7 @@ function holdsLeft(stored: LeftPurchaseOrder[] | undefined, left: LeftTimes | un
 }
 
 /** Whether the document holds these times already (none of them is 'now'): settling then writes nothing. */
-export function holdsAll(doc: ShipmentsDocument, times: VisibleTimes): boolean {
+export function holdsAll(doc: TimedShipments, times: VisibleTimes): boolean {
   return (
     holds(times.completeChangedAt, doc.completeChangedAt) &&
     holds(times.purchaseOrderSetAt, doc.purchaseOrderSetAt) &&
@@ -270,27 +270,27 @@ export function statusWriteTimes(before: OrderStatusState | undefined, after: Or
 }
 
 /** The document without the store's own fields (orderStatusStoreFields): the state it shows. */
-const withoutTimes = (doc: OrderStatusDocument): Record<string, unknown> => {
+const withoutTimes = (doc: TimedOrderStatus): Record<string, unknown> => {
   const state: Record<string, unknown> = { ...doc };
   for (const field of Object.keys(orderStatusStoreFields)) delete state[field];
   return state;
 };
 /** What 1.0.0 answers of a sales order. */
-const v1Shown = (doc: OrderStatusDocument) => picked(doc, ['clientId', 'salesOrderNumber', 'open', ...v1StatusFields]);
+const v1Shown = (doc: TimedOrderStatus) => picked(doc, ['clientId', 'salesOrderNumber', 'open', ...v1StatusFields]);
 
 /**
  * Whether the live version shows what 1.0.0 answers of the rebuilt document, or a later status:
  * keyed on the status sequence, which events of contract v2 types do not move, so that a rebuild
  * with them shows 1.0.0 pollers nothing new.
  */
-function showsStatus(live: OrderStatusDocument, doc: OrderStatusDocument): boolean {
+function showsStatus(live: TimedOrderStatus, doc: TimedOrderStatus): boolean {
   const [shown, rebuilt] = [statusSequenceOf(live), statusSequenceOf(doc)];
   if (shown === undefined || rebuilt === undefined || live.changedAt === undefined) return false;
   return shown > rebuilt || (shown === rebuilt && isDeepStrictEqual(v1Shown(live), v1Shown(doc)));
 }
 
 /** Whether the live version shows the rebuilt document as 2.0.0 answers it, or a later state. A document written before 2.0.0 showed 1.0.0's fields alone. */
-function showsState(live: OrderStatusDocument, doc: OrderStatusDocument): boolean {
+function showsState(live: TimedOrderStatus, doc: TimedOrderStatus): boolean {
   if (live.sequence !== doc.sequence) return live.sequence > doc.sequence;
   return live.updatedAt === undefined ? isDeepStrictEqual(v1Shown(live), v1Shown(doc)) : isDeepStrictEqual(withoutTimes(live), withoutTimes(doc));
 }
@@ -300,7 +300,7 @@ function showsState(live: OrderStatusDocument, doc: OrderStatusDocument): boolea
  * status for `changedAt`, the same state for `updatedAt`) or later, its time; otherwise now (a
  * partner who polled the live version has not seen it). `changedAt` only once a status is folded.
  */
-export function settledStatusTimes(doc: OrderStatusDocument, live: OrderStatusDocument | undefined): StatusTimes {
+export function settledStatusTimes(doc: TimedOrderStatus, live: TimedOrderStatus | undefined): StatusTimes {
   let changedAt: StatusTimeSource = { from: 'stored' };
   if (statusSequenceOf(doc) !== undefined) changedAt = live && showsStatus(live, doc) ? { from: 'value', at: live.changedAt! } : now;
   const liveUpdatedAt = live?.updatedAt ?? live?.changedAt;

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { ErpEvent } from '../../../contracts/erp-events.js';
-import { foldEvents } from '../../../projections/fold.js';
-import type { ShipmentsState } from '../../../projections/state.js';
-import { locationRecorded, packageShipped, shipmentCompleted, statusChanged } from '../../../test/fixtures/sample-events.js';
-import type { OrderStatusDocument, ShipmentsDocument } from '../../adapters/mongodb/documents.js';
+import type { ErpEvent } from '../../contracts/erp-events.js';
+import { foldEvents } from '../fold.js';
+import type { ShipmentsState } from '../state.js';
+import { locationRecorded, packageShipped, shipmentCompleted, statusChanged } from '../../test/fixtures/sample-events.js';
+import type { OrderStatusDocument, ShipmentsDocument } from '../../services/adapters/mongodb/documents.js';
 import { carriedOver, settledShipmentTimes, statusWriteTimes, visibleTimes, type TimeSource, type VisibleTimes } from './change-times.js';
 import { newsOf, v2LocationsOfNews, type ShipmentNewsSince } from './shipment-news.js';
-import { written } from '../../../test/support/polling-store.js';
+import { written } from '../../test/support/polling-store.js';
 
 // The change-time policy as a table: each row a state before (the events stored), a write (the
 // events it folds), what the live version shows (a rebuild's), who decides (the projector's write

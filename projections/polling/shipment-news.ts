@@ -1,6 +1,9 @@
-import { purchaseOrderComplete } from '../../../projections/completion.js';
-import type { LocationState, ShipmentsState } from '../../../projections/state.js';
-import type { ShipmentsDocument, StoredPackage } from '../../adapters/mongodb/documents.js';
+import { purchaseOrderComplete } from '../completion.js';
+import type { LocationState, ShipmentsState } from '../state.js';
+import type { StoredPackage, TimedShipments } from './timed-documents.js';
+
+/** A document of the store as these rules read it: its times, and its key where it has one. */
+type Stored = TimedShipments & { _id?: string };
 
 // What shipment queryType 3 answers of stored sales orders (queries.md): the packages shipped or
 // made visible since the partner's timestamp, the locations whose complete flag changed since,
@@ -27,7 +30,7 @@ const isNewPackage = (pkg: StoredPackage, since: ShipmentNewsSince): boolean =>
  * only; every location where its own complete flag changed since, or with `wholePurchaseOrder`
  * (its purchase order's complete flag or members changed). Undefined when nothing of it is answered.
  */
-export function newsOf(so: ShipmentsDocument, since: ShipmentNewsSince, wholePurchaseOrder = false): ShipmentsState | undefined {
+export function newsOf(so: Stored, since: ShipmentNewsSince, wholePurchaseOrder = false): ShipmentsState | undefined {
   const whole = wholePurchaseOrder || atOrAfter(so.completeChangedAt, since.visibleSince);
   const locations: LocationState[] = [];
   for (const stored of so.locations) {
@@ -46,7 +49,7 @@ export function newsOf(so: ShipmentsDocument, since: ShipmentNewsSince, wholePur
  * membership alone (no new package, and 2.0.0's PackageArray needs one), all its packages (`doc`,
  * as stored). The store's times beside them need no stripping: the answer picks its fields by name.
  */
-export function v2LocationsOfNews<D extends ShipmentsDocument>(doc: D, news: ShipmentsState, since: ShipmentNewsSince): D {
+export function v2LocationsOfNews<D extends Stored>(doc: D, news: ShipmentsState, since: ShipmentNewsSince): D {
   const answered = new Map(news.locations.map((location) => [location.locationId, location]));
   const locations = doc.locations.flatMap((stored) => {
     const inNews = answered.get(stored.locationId);
@@ -73,7 +76,7 @@ export function newsKey(so: ShipmentsState, since: ShipmentNewsSince): number {
   return key;
 }
 
-export type PurchaseOrderMember = Pick<ShipmentsDocument, 'complete' | 'completeChangedAt' | 'purchaseOrderSetAt'>;
+export type PurchaseOrderMember = Pick<TimedShipments, 'complete' | 'completeChangedAt' | 'purchaseOrderSetAt'>;
 
 /**
  * Whether the complete flag of a purchase order with these sales orders (all of them, answered or
@@ -90,7 +93,7 @@ export function purchaseOrderCompleteChanged(members: readonly PurchaseOrderMemb
 }
 
 /** The state a stored shipments document holds, without the store's times. */
-export function stripTimes(doc: ShipmentsDocument): ShipmentsState {
+export function stripTimes(doc: Stored): ShipmentsState {
   const { _id: _i, completeChangedAt: _c, purchaseOrderSetAt: _p, lastNewsAt: _l, leftPurchaseOrders: _lp, ...state } = doc;
   return {
     ...state,

@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import type { ErpEvent } from '../../../contracts/erp-events.js';
-import { purchaseOrderComplete } from '../../../projections/completion.js';
-import { foldEvents } from '../../../projections/fold.js';
-import type { ShipmentsState } from '../../../projections/state.js';
-import { locationRecorded, packageShipped, packageVoided, shipmentCompleted, statusChanged } from '../../../test/fixtures/sample-events.js';
-import { answerNewsSince, written, type AnsweredPurchaseOrder } from '../../../test/support/polling-store.js';
-import { testSeed } from '../../../test/support/seed.js';
-import type { ShipmentsDocument } from '../../adapters/mongodb/documents.js';
+import type { ErpEvent } from '../../contracts/erp-events.js';
+import { purchaseOrderComplete } from '../completion.js';
+import { foldEvents } from '../fold.js';
+import type { ShipmentsState } from '../state.js';
+import { locationRecorded, packageShipped, packageVoided, shipmentCompleted, statusChanged } from '../../test/fixtures/sample-events.js';
+import { answerNewsSince, written, type AnsweredPurchaseOrder } from '../../test/support/polling-store.js';
+import { testSeed } from '../../test/support/seed.js';
+import type { ShipmentsDocument } from '../../services/adapters/mongodb/documents.js';
 import { visibleTimes } from './change-times.js';
 import { stripTimes } from './shipment-news.js';
 

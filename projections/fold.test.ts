@@ -31,16 +31,6 @@ describe('foldEvents', () => {
     expect(result.shipments.get('C1:SO-9')?.sequence).toBe(3);
   });
 
-  it('applies a status to both read models or to neither: one arriving late, below the shipments’ sequence, changes nothing', () => {
-    const inOrder = [statusChanged(1, { purchaseOrderNumber: 'PO-A', statusId: 10 }), locationRecorded(2, 1), packageShipped(3, 1, 1), packageShipped(5, 1, 2)];
-    const late = foldEvents([...inOrder, statusChanged(4, { purchaseOrderNumber: 'PO-B', statusId: 20 })]);
-    expect(late).toEqual(foldEvents(inOrder));
-    expect(late.orderStatus.get('C1:SO-9')?.purchaseOrderNumber).toBe(late.shipments.get('C1:SO-9')?.purchaseOrderNumber);
-    // Above both sequences, it applies to both.
-    const next = foldEvents([...inOrder, statusChanged(6, { purchaseOrderNumber: 'PO-B', statusId: 20 })]);
-    expect([next.orderStatus.get('C1:SO-9')?.purchaseOrderNumber, next.shipments.get('C1:SO-9')?.purchaseOrderNumber]).toEqual(['PO-B', 'PO-B']);
-  });
-
   it('ignores duplicates and replays', () => {
     const events = [statusChanged(1), locationRecorded(2, 1), packageShipped(3, 1, 1)];
     expect(foldEvents([...events, ...events])).toEqual(foldEvents(events));

@@ -27,11 +27,12 @@ export function foldEvents(
 }
 
 /**
- * One guard per sales order for an event both read models take (SalesOrderStatusChanged): each
- * model guards on its own sequence, and the two advance on different event types, so a status
- * arriving late (below the shipments' sequence, above the order status's) would apply to one and
- * not the other, and the two lookups would disagree about the purchase order. Guarded on the
- * higher of the two sequences, it applies to both or to neither.
+ * Whether an event both read models take (SalesOrderStatusChanged) would change only one of them:
+ * each guards on its own sequence, and the two advance on different event types, so a status
+ * arriving late (below one's sequence, above the other's) applies to one and not the other. The
+ * fold keeps the two guards apart, for a batch written to one collection and not the other (a
+ * store failure between the two writes) is completed by the retry only so; `ossn dlq redrive`
+ * refuses such a letter.
  */
 export function appliesToPartOnly(status: { sequence: number } | undefined, shipments: { sequence: number } | undefined, event: ErpEvent): boolean {
   if (event.type !== 'SalesOrderStatusChanged') return false;
@@ -42,7 +43,6 @@ export function appliesToPartOnly(status: { sequence: number } | undefined, ship
 /** Folds one more event into `result` (its maps and rejections grow in place): for streams too long to hold. */
 export function foldEventInto(result: FoldResult, event: ErpEvent): void {
   const key = eventKey(event.clientId, event.salesOrderNumber);
-  if (appliesToPartOnly(result.orderStatus.get(key), result.shipments.get(key), event)) return;
   try {
     const status = evolveOrderStatus(result.orderStatus.get(key), event);
     const shipments = evolveShipments(result.shipments.get(key), event);

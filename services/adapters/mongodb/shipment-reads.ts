@@ -49,13 +49,16 @@ export async function newsSince<S>(
   const left = { clientId: { $in: clientIds }, 'leftPurchaseOrders.at': { $gte: since.visibleSince } };
   const members = new Map<string, PurchaseOrderMember[]>();
   const answered: KeyedGroup<S>[] = [];
+  const seen = new Set<string>();
   let skip = 0;
   let more = false;
   for (;;) {
     const room = maxPurchaseOrdersPerAnswer - answered.length;
     const found = await firstPurchaseOrders(collection, { ...base, ...news }, left, since, skip, room, read);
-    const chosen = found.slice(0, room);
-    skip += chosen.length;
+    skip += Math.min(found.length, room);
+    // News written between two rounds can move a purchase order past the skip: none is answered twice.
+    const chosen = found.slice(0, room).filter((g) => !seen.has(groupKey(g)));
+    for (const g of chosen) seen.add(groupKey(g));
     const { groups, membersRead } = await answerPurchaseOrders(collection, chosen, since, news, projection, answerOf, read);
     for (const [key, value] of membersRead) members.set(key, value);
     answered.push(...groups);

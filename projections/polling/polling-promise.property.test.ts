@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import type { ErpEvent } from '../../contracts/erp-events.js';
@@ -156,7 +157,7 @@ it('a poller polling with the time of its previous poll gets every flag and memb
         clock += 1_000;
         for (const [key, state] of after) {
           const previous = before.get(key);
-          if (previous === state || (previous && previous.sequence === state.sequence)) continue;
+          if (isDeepStrictEqual(previous, state)) continue;
           store.set(key, written(key, state, visibleTimes(previous, state), store.get(key), new Date(clock)));
         }
         if (!batch.pollAfter) continue;

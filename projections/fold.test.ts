@@ -31,26 +31,6 @@ describe('foldEvents', () => {
     expect(result.shipments.get('C1:SO-9')?.sequence).toBe(3);
   });
 
-  it('applies a status to both read models or to neither: one arriving late, below the shipments’ sequence, changes nothing', () => {
-    const inOrder = [statusChanged(1, { purchaseOrderNumber: 'PO-A', statusId: 10 }), locationRecorded(2, 1), packageShipped(3, 1, 1), packageShipped(5, 1, 2)];
-    const late = foldEvents([...inOrder, statusChanged(4, { purchaseOrderNumber: 'PO-B', statusId: 20 })]);
-    expect(late).toEqual(foldEvents(inOrder));
-    // Above both sequences, it applies to both.
-    const next = foldEvents([...inOrder, statusChanged(6, { purchaseOrderNumber: 'PO-B', statusId: 20 })]);
-    expect([next.orderStatus.get('C1:SO-9')?.purchaseOrderNumber, next.shipments.get('C1:SO-9')?.purchaseOrderNumber]).toEqual(['PO-B', 'PO-B']);
-  });
-
-  it('completes a status that one read model shows and the other not (a batch written to one collection before the store failed)', () => {
-    const events = [statusChanged(1, { purchaseOrderNumber: 'PO-A', statusId: 10 }), locationRecorded(2, 1), statusChanged(3, { purchaseOrderNumber: 'PO-B', statusId: 20 }), packageShipped(4, 1, 1)];
-    const whole = foldEvents(events);
-    // The shipments' write went through, the order status's did not: the retry folds the batch again on what is stored.
-    const before = foldEvents(events.slice(0, 2));
-    const partly = { orderStatus: before.orderStatus, shipments: whole.shipments };
-    expect(foldEvents(events.slice(2), partly)).toEqual(whole);
-    // And the other way round.
-    expect(foldEvents(events.slice(2), { orderStatus: whole.orderStatus, shipments: before.shipments })).toEqual(whole);
-  });
-
   it('ignores duplicates and replays', () => {
     const events = [statusChanged(1), locationRecorded(2, 1), packageShipped(3, 1, 1)];
     expect(foldEvents([...events, ...events])).toEqual(foldEvents(events));

@@ -2,7 +2,7 @@ import { eventKey, type ErpEvent } from '../contracts/erp-events.js';
 import { EventRejectedError } from './event-rejected.js';
 import { evolveOrderStatus } from './order-status.js';
 import { evolveShipments } from './shipments.js';
-import { statusSequenceOf, type OrderStatusState, type ShipmentsState } from './state.js';
+import type { OrderStatusState, ShipmentsState } from './state.js';
 
 export interface FoldResult {
   /** Keyed by `<clientId>:<salesOrderNumber>`. */
@@ -27,9 +27,12 @@ export function foldEvents(
 }
 
 /**
- * Whether an event both read models take (SalesOrderStatusChanged) would change only one of them
- * were each guarded on its own sequence alone (the two advance on different event types): a status
- * arriving late, below one's sequence and above the other's. `ossn dlq redrive` refuses such a letter.
+ * Whether an event both read models take (SalesOrderStatusChanged) would change only one of them:
+ * each guards on its own sequence, and the two advance on different event types, so a status
+ * arriving late (below one's sequence, above the other's) applies to one and not the other. The
+ * fold keeps the two guards apart, for a batch written to one collection and not the other (a
+ * store failure between the two writes) is completed by the retry only so; `ossn dlq redrive`
+ * refuses such a letter.
  */
 export function appliesToPartOnly(status: { sequence: number } | undefined, shipments: { sequence: number } | undefined, event: ErpEvent): boolean {
   if (event.type !== 'SalesOrderStatusChanged') return false;
@@ -37,29 +40,12 @@ export function appliesToPartOnly(status: { sequence: number } | undefined, ship
   return event.sequence <= Math.max(...sequences) && event.sequence > Math.min(...sequences);
 }
 
-/**
- * Which read models take a SalesOrderStatusChanged: both or neither, guarded on the higher of the
- * two sequences, so that the two lookups never disagree about the purchase order. One that shows
- * the status already while the other does not (a batch whose write reached one collection and not
- * the other, the store failing between them) gets the other completed by the retry.
- */
-export function statusTakers(status: OrderStatusState | undefined, shipments: ShipmentsState | undefined, event: ErpEvent): { status: boolean; shipments: boolean } {
-  if (event.type !== 'SalesOrderStatusChanged') return { status: true, shipments: true };
-  const [lastStatus, lastShipments] = [(status && statusSequenceOf(status)) ?? 0, shipments?.statusSequence ?? 0];
-  if (lastStatus === event.sequence && lastShipments < event.sequence) return { status: false, shipments: true };
-  if (lastShipments === event.sequence && lastStatus < event.sequence) return { status: true, shipments: false };
-  const newer = event.sequence > Math.max(status?.sequence ?? 0, shipments?.sequence ?? 0);
-  return { status: newer, shipments: newer };
-}
-
 /** Folds one more event into `result` (its maps and rejections grow in place): for streams too long to hold. */
 export function foldEventInto(result: FoldResult, event: ErpEvent): void {
   const key = eventKey(event.clientId, event.salesOrderNumber);
-  const [before, beforeShipments] = [result.orderStatus.get(key), result.shipments.get(key)];
-  const takers = statusTakers(before, beforeShipments, event);
   try {
-    const status = takers.status ? evolveOrderStatus(before, event) : before;
-    const shipments = takers.shipments ? evolveShipments(beforeShipments, event) : beforeShipments;
+    const status = evolveOrderStatus(result.orderStatus.get(key), event);
+    const shipments = evolveShipments(result.shipments.get(key), event);
     if (status) result.orderStatus.set(key, status);
     if (shipments) result.shipments.set(key, shipments);
   } catch (error) {

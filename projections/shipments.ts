@@ -40,15 +40,13 @@ function withLocation(state: ShipmentsState, location: LocationState): LocationS
 /**
  * Shipment events do not carry the purchase order number, so it is learnt here. A status change
  * also creates the state, so that a purchase order with a sales order not yet shipping is not
- * complete. Every status is recorded (statusSequence), its number unchanged too: the fold applies a
- * status to both read models or to neither, and tells one applied to one of them only by it.
+ * complete. When the number is unchanged nothing is to be written: the same state is returned.
  */
 function onStatusChanged(state: ShipmentsState | undefined, event: ErpEventOf<'SalesOrderStatusChanged'>): ShipmentsState {
   const { purchaseOrderNumber } = event.data;
-  // The sequence stays: a shipment event below this status but above the last one applied here is still news to this model.
-  if (state && state.purchaseOrderNumber === purchaseOrderNumber) return { ...state, statusSequence: event.sequence };
+  if (state && state.purchaseOrderNumber === purchaseOrderNumber) return state;
   const { purchaseOrderNumber: _previous, ...rest } = state ?? emptyShipments(event);
-  return applied(rest, event, compact({ purchaseOrderNumber, statusSequence: event.sequence }));
+  return applied(rest, event, compact({ purchaseOrderNumber }));
 }
 
 /**

@@ -110,11 +110,6 @@ export interface ShipmentsState {
   salesOrderNumber: string;
   /** Sequence of the last event applied to this read model for this sales order (the guard). */
   sequence: number;
-  /**
-   * Sequence of the last SalesOrderStatusChanged applied here (absent on states folded before it was
-   * kept): with the order status's, it tells a status applied to one read model only (see fold.ts).
-   */
-  statusSequence?: number;
   /** Learnt from SalesOrderStatusChanged; shipment events do not carry it. */
   purchaseOrderNumber?: string;
   /** ShipmentCompleted without locationId was received. */

@@ -168,6 +168,22 @@ describe('the change-time policy, row by row', () => {
     }
   });
 
+  it('finding 1: settling after the switch keeps a purchase order left that the projector wrote in the new version since, and drops one the live version never showed', () => {
+    const live = documentOf([ofPurchaseOrder('PO-A'), locationRecorded(2, 1)], earlier)!;
+    const state = shipmentsAfter([ofPurchaseOrder('PO-A'), locationRecorded(2, 1), statusChanged(3, { purchaseOrderNumber: 'PO-B', statusId: 20 }), statusChanged(4, { purchaseOrderNumber: 'PO-C', statusId: 20 })])!;
+    const switchedAt = new Date(later.getTime() - 60_000);
+    const rebuilt: ShipmentsDocument = {
+      ...writtenHere(state, visibleTimes(undefined, state), undefined, later),
+      leftPurchaseOrders: [
+        { purchaseOrderNumber: 'PO-B', at: later },
+        { purchaseOrderNumber: 'PO-Z', at: earlier },
+      ],
+    };
+    const { times } = settledShipmentTimes(rebuilt, live, true, switchedAt);
+    expect(named(times, state)).toMatchObject({ 'left PO-Z': 'dropped' });
+    expect(named(times, state)).not.toHaveProperty('left PO-B');
+  });
+
   it('status: changedAt moves with the status alone, updatedAt with every write; a rebuild carries the live version’s where it shows as much', () => {
     const status = foldEvents([ofPurchaseOrder('PO-A')]).orderStatus.get(key)!;
     const moved = foldEvents([ofPurchaseOrder('PO-A'), statusChanged(2, { purchaseOrderNumber: 'PO-A', statusId: 60 })]).orderStatus.get(key)!;

@@ -198,13 +198,16 @@ function keepingUnshown(times: VisibleTimes): VisibleTimes {
  * live version shows as it is, its time; what it does not (the rebuild ran ahead of it, or shows a
  * flag or membership otherwise), now after the switch (`stamp`), and before it the rebuilt
  * document's own time, never none: a flag that differs from the live one keeps or gets a time.
- * `stamped`: some time is the switch's (or will be, once stamped).
+ * `switchedAt`: when the build became active (a purchase order left since then, the projector's
+ * write in the new version, is news of its own). `stamped`: some time is the switch's (or will be).
  */
-export function settledShipmentTimes(doc: TimedShipments, shown: TimedShipments | undefined, stamp: boolean): { times: VisibleTimes; stamped: boolean } {
+export function settledShipmentTimes(doc: TimedShipments, shown: TimedShipments | undefined, stamp: boolean, switchedAt?: Date): { times: VisibleTimes; stamped: boolean } {
   const state = stripTimes(doc);
   // What a partner of the live version has seen, as if the document were written anew.
   const fresh = visibleTimes(undefined, state);
-  const stored = new Map((doc.leftPurchaseOrders ?? []).map((entry) => [entry.purchaseOrderNumber, entry]));
+  // A purchase order left since the switch is the projector's own news in the new version: it stays as stored.
+  const judged = (doc.leftPurchaseOrders ?? []).filter((entry) => switchedAt === undefined || entry.at < switchedAt);
+  const stored = new Map(judged.map((entry) => [entry.purchaseOrderNumber, entry]));
   // Every purchase order the rebuild says it left, judged against the live version; with no live document, none is news.
   const left: LeftTimes = { set: [...stored.keys()].map((purchaseOrderNumber) => ({ purchaseOrderNumber, at: now })), drop: [] };
   const carried = shown ? carriedOver({ ...fresh, left }, state, shown, true) : { ...fresh, left: { set: [], drop: [...stored.keys()] } };

@@ -25,6 +25,8 @@ export interface SettleOptions {
    * is takes the live version's time.
    */
   stamp: boolean;
+  /** After the switch: when the build became active; what the projector wrote in it since is its own news (see settledShipmentTimes). */
+  switchedAt?: Date;
   /** Stops between pages (a Ctrl-C): the promise then rejects with the signal's reason; what is written is settled. */
   signal?: AbortSignal;
 }

@@ -27,7 +27,7 @@ export async function settleShipmentTimes(rebuilt: ReadModelCollections, live: R
     changeTimes.push({ field: 'leftPurchaseOrders.at', index: 'by_left_time', only: { purchaseOrderNumber: { $exists: false } } });
   }
   return settleAgainstLive(rebuilt.shipments, live.shipments, changeTimes, options, (doc, shown, settlement) => {
-    const { times, stamped } = settledShipmentTimes(doc, shown, options.stamp);
+    const { times, stamped } = settledShipmentTimes(doc, shown, options.stamp, options.switchedAt);
     if (stamped) settlement.stamped++;
     else settlement.carried++;
     if (holdsAll(doc, times)) return;

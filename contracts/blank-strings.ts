@@ -1,12 +1,24 @@
 import type { TSchema } from '@sinclair/typebox';
 
 // erp-events.md, "Strings": the answers' schemas forbid empty text, so a string field holds at least
-// one character that is not white space. A required one says so in the schema (nonBlankPattern); an
+// one character that is neither white space nor invisible. A required one says so in the schema (nonBlankPattern); an
 // empty or blank optional one is read as absent, which no JSON Schema keyword can express, so the
 // parser removes it with the function built here before it checks the event.
 
-/** At least one character that is not white space (ECMAScript's \s, what trim() removes). */
-export const nonBlankPattern = '\\S';
+/**
+ * The characters that show nothing: white space (ECMAScript's \s, what trim() removes) and the
+ * invisible ones (Unicode's default-ignorable code points of the BMP: zero-width space, joiners
+ * and word joiner, soft hyphen, bidirectional marks, variation selectors, Hangul fillers; and the
+ * tag characters U+E0000 to U+E0FFF, as their surrogates, for schema patterns are read without
+ * the u flag). A string of them alone is blank.
+ */
+export const invisibleCharacters =
+  '\\s\\u00AD\\u034F\\u061C\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u206F\\u3164\\uFE00-\\uFE0F\\uFEFF\\uFFA0\\uFFF0-\\uFFF8\\uDB40-\\uDB43\\uDC00-\\uDFFF';
+
+/** At least one character that shows (not in invisibleCharacters). */
+export const nonBlankPattern = `[^${invisibleCharacters}]`;
+// Read as the schema's pattern is (TypeBox: no u flag), surrogates listed as code units on purpose.
+// eslint-disable-next-line no-misleading-character-class
 const nonBlank = new RegExp(nonBlankPattern);
 
 const isBlank = (value: string): boolean => !nonBlank.test(value);

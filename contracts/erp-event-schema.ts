@@ -1,5 +1,5 @@
 import { Type, type Static, type TLiteral, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
-import { nonBlankPattern } from './blank-strings.js';
+import { invisibleCharacters, nonBlankPattern } from './blank-strings.js';
 import { answerableYears } from './formats.js';
 import { statusIds } from './status-types.js';
 import { contactTypes, issueCategories, issueStatuses, preProductionProofs, quantityUoms, statusWords } from './v2-vocabulary.js';
@@ -36,7 +36,7 @@ const dateTime = () => Type.String(dateTimeRule);
 /** A date-time whose offset is UTC; the contract says shipmentDate is given in UTC. */
 export const utcPattern = '(?:[Zz]|[+-]00:00)$';
 /** No ':' anywhere, and at least one character that is neither ':' nor white space. */
-export const clientIdPattern = '^[^:]*[^:\\s][^:]*$';
+export const clientIdPattern = `^[^:]*[^:${invisibleCharacters}][^:]*$`;
 const utcDateTime = () => Type.String({ ...dateTimeRule, pattern: utcPattern });
 /** An enum as a union of constants: TypeBox's compiler checks these, and Static keeps the literal type. */
 const literals = <T extends string | number>(values: readonly T[]) =>

@@ -241,7 +241,8 @@ describe('parseErpEvent: schema violations', () => {
 // erp-events.md, "Strings": every string holds a character that is not white space, or is absent.
 describe('parseErpEvent: empty and blank strings', () => {
   // Empty, spaces, line breaks and tabs, and the no-break and ideographic spaces (white space too).
-  const blanks = ['', ' ', '\t\n', '\u00a0\u3000'];
+  // Zero-width and other invisible characters show nothing either: a string of them alone is blank.
+  const blanks = ['', ' ', '\t\n', '\u00a0\u3000', '\u200b', '\u200b\u2060', '\u00ad\u200e', '\ufeff', '\u{e0020}'];
 
   /** The event's field at a JSON pointer below /data (or the envelope for a top-level name). */
   function withField(base: object, pointer: string, value: unknown): string {

@@ -11,7 +11,7 @@ import type {
 import type { StatusId } from '../../../contracts/status-types.js';
 import { isOpenIssue, type IssueCategory, type IssueDetailType, type StatusWord } from '../../../contracts/v2-vocabulary.js';
 import type { IssueState, LocationState, PackageState, ProductLineState, ShipmentsState, StatusedOrderState } from '../../../projections/state.js';
-import { picked } from './v1-fields.js';
+import { picked } from '../../../projections/v1-fields.js';
 
 // Read-model documents as the 2.0.0 lookups answer them (oss-osn-2.0.0.md §4.1-§4.3, §10.2). Values
 // are as stored: fitting them to the XSDs is the renderers' job (§4.4).

@@ -1,39 +1,16 @@
 import { MongoServerError, type Collection, type Db, type Document, type IndexDescription } from 'mongodb';
 import { isOpenIssue } from '../../../contracts/v2-vocabulary.js';
-import type { LocationState, OrderStatusState, PackageState, ShipmentsState } from '../../../projections/state.js';
+import type { OrderStatusState } from '../../../projections/state.js';
+import { orderStatusStoreFields, type TimedOrderStatus, type TimedShipments } from '../../../projections/polling/timed-documents.js';
 
-/**
- * The change time that status queryType 3 filters on.
- *
- * It is the service's own record of when a change became visible, never the ERP's occurredAt:
- * - No miss while the projector lags: `changedAt` is set by the database server itself
- *   (`$currentDate`) in the same single-document update that makes the new state visible, so a
- *   change is never visible with a change time earlier than a poll that could not see it, however
- *   far behind the topic the projector runs (occurredAt could be hours old when it lands).
- * - No false news after a rebuild: a rebuild fills a new collection version; where the rebuilt
- *   state is at or below the sequence the previous version already showed, it carries that
- *   version's `changedAt` over instead of stamping a new one (see `writes.ts`).
- * The query side subtracts a small overlap (see the lookups) for clock skew between servers;
- * a partner may then see a change twice, never zero times.
- */
-export interface OrderStatusDocument extends OrderStatusState {
+/** An order-status document: the state with its change times (timed-documents.ts) and its key. */
+export interface OrderStatusDocument extends TimedOrderStatus {
   _id: string;
-  /**
-   * 1.0.0's change time: stamped only in a write that moves `statusSequence` (a status event), so
-   * that events of contract v2 alone show 1.0.0 pollers nothing. Absent before the first status
-   * (a document an event of a v2 type made is unanswerable until then).
-   */
-  changedAt?: Date;
-  /**
-   * 2.0.0's change time (queryType lastUpdate): stamped in every write, whatever it changes (an
-   * issue, a line, a contact too); carried over by a rebuild like `changedAt`. Documents written
-   * before 2.0.0 lack it (and the two fields below): a rebuild brings them.
-   */
-  updatedAt?: Date;
-  /** The ids of every issue kept (`issues`), flat, so that getIssue reads them through a multikey index. */
-  issueIds?: string[];
-  /** Whether an issue is Open or Pending: allOpenIssues reads these through an index. */
-  openIssue?: boolean;
+}
+
+/** A shipments document: the state with its visible times (timed-documents.ts) and its key. */
+export interface ShipmentsDocument extends TimedShipments {
+  _id: string;
 }
 
 /** The store's issue fields of a state: what getIssue and allOpenIssues read through their indexes. */
@@ -42,54 +19,14 @@ export const issueFieldsOf = (state: OrderStatusState): Required<Pick<OrderStatu
   openIssue: (state.issues ?? []).some((issue) => isOpenIssue(issue.issueStatus)),
 });
 
-/** The store's own fields of an order-status document: a projection without them reads it as the state the projections fold. */
-export const orderStatusStoreFields = { changedAt: 0, updatedAt: 0, issueIds: 0, openIssue: 0 } as const;
 export const orderStatusStateProjection = { _id: 0, ...orderStatusStoreFields } as const;
-
-/**
- * The times that shipment queryType 3 filters on besides shipmentDate, each the service's own
- * record, from the database server's clock, of when something became visible to partners (see
- * `visible-times.ts` for when each is stamped, kept or carried over). A package posted late, or a
- * complete flag that changed, is news to a partner who polled before it became visible, whatever
- * its shipmentDate. Documents written before these times were recorded lack them: what they hold
- * was visible long ago.
- */
-export interface StoredPackage extends PackageState {
-  /** When this package, as it is, was made visible. */
-  visibleAt?: Date;
-}
-
-export interface StoredLocation extends Omit<LocationState, 'packages'> {
-  /** When this location's complete flag last changed; absent while it never did. */
-  completeChangedAt?: Date;
-  packages: StoredPackage[];
-}
-
-export interface ShipmentsDocument extends Omit<ShipmentsState, 'locations'> {
-  _id: string;
-  locations: StoredLocation[];
-  /**
-   * When the sales order's complete flag last changed, and when it came under its purchase order
-   * number (its packages are then new to that purchase order); absent while it never did. With
-   * the flags of its purchase order's other sales orders they tell whether that purchase order's
-   * complete flag changed since a time.
-   */
-  completeChangedAt?: Date;
-  purchaseOrderSetAt?: Date;
-  /**
-   * The latest of its packages' shipmentDates and visible times, its locations' flag times, its own
-   * flag time and the time it came under its purchase order (either can change that order's flag): a
-   * sales order has news since a time only when this is at or after it, so queryType 3 finds
-   * them through one plain index, one key a sales order. Absent while it has none of these.
-   */
-  lastNewsAt?: Date;
-}
 
 /** The store's own fields of a shipments document: a projection without them reads it as the state the projections fold. */
 export const shipmentsStoreFields = {
   completeChangedAt: 0,
   purchaseOrderSetAt: 0,
   lastNewsAt: 0,
+  leftPurchaseOrders: 0,
   // What queryType 3 read before lastNewsAt, still in documents written by earlier releases.
   shipmentDates: 0,
   'locations.completeChangedAt': 0,
@@ -144,6 +81,8 @@ const shipmentsIndexes: IndexDescription[] = [
   { name: 'by_purchase_order', key: { clientId: 1, purchaseOrderNumber: 1, salesOrderNumber: 1 }, ...answerable },
   { name: 'by_sales_order', key: { clientId: 1, salesOrderNumber: 1 }, ...answerable },
   { name: 'by_news_time', key: { clientId: 1, lastNewsAt: 1 }, ...answerable },
+  // A sales order that left a purchase order may carry no number now: its own partial filter.
+  { name: 'by_left_time', key: { clientId: 1, 'leftPurchaseOrders.at': 1 }, partialFilterExpression: { 'leftPurchaseOrders.at': { $exists: true } } },
 ];
 
 /** createIndexes refuses an index whose name exists with other keys (86) or options (85). */

@@ -8,6 +8,7 @@ import { shipmentsStateProjection, type OrderStatusDocument, type ReadModelColle
 import { toIssueView, toOrderStatusDetailV2, toSalesOrderShipmentV2 } from './documents-to-answers-v2.js';
 import { cappedGroups, groupKey, type PurchaseOrderGroup } from './purchase-order-groups.js';
 import { membersOf, newsSince } from './shipment-reads.js';
+import { v2LocationsOfNews, type ShipmentNewsSince } from '../../../projections/polling/shipment-news.js';
 
 // The 2.0.0 lookups (oss-osn-2.0.0.md §2, §4, §7) over the read models the 1.0.0 ones read, with
 // their building blocks: grouping by purchase order, the 5,000 cap, queryType 3's algorithm (on
@@ -107,7 +108,7 @@ export class MongoOrderLookupsV2 implements OrderLookupsV2 {
     return found.flatMap((so) => (so.issues ?? []).filter((issue) => issue.issueId === issueId).map(toIssueView));
   }
 
-  /** OSN 2.0.0: queryType 1, 2, 3 as 1.0.0's, answering only locations with packages (and in queryType 3 each such location whole). */
+  /** OSN 2.0.0: queryType 1, 2, 3 as 1.0.0's, answering only locations with packages (queryType 3: see v2LocationsOfNews). */
   async shipmentNotificationsV2(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedAnswer<ShipmentNotificationV2View>> {
     const read: ReadOptions = signal ? { signal } : {};
     const base: Filter<ShipmentsDocument> = { clientId: { $in: clientIds }, purchaseOrderNumber: { $exists: true } };
@@ -115,7 +116,7 @@ export class MongoOrderLookupsV2 implements OrderLookupsV2 {
     let answer: { groups: PurchaseOrderGroup<SalesOrderShipmentV2View>[]; more: boolean; members?: Awaited<ReturnType<typeof membersOf>> };
     if (query.queryType === 3) {
       // Chosen by 1.0.0's news rule (a purchase order's flag may change through a sales order without packages); answered with packages only.
-      answer = await newsSince(this.collections.shipments, base, query.shipmentDateTimeStamp ?? new Date(0), shipmentNewsFields, wholeLocationsOfNews, read);
+      answer = await newsSince(this.collections.shipments, clientIds, query.shipmentDateTimeStamp ?? new Date(0), shipmentNewsFields, newsOfV2, read);
     } else {
       if (query.referenceNumber === undefined) return { orders: [], more: false };
       const filter = { ...base, ...hasPackage, ...(query.queryType === 1 ? { purchaseOrderNumber: query.referenceNumber } : { salesOrderNumber: query.referenceNumber }) };
@@ -132,12 +133,6 @@ export class MongoOrderLookupsV2 implements OrderLookupsV2 {
   }
 }
 
-/**
- * 2.0.0's queryType 3: each location that 1.0.0 would answer (for a new package or a changed
- * complete flag) with all its packages, as stored; one without packages is left out.
- */
-function wholeLocationsOfNews(doc: ShipmentsDocument, news: ShipmentsState): SalesOrderShipmentV2View | undefined {
-  const answered = new Set(news.locations.map((location) => location.locationId));
-  // The stored times beside the packages need no stripping: the answer picks its fields by name.
-  return toSalesOrderShipmentV2({ ...doc, locations: doc.locations.filter((location) => answered.has(location.locationId)) });
-}
+/** 2.0.0's queryType 3: inside each location that 1.0.0 answers, what v2LocationsOfNews says; one without packages is left out. */
+const newsOfV2 = (doc: ShipmentsDocument, news: ShipmentsState, since: ShipmentNewsSince): SalesOrderShipmentV2View | undefined =>
+  toSalesOrderShipmentV2(v2LocationsOfNews(doc, news, since));

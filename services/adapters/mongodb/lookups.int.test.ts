@@ -616,6 +616,43 @@ describe('shipment queryType 3 polled with the time of the previous poll (querie
     expect(detail(await poll(previous))).toEqual([['PO-J', false, [['SO-J1', true, [[1, true, []]]], ['SO-J2', false, [[1, false, []]]]]]]);
   });
 
+  it('a sales order leaving a purchase order (moved, or its number dropped) brings that purchase order, whole, with its flag now, in 1.0.0 and 2.0.0', async () => {
+    const [m1, m2, p1, p2] = [salesOrder('C1', 'SO-M1'), salesOrder('C1', 'SO-M2'), salesOrder('C1', 'SO-P1'), salesOrder('C1', 'SO-P2')];
+    await project(store, [
+      m1.status(80, 'PO-M'), m1.location(1), m1.shipped(1, 1, minutes(-90)), m1.completed(),
+      m2.status(60, 'PO-M'), m2.location(1), m2.shipped(1, 1, minutes(-80)),
+      p1.status(80, 'PO-P'), p1.location(1), p1.shipped(1, 1, minutes(-90)), p1.completed(),
+      p2.status(60, 'PO-P'), p2.location(1), p2.shipped(1, 1, minutes(-80)),
+    ]);
+    const previous = await pollTime();
+    expect(detail(await poll(previous))).toEqual([]);
+    // SO-M2 moves to PO-N; SO-P2 loses its number: PO-M and PO-P are complete now.
+    await project(store, [m2.status(60, 'PO-N'), p2.status(60)]);
+    // PO-N by its package's shipmentDate (before the timestamp), then the two left at the timestamp.
+    expect(detail(await poll(previous))).toEqual([
+      ['PO-N', false, [['SO-M2', false, [[1, false, [1]]]]]],
+      ['PO-M', true, [['SO-M1', true, [[1, true, []]]]]],
+      ['PO-P', true, [['SO-P1', true, [[1, true, []]]]]],
+    ]);
+    const v2 = await lookups.shipmentNotificationsV2(['C1'], { queryType: 3, shipmentDateTimeStamp: previous });
+    expect(v2.orders.map((o) => [o.purchaseOrderNumber, o.complete, o.salesOrders.map((so) => [so.salesOrderNumber, so.shipments.map((l) => [l.id, l.packages.map((pkg) => pkg.id)])])])).toEqual(
+      expect.arrayContaining([
+        ['PO-M', true, [['SO-M1', [[1, [1]]]]]],
+        ['PO-P', true, [['SO-P1', [[1, [1]]]]]],
+      ]),
+    );
+    // Once told, a poll from after that is not told again.
+    expect(detail(await poll(await pollTime()))).toEqual([]);
+  });
+
+  it('a sales order whose own flag went from complete to incomplete brings every location of it, its purchase order’s flag unchanged', async () => {
+    const [q1, q2] = [salesOrder('C1', 'SO-Q1'), salesOrder('C1', 'SO-Q2')];
+    await project(store, [q1.status(60, 'PO-Q'), q1.location(1), q1.shipped(1, 1, minutes(-90)), q2.status(60, 'PO-Q'), q2.location(1), q2.shipped(1, 1, minutes(-90)), q2.completed(1)]);
+    const previous = await pollTime();
+    await project(store, [q2.location(2)]);
+    expect(detail(await poll(previous))).toEqual([['PO-Q', false, [['SO-Q2', false, [[1, true, []], [2, false, []]]]]]]);
+  });
+
   it('recording a location again, or a redelivered or identical package, makes nothing new; a package posted late beside them is answered alone', async () => {
     const k = salesOrder('C1', 'SO-K');
     const recorded = [k.status(60, 'PO-K'), k.location(1)];
@@ -752,6 +789,44 @@ describe('at most 5,000 purchase orders per answer, none cut in half', () => {
     } finally {
       await store.shipments.deleteOne({ _id: documentId('C1', 'SO-LATE') });
     }
+  });
+});
+
+describe('a capped shipment queryType 3 answer holds exactly 5,000 purchase orders, whole', () => {
+  // 5,003 purchase orders with a package each, and before them 80 whose only news has nothing to
+  // answer (a sales order completed as a whole with no location: its flag changed, nothing shows).
+  const total = maxPurchaseOrdersPerAnswer + 3;
+  const po = (n: number) => `PO-${String(n).padStart(5, '0')}`;
+  const base = Date.parse('2025-01-01T00:00:00Z');
+  let lookups: MongoOrderLookups;
+
+  beforeAll(async () => {
+    const store = await freshStore('lookups-cap-refill');
+    lookups = new MongoOrderLookups(store);
+    const shipped = Array.from({ length: total }, (_, i) => shippedDocument(`SO-${i + 1}`, po(i + 1), new Date(base + (i + 1) * 10_000), new Date(base + (i + 1) * 10_000)));
+    const silent: ShipmentsDocument[] = Array.from({ length: 80 }, (_, i) => ({
+      _id: documentId('C1', `SO-E${i}`),
+      clientId: 'C1',
+      salesOrderNumber: `SO-E${i}`,
+      sequence: 2,
+      // Keyed at the timestamp as every other one here (each came under its purchase order since): first by number.
+      purchaseOrderNumber: `PO-0000-E${String(i).padStart(2, '0')}`,
+      completedAsWhole: true,
+      complete: true,
+      locations: [],
+      completeChangedAt: new Date(base + 1),
+      purchaseOrderSetAt: new Date(base - 86_400_000),
+      lastNewsAt: new Date(base + 1),
+    }));
+    await store.shipments.insertMany([...shipped, ...silent]);
+  });
+
+  it('a chosen purchase order with nothing to answer makes room for the next one (1.0.0 and 2.0.0)', async () => {
+    const v1 = await lookups.shipmentNotifications(['C1'], { queryType: 3, shipmentDateTimeStamp: new Date(base) });
+    expect(v1.map((o) => o.purchaseOrderNumber)).toEqual(Array.from({ length: maxPurchaseOrdersPerAnswer }, (_, i) => po(i + 1)));
+    const v2 = await lookups.shipmentNotificationsV2(['C1'], { queryType: 3, shipmentDateTimeStamp: new Date(base) });
+    expect(v2.more).toBe(true);
+    expect(v2.orders.map((o) => o.purchaseOrderNumber)).toEqual(Array.from({ length: maxPurchaseOrdersPerAnswer }, (_, i) => po(i + 1)));
   });
 });
 

@@ -6,18 +6,18 @@ import { purchaseOrderComplete } from '../../../projections/completion.js';
 import type { ShipmentsState, StatusFields } from '../../../projections/state.js';
 import type { OrderStatusDocument, ReadModelCollections, ShipmentsDocument } from './documents.js';
 import { groupByPurchaseOrder, groupKey, type PurchaseOrderGroup } from './purchase-order-groups.js';
-import type { PurchaseOrderMember } from './shipment-news.js';
+import type { PurchaseOrderMember } from '../../../projections/polling/shipment-news.js';
 import { changedSince, changeTimeOverlapMs, type ReadOptions } from './changed-since.js';
 import { membersOf, newsSince } from './shipment-reads.js';
 import { toOrderStatusDetail, toSalesOrderShipment } from './documents-to-answers.js';
-import { v1ShipmentsProjection, v1StatusProjection } from './v1-fields.js';
+import { v1ShipmentsProjection, v1StatusProjection } from '../../../projections/v1-fields.js';
 import { MongoOrderLookupsV2 } from './lookups-v2.js';
 import { endedBySignal } from './ended-by-signal.js';
 
 
 const byPurchaseOrder: Sort = { purchaseOrderNumber: 1, clientId: 1, salesOrderNumber: 1 };
 /** queryType 3 reads the visible times too, to narrow each sales order to its news. */
-const shipmentNewsProjection = { ...v1ShipmentsProjection, 'locations.completeChangedAt': 1, 'locations.packages.visibleAt': 1 } as const;
+const shipmentNewsProjection = { ...v1ShipmentsProjection, completeChangedAt: 1, 'locations.completeChangedAt': 1, 'locations.packages.visibleAt': 1 } as const;
 
 /** An answerable sales order as the 1.0.0 lookups read it: its contract v1 fields alone. */
 type StatusMember = Pick<OrderStatusDocument, 'clientId' | 'salesOrderNumber' | 'changedAt'> & StatusFields;
@@ -80,7 +80,7 @@ export class MongoOrderLookups implements OrderLookups, OrderLookupsV2 {
     let groups: PurchaseOrderGroup<ShipmentsState>[];
     let members: Map<string, PurchaseOrderMember[]>;
     if (query.queryType === 3) {
-      ({ groups, members } = await newsSince(this.collections.shipments, base, query.shipmentDateTimeStamp ?? new Date(0), shipmentNewsProjection, (_doc, news) => news, read));
+      ({ groups, members } = await newsSince(this.collections.shipments, clientIds, query.shipmentDateTimeStamp ?? new Date(0), shipmentNewsProjection, (_doc, news) => news, read));
     } else {
       const filter = query.queryType === 1 ? { ...base, purchaseOrderNumber: query.referenceNumber } : { ...base, salesOrderNumber: query.referenceNumber };
       groups = await groupByPurchaseOrder(withLocations(this.collections.shipments.find<ShipmentsState>(filter, { sort: byPurchaseOrder, projection: v1ShipmentsProjection, ...read })));

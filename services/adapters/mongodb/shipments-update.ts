@@ -1,6 +1,6 @@
 import type { Document } from 'mongodb';
 import type { LocationState, PackageState, ShipmentsState } from '../../../projections/state.js';
-import { stampsAny, type TimeSource, type VisibleTimes } from './visible-times.js';
+import { stampsAny, type LeftTimes, type TimeSource, type VisibleTimes } from '../../../projections/polling/change-times.js';
 
 // Shipments documents are written with aggregation-pipeline updates where the write makes
 // something visible: only there can the server's clock ($$NOW) be put inside the packages and
@@ -81,6 +81,7 @@ const lastNewsAt: Document = {
             // location with no package, or one coming under a complete purchase order).
             '$completeChangedAt',
             '$purchaseOrderSetAt',
+            { $max: '$leftPurchaseOrders.at' },
           ],
         },
         '$$REMOVE',
@@ -101,6 +102,15 @@ function topLevelSets(times: VisibleTimes): Document {
     else if (source.from === 'value') sets[field] = { $literal: source.at };
   }
   return sets;
+}
+
+/** The purchase orders left after the write: the stored entries it neither replaces nor drops, then those it sets. */
+function leftExpression(left: LeftTimes, stored: unknown): Document {
+  const replaced = [...left.set.map((entry) => entry.purchaseOrderNumber), ...left.drop];
+  const set = left.set.map((entry) => ({ purchaseOrderNumber: { $literal: entry.purchaseOrderNumber }, at: entry.at.from === 'now' ? '$$NOW' : { $literal: entry.at.at } }));
+  return {
+    $concatArrays: [{ $filter: { input: { $ifNull: [stored, []] }, as: 'e', cond: { $not: [{ $in: ['$$e.purchaseOrderNumber', { $literal: replaced }] }] } } }, set],
+  };
 }
 
 const literals = (fields: Document) => Object.fromEntries(Object.entries(fields).map(([name, value]) => [name, { $literal: value }]));
@@ -153,7 +163,12 @@ export function insertPipeline(id: string, state: ShipmentsState, times: Visible
   const created = {
     $mergeObjects: [
       { $literal: { _id: id, ...rest } },
-      { locations: locationsOver(state, times), ...topLevelSets(times), ...(newsTime === undefined ? {} : { lastNewsAt: newsTime }) },
+      {
+        locations: locationsOver(state, times),
+        ...topLevelSets(times),
+        ...(times.left && times.left.set.length > 0 ? { leftPurchaseOrders: leftExpression(times.left, []) } : {}),
+        ...(newsTime === undefined ? {} : { lastNewsAt: newsTime }),
+      },
     ],
   };
   return [{ $replaceWith: { $cond: [{ $eq: [{ $type: '$sequence' }, 'missing'] }, created, '$$ROOT'] } }, ...(newsTime === undefined ? [lastNewsAt] : [])];
@@ -168,6 +183,7 @@ export function updatePipeline(changed: Document, removed: string[], state: Ship
   const { locations: _, ...changedValues } = changed;
   const set: Document = { ...literals(changedValues), ...topLevelSets(times) };
   if (times.rewritesLocations) set.locations = locationsOver(state, times, before);
+  if (times.left) set.leftPurchaseOrders = leftExpression(times.left, '$leftPurchaseOrders');
   const newsTime = stampedNewsTime(state, times);
   if (newsTime !== undefined) set.lastNewsAt = newsTime;
   const unset = [...removed, ...topLevelTimes.filter((field) => times[field].from === 'none')];
@@ -239,8 +255,9 @@ function writeLocations(update: PlainUpdate, before: ShipmentsState, after: Ship
   return true;
 }
 
+/** The sales order's own times as stored (or none on a new one), and the purchase orders it left too. */
 const keepsTopLevelTimes = (update: PlainUpdate, times: VisibleTimes, isNew: boolean) =>
-  topLevelTimes.every((field) => update.keeps(times[field], undefined, undefined, isNew));
+  times.left === undefined && topLevelTimes.every((field) => update.keeps(times[field], undefined, undefined, isNew));
 
 /**
  * A new document without locations and without a time, as a plain upsert whose filter is its _id

@@ -10,7 +10,7 @@ import { connectMongo } from './connect.js';
 import { ensureIndexes, readModelCollections, type ReadModelCollections, type ShipmentsDocument } from './documents.js';
 import { projectBatch } from '../../projector/project-batch.js';
 import { insertPipeline, plainInsert, plainUpdate, updatePipeline } from './shipments-update.js';
-import { visibleTimes } from './visible-times.js';
+import { visibleTimes } from '../../../projections/polling/change-times.js';
 import { loadStates, WriteConflictError, writeEffects, type LoadedStates, type StateChange } from './writes.js';
 
 const env = testEnvironment();
@@ -42,7 +42,7 @@ describe('read-model writes against the real server', () => {
     await ensureIndexes(collections);
     const names = (await collections.orderStatus.indexes()).map((i) => i.name).sort();
     expect(names).toEqual(['_id_', 'by_change_time', 'by_issue_id', 'by_purchase_order', 'by_sales_order', 'by_update_time', 'open_by_purchase_order', 'open_issues_by_purchase_order']);
-    expect((await collections.shipments.indexes()).map((i) => i.name).sort()).toEqual(['_id_', 'by_news_time', 'by_purchase_order', 'by_sales_order']);
+    expect((await collections.shipments.indexes()).map((i) => i.name).sort()).toEqual(['_id_', 'by_left_time', 'by_news_time', 'by_purchase_order', 'by_sales_order']);
   });
 
   it('remakes an index whose definition changed since an earlier release, also when two processes start at once', async () => {

@@ -11,7 +11,7 @@ import {
 } from './documents.js';
 import { writeErrorsOf } from './store-refusals.js';
 import { insertPipeline, plainInsert, plainUpdate, updatePipeline } from './shipments-update.js';
-import { carriedOver, visibleTimes } from './visible-times.js';
+import { carriedOver, statusWriteTimes, visibleTimes, type ShownChangeTimes } from '../../../projections/polling/change-times.js';
 import { ErrorCodes, OssnError } from '../../../contracts/errors/ossn-error.js';
 
 /** A read model's state for one sales order before and after a batch; before is absent for a new one. */
@@ -109,7 +109,7 @@ function guardedWrite<T extends { _id: string; sequence: number }>(
  */
 function guardedShipmentsWrite(key: string, change: StateChange<ShipmentsState>, shown: ShipmentsDocument | undefined): GuardedWrite<ShipmentsDocument> {
   const { before, after } = change;
-  const times = carriedOver(visibleTimes(before, after), after, shown);
+  const times = carriedOver(visibleTimes(before, after), after, shown, !before);
   if (!before) {
     const update = plainInsert(after, times) ?? insertPipeline(key, after, times);
     return { op: { updateOne: { filter: { _id: key }, update, upsert: true } }, inserts: true };
@@ -180,35 +180,19 @@ export async function writeEffects(
   await Promise.all([runGuarded(collections.orderStatus, statusOps), runGuarded(collections.shipments, shipmentOps)]);
 }
 
-/** The live version's change times of a sales order, and the sequences they were shown at, that a rebuild carries over. */
-interface ShownChangeTimes {
-  /** The status sequence `changedAt` was shown at (`sequence` on documents written before 2.0.0); absent before a status. */
-  statusSequence?: number;
-  changedAt?: Date;
-  sequence: number;
-  /** `updatedAt`, else (written before 2.0.0) `changedAt`. */
-  updatedAt?: Date;
-}
-
 /**
- * The change times a write gives (oss-osn-2.0.0.md §6), stamped by the server in the write that
- * shows the change: `changedAt` (1.0.0) only when the status sequence moves, `updatedAt` (2.0.0)
- * every time. A rebuild (`shown`, the live version) carries a time over instead where the live
- * version showed that much already: `changedAt` where the rebuilt status sequence is at or below
- * the live one's, `updatedAt` where the sequence is.
+ * The change times of a status write, as the policy gives them (statusWriteTimes), in update
+ * operators: the server's clock ($currentDate) for 'now', a carried value as it is.
  */
 function changeTimes(change: StateChange<OrderStatusState>, shown: ShownChangeTimes | undefined): { set: Document; stamp: Document } {
-  const { before, after } = change;
+  const times = statusWriteTimes(change.before, change.after, shown);
   const set: Document = {};
   const stamped: Record<string, true> = {};
-  const statusSequence = statusSequenceOf(after);
-  const statusMoved = statusSequence !== undefined && (before === undefined || statusSequence !== statusSequenceOf(before));
-  if (statusMoved) {
-    if (shown?.statusSequence !== undefined && statusSequence <= shown.statusSequence && shown.changedAt !== undefined) set.changedAt = shown.changedAt;
-    else stamped.changedAt = true;
+  for (const field of ['changedAt', 'updatedAt'] as const) {
+    const source = times[field];
+    if (source.from === 'now') stamped[field] = true;
+    else if (source.from === 'value') set[field] = source.at;
   }
-  if (shown !== undefined && after.sequence <= shown.sequence && shown.updatedAt !== undefined) set.updatedAt = shown.updatedAt;
-  else stamped.updatedAt = true;
   return { set, stamp: Object.keys(stamped).length > 0 ? { $currentDate: stamped } : {} };
 }
 

@@ -60,6 +60,13 @@ describe('judgeRedrive', () => {
     ]);
   });
 
+  it('refuses a status that would change the order status and not the shipments (below their sequence), and says why', () => {
+    const late = letter(statusChanged(4, { purchaseOrderNumber: 'PO-B', statusId: 20 }), 'wrong-key');
+    expect(outcome(judgeRedrive([late], stored([statusChanged(1), locationRecorded(2, 1), packageShipped(3, 1, 1), packageShipped(5, 1, 2)])))).toEqual([
+      `refuse ${late.id}: it feeds both read models of sales order C1:SO-9 and would change only one (order status at sequence 1, shipments at 5, this one is 4): the ERP must republish what it carries with a sequence above 5`,
+    ]);
+  });
+
   it('sends a letter that applies on top of the last applied sequence', () => {
     const misKeyed = letter(packageShipped(3, 1, 1), 'wrong-key');
     expect(outcome(judgeRedrive([misKeyed], stored([statusChanged(1), locationRecorded(2, 1)])))).toEqual([`send ${misKeyed.id} after 2`]);

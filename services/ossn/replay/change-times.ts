@@ -1,9 +1,7 @@
-import { isDeepStrictEqual } from 'node:util';
-import { MongoServerError, type Collection, type Document } from 'mongodb';
-import { orderStatusStoreFields, type OrderStatusDocument, type ReadModelCollections } from '../../adapters/mongodb/documents.js';
-import { picked, v1StatusFields } from '../../adapters/mongodb/v1-fields.js';
-import { statusSequenceOf } from '../../../projections/state.js';
-import { settleAgainstLive, type LiveChangeTime, type PageSettlement, type SettleOptions } from './settling.js';
+import type { Document } from 'mongodb';
+import type { OrderStatusDocument, ReadModelCollections } from '../../adapters/mongodb/documents.js';
+import { settledStatusTimes } from '../../../projections/polling/change-times.js';
+import { hasIndex, settleAgainstLive, type LiveChangeTime, type PageSettlement, type SettleOptions } from './settling.js';
 
 export interface ChangeTimeReport {
   /** Documents whose change times are now the ones the live version shows. */
@@ -12,48 +10,15 @@ export interface ChangeTimeReport {
   stamped: number;
 }
 
-/** The document without the store's own fields (orderStatusStoreFields): the state it shows. */
-const withoutTimes = (doc: OrderStatusDocument): Document => {
-  const state: Document = { ...doc };
-  for (const field of Object.keys(orderStatusStoreFields)) delete state[field];
-  return state;
-};
-/** What 1.0.0 answers of a sales order. */
-const v1Shown = (doc: OrderStatusDocument) => picked(doc, ['clientId', 'salesOrderNumber', 'open', ...v1StatusFields]);
-
-/**
- * Whether the live version shows what 1.0.0 answers of the rebuilt document, or a later status:
- * keyed on the status sequence (`sequence` on documents written before 2.0.0), which events of
- * contract v2 types do not move, so that a rebuild with them shows 1.0.0 pollers nothing new.
- */
-function showsStatus(live: OrderStatusDocument, doc: OrderStatusDocument): boolean {
-  const [shown, rebuilt] = [statusSequenceOf(live), statusSequenceOf(doc)];
-  if (shown === undefined || rebuilt === undefined || live.changedAt === undefined) return false;
-  return shown > rebuilt || (shown === rebuilt && isDeepStrictEqual(v1Shown(live), v1Shown(doc)));
-}
-
-/**
- * Whether the live version shows the rebuilt document as 2.0.0 answers it, or a later state: keyed
- * on the sequence. A document written before 2.0.0 (no `updatedAt`) showed 1.0.0's fields alone.
- */
-function showsState(live: OrderStatusDocument, doc: OrderStatusDocument): boolean {
-  if (live.sequence !== doc.sequence) return live.sequence > doc.sequence;
-  return live.updatedAt === undefined ? isDeepStrictEqual(v1Shown(live), v1Shown(doc)) : isDeepStrictEqual(withoutTimes(live), withoutTimes(doc));
-}
-
 function settleDocument(doc: OrderStatusDocument, live: OrderStatusDocument | undefined, settlement: PageSettlement<OrderStatusDocument>, options: SettleOptions): void {
+  const times = settledStatusTimes(doc, live);
   const set: Document = {};
   const stamp: Record<string, true> = {};
-  if (statusSequenceOf(doc) !== undefined) {
-    if (live && showsStatus(live, doc)) {
-      if (live.changedAt!.getTime() !== doc.changedAt?.getTime()) set.changedAt = live.changedAt;
-    } else stamp.changedAt = true;
+  for (const field of ['changedAt', 'updatedAt'] as const) {
+    const source = times[field];
+    if (source.from === 'now') stamp[field] = true;
+    else if (source.from === 'value' && source.at.getTime() !== doc[field]?.getTime()) set[field] = source.at;
   }
-  const liveUpdatedAt = live?.updatedAt ?? live?.changedAt;
-  if (live && liveUpdatedAt && showsState(live, doc)) {
-    if (liveUpdatedAt.getTime() !== doc.updatedAt?.getTime()) set.updatedAt = liveUpdatedAt;
-  } else stamp.updatedAt = true;
-
   const stamps = Object.keys(stamp).length > 0;
   if (stamps) settlement.stamped++;
   else settlement.carried++;
@@ -61,18 +26,6 @@ function settleDocument(doc: OrderStatusDocument, live: OrderStatusDocument | un
   if (Object.keys(set).length > 0) update.$set = set;
   if (stamps && options.stamp) update.$currentDate = stamp;
   if (Object.keys(update).length > 0) settlement.ops.push({ updateOne: { filter: { _id: doc._id, sequence: doc.sequence }, update } });
-}
-
-/** NamespaceNotFound: the collection does not exist, so it has no index. */
-const namespaceNotFound = 26;
-
-async function hasIndex(collection: Collection<OrderStatusDocument>, name: string): Promise<boolean> {
-  try {
-    return (await collection.indexes()).some((index) => index.name === name);
-  } catch (error) {
-    if (error instanceof MongoServerError && error.code === namespaceNotFound) return false;
-    throw error;
-  }
 }
 
 /**

@@ -291,7 +291,7 @@ async function replayHoldingLock(ctx: ReplayContext, lock: ReplayLock, options: 
   // Stopped, the build stays recorded: the next replay finds it active and settles it.
   const settled = await unlessStopped(options.signal, async () => ({
     changeTimes: await settleChangeTimes(rebuilt, live, { stamp: true, signal: options.signal }),
-    shipmentTimes: await settleShipmentTimes(rebuilt, live, { stamp: true, signal: options.signal }),
+    shipmentTimes: await settleShipmentTimes(rebuilt, live, { stamp: true, switchedAt: active.activatedAt, signal: options.signal }),
   }));
   if (!settled) return { outcome: 'stopped', build, switched: true };
   const { changeTimes, shipmentTimes } = settled;

@@ -1,4 +1,4 @@
-import type { AnyBulkWriteOperation, Collection, Document, Filter } from 'mongodb';
+import { MongoServerError, type AnyBulkWriteOperation, type Collection, type Document, type Filter } from 'mongodb';
 
 /** Settles the documents a cursor yields a page at a time (the last page partly full): bounded memory on any collection. */
 async function settleInPages<T>(documents: AsyncIterable<T>, size: number, settle: (page: T[]) => Promise<void>): Promise<void> {
@@ -25,6 +25,8 @@ export interface SettleOptions {
    * is takes the live version's time.
    */
   stamp: boolean;
+  /** After the switch: when the build became active; what the projector wrote in it since is its own news (see settledShipmentTimes). */
+  switchedAt?: Date;
   /** Stops between pages (a Ctrl-C): the promise then rejects with the signal's reason; what is written is settled. */
   signal?: AbortSignal;
 }
@@ -46,6 +48,13 @@ interface Sequenced extends Document {
 export interface LiveChangeTime {
   field: string;
   index: string;
+  /** What else the index holds alone (its partial filter), instead of an answerable sales order. */
+  only?: Document;
+}
+
+/** Chains cursors of ids. */
+async function* chained(sources: AsyncIterable<Document>[]): AsyncGenerator<Document> {
+  for (const source of sources) yield* source;
 }
 
 /**
@@ -57,7 +66,7 @@ export interface LiveChangeTime {
 export async function settleAgainstLive<T extends Sequenced>(
   rebuilt: Collection<T>,
   live: Collection<T>,
-  changeTime: LiveChangeTime,
+  changeTime: LiveChangeTime | LiveChangeTime[],
   options: SettleOptions,
   settleDocument: (doc: T, shown: T | undefined, settlement: PageSettlement<T>) => void,
 ): Promise<{ carried: number; stamped: number }> {
@@ -65,7 +74,11 @@ export async function settleAgainstLive<T extends Sequenced>(
   const ids =
     options.liveChangedSince === undefined
       ? rebuilt.find({}, { projection: { _id: 1 }, sort: { _id: 1 } })
-      : live.find({ purchaseOrderNumber: { $exists: true }, [changeTime.field]: { $gte: options.liveChangedSince } } as Filter<T>, { projection: { _id: 1 }, hint: changeTime.index });
+      : chained(
+          [changeTime].flat().map((time) =>
+            live.find({ ...(time.only ?? { purchaseOrderNumber: { $exists: true } }), [time.field]: { $gte: options.liveChangedSince } } as Filter<T>, { projection: { _id: 1 }, hint: time.index }),
+          ),
+        );
   const settle = (page: Document[]) => {
     options.signal?.throwIfAborted();
     return settleGuarded(
@@ -110,3 +123,17 @@ export async function settleGuarded<T extends Document>(
     if (attempt >= 20) throw new Error(`settling ${collection.collectionName}: documents kept moving under ${attempt} tries; run ossn replay again to finish`);
   }
 }
+
+/** NamespaceNotFound: the collection does not exist, so it has no index. */
+const namespaceNotFound = 26;
+
+/** Whether the collection has the index named. */
+export async function hasIndex<T extends Document>(collection: Collection<T>, name: string): Promise<boolean> {
+  try {
+    return (await collection.indexes()).some((index) => index.name === name);
+  } catch (error) {
+    if (error instanceof MongoServerError && error.code === namespaceNotFound) return false;
+    throw error;
+  }
+}
+

@@ -1,8 +1,8 @@
-import type { ReadModelCollections, ShipmentsDocument } from '../../adapters/mongodb/documents.js';
+import type { ReadModelCollections } from '../../adapters/mongodb/documents.js';
 import { updatePipeline } from '../../adapters/mongodb/shipments-update.js';
-import { stripTimes } from '../../adapters/mongodb/shipment-news.js';
-import { carriedOver, stampsAny, visibleTimes, type TimeSource, type VisibleTimes } from '../../adapters/mongodb/visible-times.js';
-import { settleAgainstLive, type SettleOptions } from './settling.js';
+import { stripTimes } from '../../../projections/polling/shipment-news.js';
+import { holdsAll, settledShipmentTimes } from '../../../projections/polling/change-times.js';
+import { hasIndex, settleAgainstLive, type LiveChangeTime, type SettleOptions } from './settling.js';
 
 export interface ShipmentTimeReport {
   /** Sales orders whose every visible time is now the one the live version shows. */
@@ -11,18 +11,6 @@ export interface ShipmentTimeReport {
   stamped: number;
 }
 
-
-const holds = (source: TimeSource, time: Date | undefined) =>
-  source.from === 'stored' || (source.from === 'none' ? time === undefined : source.from === 'value' && time?.getTime() === source.at.getTime());
-
-/** Whether the rebuilt document holds these times already (none of them is 'now'). */
-function holdsAll(doc: ShipmentsDocument, times: VisibleTimes): boolean {
-  return (
-    holds(times.completeChangedAt, doc.completeChangedAt) &&
-    holds(times.purchaseOrderSetAt, doc.purchaseOrderSetAt) &&
-    times.locations.every((l, i) => holds(l.completeChangedAt, doc.locations[i]!.completeChangedAt) && l.packages.every((p, j) => holds(p, doc.locations[i]!.packages[j]!.visibleAt)))
-  );
-}
 
 /**
  * Right after the switch, gives every rebuilt shipments document the visible times a poller of the
@@ -33,25 +21,16 @@ function holdsAll(doc: ShipmentsDocument, times: VisibleTimes): boolean {
  * settled again (see settleGuarded): that write kept the times it did not change.
  */
 export async function settleShipmentTimes(rebuilt: ReadModelCollections, live: ReadModelCollections, options: SettleOptions): Promise<ShipmentTimeReport> {
-  return settleAgainstLive(rebuilt.shipments, live.shipments, { field: 'lastNewsAt', index: 'by_news_time' }, options, (doc, shown, settlement) => {
-    const state = stripTimes(doc);
-    // What a partner of the live version has seen, as if the document were written anew.
-    const carried = carriedOver(visibleTimes(undefined, state), state, shown);
-    if (stampsAny(carried)) settlement.stamped++;
+  const changeTimes: LiveChangeTime[] = [{ field: 'lastNewsAt', index: 'by_news_time' }];
+  // A sales order that left its purchase order with no number now is not in by_news_time (a live version made before by_left_time lacks both).
+  if (options.liveChangedSince !== undefined && (await hasIndex(live.shipments, 'by_left_time'))) {
+    changeTimes.push({ field: 'leftPurchaseOrders.at', index: 'by_left_time', only: { purchaseOrderNumber: { $exists: false } } });
+  }
+  return settleAgainstLive(rebuilt.shipments, live.shipments, changeTimes, options, (doc, shown, settlement) => {
+    const { times, stamped } = settledShipmentTimes(doc, shown, options.stamp, options.switchedAt);
+    if (stamped) settlement.stamped++;
     else settlement.carried++;
-    const times = options.stamp ? carried : keepingUnshown(carried);
     if (holdsAll(doc, times)) return;
-    settlement.ops.push({ updateOne: { filter: { _id: doc._id, sequence: doc.sequence }, update: updatePipeline({}, [], state, times) } });
+    settlement.ops.push({ updateOne: { filter: { _id: doc._id, sequence: doc.sequence }, update: updatePipeline({}, [], stripTimes(doc), times) } });
   });
-}
-
-/** Before the switch: every time the live version does not give stays as the rebuilt document holds it. */
-function keepingUnshown(times: VisibleTimes): VisibleTimes {
-  const kept = (source: TimeSource, at: { location?: number; package?: number }): TimeSource => (source.from === 'now' ? { from: 'stored', ...at } : source);
-  return {
-    ...times,
-    completeChangedAt: kept(times.completeChangedAt, {}),
-    purchaseOrderSetAt: kept(times.purchaseOrderSetAt, {}),
-    locations: times.locations.map((l, i) => ({ completeChangedAt: kept(l.completeChangedAt, { location: i }), packages: l.packages.map((p, j) => kept(p, { location: i, package: j })) })),
-  };
 }

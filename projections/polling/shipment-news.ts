@@ -1,10 +1,14 @@
-import { purchaseOrderComplete } from '../../../projections/completion.js';
-import type { LocationState, ShipmentsState } from '../../../projections/state.js';
-import type { ShipmentsDocument, StoredPackage } from './documents.js';
+import { purchaseOrderComplete } from '../completion.js';
+import type { LocationState, ShipmentsState } from '../state.js';
+import type { StoredPackage, TimedShipments } from './timed-documents.js';
+
+/** A document of the store as these rules read it: its times, and its key where it has one. */
+type Stored = TimedShipments & { _id?: string };
 
 // What shipment queryType 3 answers of stored sales orders (queries.md): the packages shipped or
 // made visible since the partner's timestamp, the locations whose complete flag changed since,
-// and every location of a purchase order whose complete flag changed since. The lookup's
+// every location of a sales order whose complete flag changed since, and of a purchase order whose
+// complete flag or members changed since. Pure: the lookups (shipment-reads.ts) read, this decides. The lookup's
 // aggregation computes `newsKey` on the server the same way (see lookups.ts).
 
 export interface ShipmentNewsSince {
@@ -23,19 +27,38 @@ const isNewPackage = (pkg: StoredPackage, since: ShipmentNewsSince): boolean =>
 /**
  * The part of a stored sales order that queryType 3 answers, as a state without the store's
  * times: its locations with a new package or a changed complete flag, each with its new packages
- * only; with `wholePurchaseOrder` (its purchase order's complete flag changed), every location.
- * Undefined when nothing of it is answered.
+ * only; every location where its own complete flag changed since, or with `wholePurchaseOrder`
+ * (its purchase order's complete flag or members changed). Undefined when nothing of it is answered.
  */
-export function newsOf(so: ShipmentsDocument, since: ShipmentNewsSince, wholePurchaseOrder = false): ShipmentsState | undefined {
+export function newsOf(so: Stored, since: ShipmentNewsSince, wholePurchaseOrder = false): ShipmentsState | undefined {
+  const whole = wholePurchaseOrder || atOrAfter(so.completeChangedAt, since.visibleSince);
   const locations: LocationState[] = [];
   for (const stored of so.locations) {
     const { completeChangedAt: _, packages, ...location } = stored;
     const fresh = packages.filter((p) => isNewPackage(p, since)).map(({ visibleAt: _v, ...pkg }) => pkg);
-    if (fresh.length > 0 || wholePurchaseOrder || atOrAfter(stored.completeChangedAt, since.visibleSince)) locations.push({ ...location, packages: fresh });
+    if (fresh.length > 0 || whole || atOrAfter(stored.completeChangedAt, since.visibleSince)) locations.push({ ...location, packages: fresh });
   }
   if (locations.length === 0) return undefined;
-  const { _id: _i, completeChangedAt: _c, purchaseOrderSetAt: _p, lastNewsAt: _l, ...state } = so;
+  const { _id: _i, completeChangedAt: _c, purchaseOrderSetAt: _p, lastNewsAt: _l, leftPurchaseOrders: _lp, ...state } = so;
   return { ...state, locations };
+}
+
+/**
+ * What 2.0.0's queryType 3 answers inside each location that 1.0.0's answers (`news`, see newsOf):
+ * its new packages, as 1.0.0; where the location's flag changed, or it is answered for a flag or
+ * membership alone (no new package, and 2.0.0's PackageArray needs one), all its packages (`doc`,
+ * as stored). The store's times beside them need no stripping: the answer picks its fields by name.
+ */
+export function v2LocationsOfNews<D extends Stored>(doc: D, news: ShipmentsState, since: ShipmentNewsSince): D {
+  const answered = new Map(news.locations.map((location) => [location.locationId, location]));
+  const locations = doc.locations.flatMap((stored) => {
+    const inNews = answered.get(stored.locationId);
+    if (!inNews) return [];
+    if (inNews.packages.length === 0 || atOrAfter(stored.completeChangedAt, since.visibleSince)) return [stored];
+    const fresh = new Set(inNews.packages.map((p) => p.packageId));
+    return [{ ...stored, packages: stored.packages.filter((p) => fresh.has(p.packageId)) }];
+  });
+  return { ...doc, locations };
 }
 
 /**
@@ -53,13 +76,14 @@ export function newsKey(so: ShipmentsState, since: ShipmentNewsSince): number {
   return key;
 }
 
-export type PurchaseOrderMember = Pick<ShipmentsDocument, 'complete' | 'completeChangedAt' | 'purchaseOrderSetAt'>;
+export type PurchaseOrderMember = Pick<TimedShipments, 'complete' | 'completeChangedAt' | 'purchaseOrderSetAt'>;
 
 /**
  * Whether the complete flag of a purchase order with these sales orders (all of them, answered or
  * not) differs from what it was at `visibleSince`: then, a sales order that came under it since
  * was not part of it, and one whose flag changed since had the other flag. A sales order that left
- * the purchase order since is not among them, so a change it alone made is not seen.
+ * the purchase order since is not among them: the purchase orders left since are answered whole by
+ * their left times (documents.ts, leftPurchaseOrders) instead.
  */
 export function purchaseOrderCompleteChanged(members: readonly PurchaseOrderMember[], visibleSince: Date): boolean {
   const then = members.filter((m) => !atOrAfter(m.purchaseOrderSetAt, visibleSince));
@@ -69,8 +93,8 @@ export function purchaseOrderCompleteChanged(members: readonly PurchaseOrderMemb
 }
 
 /** The state a stored shipments document holds, without the store's times. */
-export function stripTimes(doc: ShipmentsDocument): ShipmentsState {
-  const { _id: _i, completeChangedAt: _c, purchaseOrderSetAt: _p, lastNewsAt: _l, ...state } = doc;
+export function stripTimes(doc: Stored): ShipmentsState {
+  const { _id: _i, completeChangedAt: _c, purchaseOrderSetAt: _p, lastNewsAt: _l, leftPurchaseOrders: _lp, ...state } = doc;
   return {
     ...state,
     locations: doc.locations.map(({ completeChangedAt: _, ...location }) => ({ ...location, packages: location.packages.map(({ visibleAt: _v, ...pkg }) => pkg) })),

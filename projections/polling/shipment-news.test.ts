@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ShipmentsDocument, StoredLocation } from './documents.js';
+import type { ShipmentsDocument } from '../../services/adapters/mongodb/documents.js';
+import type { StoredLocation } from './timed-documents.js';
 import { newsKey, newsOf, purchaseOrderCompleteChanged, type ShipmentNewsSince } from './shipment-news.js';
 
 const at = (hhmm: string) => new Date(`2026-11-02T${hhmm}:00Z`);

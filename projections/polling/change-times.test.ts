@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ErpEvent } from '../../../contracts/erp-events.js';
-import { asV2, locationRecorded, packageShipped, packageVoided, shipmentCompleted, statusChanged } from '../../../test/fixtures/sample-events.js';
-import { evolveShipments } from '../../../projections/shipments.js';
-import type { ShipmentsState } from '../../../projections/state.js';
-import type { ShipmentsDocument } from './documents.js';
-import { carriedOver, visibleTimes, type VisibleTimes } from './visible-times.js';
+import type { ErpEvent } from '../../contracts/erp-events.js';
+import { asV2, locationRecorded, packageShipped, packageVoided, shipmentCompleted, statusChanged } from '../../test/fixtures/sample-events.js';
+import { evolveShipments } from '../shipments.js';
+import type { ShipmentsState } from '../state.js';
+import type { ShipmentsDocument } from '../../services/adapters/mongodb/documents.js';
+import { carriedOver, visibleTimes, type VisibleTimes } from './change-times.js';
 
 // The states come from the real fold, so that unchanged parts are shared between them as the
 // projector's are.

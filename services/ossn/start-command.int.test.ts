@@ -82,6 +82,15 @@ it('serves the projector metrics and probes, follows ossn replay to the new vers
   expect(openapi.map((url) => new URL(url).pathname)).toEqual(['/api/partners/v1/openapi.json', '/api/partners/v2/openapi.json']);
   for (const url of openapi) expect((await (await fetch(url)).json()) as { openapi: string }).toMatchObject({ openapi: '3.1.0' });
 
+  // The printed polling examples answer: queryType 3 of status and shipments since the start.
+  const polls = [...output().matchAll(/curl -s -u '([^':]+):([^']+)' '([^']+queryType=3&[^']*)'/g)];
+  expect(polls.map((m) => new URL(m[3]!).pathname), output()).toEqual(['/api/partners/v1/orders/status', '/api/partners/v1/orders/shipments']);
+  for (const [, pollUser, pollPassword, pollUrl] of polls) {
+    const answer = await fetch(pollUrl!, { headers: { authorization: `Basic ${Buffer.from(`${pollUser}:${pollPassword}`).toString('base64')}` } });
+    expect(answer.status, await answer.clone().text()).toBe(200);
+    expect(Object.keys((await answer.json()) as object)).toEqual([pollUrl!.includes('/shipments') ? 'shipments' : 'orders']);
+  }
+
   // The printed 2.0.0 example shows a full answer: the demo data's issues, product lines and contacts.
   const v2Example = /curl -s -u '([^':]+):([^']+)' '([^']+\/v2\/orders\/status[^']*)'/.exec(output());
   expect(v2Example, output()).not.toBeNull();

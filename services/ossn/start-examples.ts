@@ -9,12 +9,16 @@ export function examples({
   id,
   password,
   operators,
+  now,
 }: {
   baseUrl: string;
   id: string;
   password: string;
   operators: { projector: string; query: string };
+  /** When the banner is printed: the "previous poll" of the polling example. */
+  now: Date;
 }): string {
+  const previousPoll = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
   const soapBody =
     `<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:ns="${oss}">` +
     `<soapenv:Body><ns:GetOrderStatusDetailsRequest><ns:wsVersion>1.0.0</ns:wsVersion><ns:id>${id}</ns:id>` +
@@ -32,6 +36,11 @@ ossn is running at ${baseUrl}
 
 Open orders as JSON:
   curl -s -u '${id}:${password}' '${baseUrl}/api/partners/v1/orders/status?queryType=4'
+
+What partners run all day, changes since their previous poll (queryType 3, here since this start;
+the recipe, full answers and every error: docs/partners.md):
+  curl -s -u '${id}:${password}' '${baseUrl}/api/partners/v1/orders/status?queryType=3&statusTimeStamp=${previousPoll}'
+  curl -s -u '${id}:${password}' '${baseUrl}/api/partners/v1/orders/shipments?queryType=3&shipmentDateTimeStamp=${previousPoll}'
 
 Open orders over SOAP:
   curl -s '${baseUrl}/api/promostandards/order-status' -H 'Content-Type: text/xml; charset=utf-8' -H 'SOAPAction: getOrderStatusDetails' --data '${soapBody}'

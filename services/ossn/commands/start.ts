@@ -160,5 +160,5 @@ async function startEverything(
   const query = (running.query = await startQueryService(queryConfig, logger));
   // The group of the version kept current: a replay may have switched to another one.
   await waitUntilCaughtUp(kafka, consumerGroupFor(projectorConfig, projector.version()), projectorConfig.topic, 300_000);
-  return examples({ baseUrl: queryConfig.publicBaseUrl, id: demoCredentialId, password, operators: { projector: projectorOps.url, query: query.opsUrl } });
+  return examples({ baseUrl: queryConfig.publicBaseUrl, id: demoCredentialId, password, operators: { projector: projectorOps.url, query: query.opsUrl }, now: new Date() });
 }

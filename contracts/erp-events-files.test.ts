@@ -34,7 +34,7 @@ describe(`${erpEventsSchemaPath}`, () => {
     );
   });
 
-  it('accepts and refuses with a standard validator what the projector accepts and refuses', () => {
+  it('accepts and refuses with a standard validator what the projector accepts and refuses', { timeout: 60_000 }, () => {
     const validate = committedSchemaValidator();
     const good = [statusChanged(1), locationRecorded(2, 1), packageShipped(3, 1, 1), issueRecorded(4), asV2(statusChanged(5, { statusId: 20, statusV2: 'shipped' }))];
     const bad = [
@@ -58,7 +58,7 @@ describe(`${erpEventsSchemaPath}`, () => {
 describe('contracts/erp-events.asyncapi.yaml', () => {
   const doc = parseYaml(read('contracts/erp-events.asyncapi.yaml')) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-  it('is valid against the official AsyncAPI 3.0.0 schema', () => {
+  it('is valid against the official AsyncAPI 3.0.0 schema', { timeout: 60_000 }, () => {
     const specs = createRequire(import.meta.url)('@asyncapi/specs') as { schemasWithoutId: Record<string, object> };
     const ajv = new Ajv({ strict: false, allErrors: true });
     ajvFormats.default(ajv);

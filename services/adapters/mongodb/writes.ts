@@ -177,7 +177,10 @@ export async function writeEffects(
     return guardedShipmentsWrite(key, change, shownShipments.get(key));
   });
 
-  await Promise.all([runGuarded(collections.orderStatus, statusOps), runGuarded(collections.shipments, shipmentOps)]);
+  // The order status first, then the shipments: a failure between the two leaves the order status
+  // ahead, never the shipments, which is what lets the retry complete a status (statusGuard).
+  await runGuarded(collections.orderStatus, statusOps);
+  await runGuarded(collections.shipments, shipmentOps);
 }
 
 /**

@@ -70,7 +70,7 @@ export function judgeRedrive(records: DeadLetterRecord[], stored: LoadedStates):
     }
     const rejection = projected.rejected[0];
     if (rejection) return { record, send: false, reason: `rejected again: ${rejection.reason}` };
-    // Changing nothing, by the projector's own sequence rule (each read model's sequence): moved past.
+    // Changing nothing, by the projector's own sequence rule (one guard for a status): moved past.
     if (!hasEffects(projected.effects)) {
       const by = movedBy.get(key);
       const applied = by ? `sequence ${last} re-sent with dead letter ${by}` : `sequence ${last} applied`;

@@ -1,7 +1,7 @@
 import { eventKey, type ErpEvent } from '../contracts/erp-events.js';
 import { EventRejectedError } from './event-rejected.js';
 import { evolveOrderStatus } from './order-status.js';
-import { statusGuard } from './sequence-guard.js';
+import { statusApplies } from './sequence-guard.js';
 import { evolveShipments } from './shipments.js';
 import type { OrderStatusState, ShipmentsState } from './state.js';
 
@@ -27,26 +27,15 @@ export function foldEvents(
   return result;
 }
 
-/**
- * Whether an event both read models take (SalesOrderStatusChanged) would change only one of them
- * on these stored states: the fold never does that (statusGuard), apart from completing a batch
- * half written; `ossn dlq redrive` refuses such a letter rather than send it.
- */
-export function appliesToPartOnly(status: OrderStatusState | undefined, shipments: ShipmentsState | undefined, event: ErpEvent): boolean {
-  if (event.type !== 'SalesOrderStatusChanged') return false;
-  const applies = statusGuard(status, shipments, event);
-  return applies.orderStatus !== applies.shipments;
-}
-
 /** Folds one more event into `result` (its maps and rejections grow in place): for streams too long to hold. */
 export function foldEventInto(result: FoldResult, event: ErpEvent): void {
   const key = eventKey(event.clientId, event.salesOrderNumber);
   try {
     const [before, shipped] = [result.orderStatus.get(key), result.shipments.get(key)];
-    // A status feeds both read models: one guard for the two (statusGuard), not each its own.
-    const applies = event.type === 'SalesOrderStatusChanged' ? statusGuard(before, shipped, event) : { orderStatus: true, shipments: true };
-    const status = applies.orderStatus ? evolveOrderStatus(before, event) : before;
-    const shipments = applies.shipments ? evolveShipments(shipped, event) : shipped;
+    // A status feeds both read models: one guard for the two (statusApplies), not each its own.
+    const applies = event.type !== 'SalesOrderStatusChanged' || statusApplies(before, shipped, event);
+    const status = applies ? evolveOrderStatus(before, event) : before;
+    const shipments = applies ? evolveShipments(shipped, event) : shipped;
     if (status) result.orderStatus.set(key, status);
     if (shipments) result.shipments.set(key, shipments);
   } catch (error) {

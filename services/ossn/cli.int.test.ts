@@ -84,6 +84,22 @@ describe('ossn --help, --version and usage mistakes', () => {
     expect(runs.at(-1)?.stderr).toBe('ossn: unknown command "frob" (see ossn --help)\n');
     expect(connections).toBe(before);
   });
+
+  it('a bad value in the command line is one line that names the command too, exit 2, nothing asked of a server', { timeout: 60_000 }, async () => {
+    const before = connections;
+    const runs = await Promise.all([
+      runOssn(['credentials', 'reset-password', 'acme', '--generate', '--keep-old-for', '100d'], env),
+      runOssn(['credentials', 'set-scopes', 'acme', '--scopes', 'bogus'], env),
+      runOssn(['credentials', 'add', 'x'.repeat(65), '--scopes', 'osn', '--clients', 'C1', '--generate'], env),
+    ]);
+    for (const run of runs) expect(run).toMatchObject({ code: ExitCode.usage, stdout: '' });
+    expect(runs.map((run) => run.stderr)).toEqual([
+      'ossn credentials: --keep-old-for must be a duration like 30m, 12h or 7d (at most 90d); got "100d"\n',
+      'ossn credentials: unknown scope bogus; known: order_status, osn\n',
+      'ossn credentials: a credential id is 1 to 64 characters\n',
+    ]);
+    expect(connections).toBe(before);
+  });
 });
 
 describe('servers that do not answer, and files that are not there', () => {

@@ -134,6 +134,12 @@ describe('servers that do not answer, and files that are not there', () => {
     expect(Date.now() - started).toBeLessThan(15_000);
   });
 
+  it('setup names Kafka, KAFKA_BROKERS and the address in one line, without the Kafka client\'s own lines', { timeout: 90_000 }, async () => {
+    const run = await runOssn(['setup'], { ...env, KAFKA_BROKERS: `127.0.0.1:${closedPort}` }, { timeoutMs: 60_000 });
+    expect(run).toMatchObject({ code: ExitCode.failure, stdout: '' });
+    expect(run.stderr).toMatch(new RegExp(`^ossn setup: Kafka at 127.0.0.1:${closedPort} \\(KAFKA_BROKERS\\) did not answer: .*ECONNREFUSED.*\\n$`));
+  });
+
   it('a missing input file is one line, no stack trace, exit 1, before any server is asked', async () => {
     const before = connections;
     for (const args of [['publish', '/nowhere/events.ndjson'], ['publish', '--dry-run', '/nowhere/events.ndjson']]) {

@@ -4,6 +4,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOssn } from '../../test/support/ossn-cli.js';
+import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
 import { ExitCode } from './exit-codes.js';
 
 const commands = ['start', 'serve', 'projector', 'setup', 'publish', 'demo-events', 'credentials', 'dlq', 'replay', 'status'];
@@ -138,6 +139,16 @@ describe('servers that do not answer, and files that are not there', () => {
     const run = await runOssn(['setup'], { ...env, KAFKA_BROKERS: `127.0.0.1:${closedPort}` }, { timeoutMs: 60_000 });
     expect(run).toMatchObject({ code: ExitCode.failure, stdout: '' });
     expect(run.stderr).toMatch(new RegExp(`^ossn setup: Kafka at 127.0.0.1:${closedPort} \\(KAFKA_BROKERS\\) did not answer: .*ECONNREFUSED.*\\n$`));
+  });
+
+  it('replay names Kafka, KAFKA_BROKERS and the address in one line when Kafka is away, within 10 s', { timeout: 90_000 }, async () => {
+    // MongoDB answers (the real one), Kafka does not: the rebuild never starts.
+    const names = uniqueNames('replay-kafka-away');
+    const started = Date.now();
+    const run = await runOssn(['replay'], { ...env, MONGODB_URI: testEnvironment().mongodbUri, MONGODB_DATABASE: names.database, OSSN_TOPIC: names.topic, KAFKA_BROKERS: `127.0.0.1:${closedPort}` }, { timeoutMs: 60_000 });
+    expect(run).toMatchObject({ code: ExitCode.failure, stdout: '' });
+    expect(run.stderr).toMatch(new RegExp(`^ossn replay: Kafka at 127.0.0.1:${closedPort} \\(KAFKA_BROKERS\\) did not answer: .*ECONNREFUSED.*\\n$`));
+    expect(Date.now() - started).toBeLessThan(12_000);
   });
 
   it('a missing input file is one line, no stack trace, exit 1, before any server is asked', async () => {

@@ -4,6 +4,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOssn } from '../../test/support/ossn-cli.js';
+import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
 import { ExitCode } from './exit-codes.js';
 
 const commands = ['start', 'serve', 'projector', 'setup', 'publish', 'demo-events', 'credentials', 'dlq', 'replay', 'status'];
@@ -84,6 +85,22 @@ describe('ossn --help, --version and usage mistakes', () => {
     expect(runs.at(-1)?.stderr).toBe('ossn: unknown command "frob" (see ossn --help)\n');
     expect(connections).toBe(before);
   });
+
+  it('a bad value in the command line is one line that names the command too, exit 2, nothing asked of a server', { timeout: 60_000 }, async () => {
+    const before = connections;
+    const runs = await Promise.all([
+      runOssn(['credentials', 'reset-password', 'acme', '--generate', '--keep-old-for', '100d'], env),
+      runOssn(['credentials', 'set-scopes', 'acme', '--scopes', 'bogus'], env),
+      runOssn(['credentials', 'add', 'x'.repeat(65), '--scopes', 'osn', '--clients', 'C1', '--generate'], env),
+    ]);
+    for (const run of runs) expect(run).toMatchObject({ code: ExitCode.usage, stdout: '' });
+    expect(runs.map((run) => run.stderr)).toEqual([
+      'ossn credentials: --keep-old-for must be a duration like 30m, 12h or 7d (at most 90d); got "100d"\n',
+      'ossn credentials: unknown scope bogus; known: order_status, osn\n',
+      'ossn credentials: a credential id is 1 to 64 characters\n',
+    ]);
+    expect(connections).toBe(before);
+  });
 });
 
 describe('servers that do not answer, and files that are not there', () => {
@@ -116,6 +133,22 @@ describe('servers that do not answer, and files that are not there', () => {
     expect(dlq).toMatchObject({ code: ExitCode.failure, stdout: '' });
     expect(dlq.stderr).toMatch(new RegExp(`^ossn dlq: Kafka at 127.0.0.1:${closedPort} \\(KAFKA_BROKERS\\) did not answer: .*ECONNREFUSED.*\\n$`));
     expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  it('setup names Kafka, KAFKA_BROKERS and the address in one line, without the Kafka client\'s own lines', { timeout: 90_000 }, async () => {
+    const run = await runOssn(['setup'], { ...env, KAFKA_BROKERS: `127.0.0.1:${closedPort}` }, { timeoutMs: 60_000 });
+    expect(run).toMatchObject({ code: ExitCode.failure, stdout: '' });
+    expect(run.stderr).toMatch(new RegExp(`^ossn setup: Kafka at 127.0.0.1:${closedPort} \\(KAFKA_BROKERS\\) did not answer: .*ECONNREFUSED.*\\n$`));
+  });
+
+  it('replay names Kafka, KAFKA_BROKERS and the address in one line when Kafka is away, within 10 s', { timeout: 90_000 }, async () => {
+    // MongoDB answers (the real one), Kafka does not: the rebuild never starts.
+    const names = uniqueNames('replay-kafka-away');
+    const started = Date.now();
+    const run = await runOssn(['replay'], { ...env, MONGODB_URI: testEnvironment().mongodbUri, MONGODB_DATABASE: names.database, OSSN_TOPIC: names.topic, KAFKA_BROKERS: `127.0.0.1:${closedPort}` }, { timeoutMs: 60_000 });
+    expect(run).toMatchObject({ code: ExitCode.failure, stdout: '' });
+    expect(run.stderr).toMatch(new RegExp(`^ossn replay: Kafka at 127.0.0.1:${closedPort} \\(KAFKA_BROKERS\\) did not answer: .*ECONNREFUSED.*\\n$`));
+    expect(Date.now() - started).toBeLessThan(12_000);
   });
 
   it('a missing input file is one line, no stack trace, exit 1, before any server is asked', async () => {

@@ -206,7 +206,7 @@ describe('ossn credentials: changes an operator makes', () => {
     expect(await verify('kent', fresh)).toEqual({ id: 'kent', scopes: ['osn'], clientIds: ['C5'] });
 
     const short = await ossn(['credentials', 'reset-password', 'kent'], 'kent-short\n');
-    expect(short).toMatchObject({ code: 2, stderr: 'the password must be 16 to 64 characters (--generate makes one)\n' });
+    expect(short).toMatchObject({ code: 2, stderr: 'ossn credentials: the password must be 16 to 64 characters (--generate makes one)\n' });
     expect(await verify('kent', fresh)).toBeDefined();
   });
 

@@ -2,8 +2,8 @@ import { ConfigError } from '../plumbing/config/env.js';
 import { UsageError } from './usage.js';
 
 /**
- * The exit codes of every `ossn` command, the one table scripts can rely on (the README's
- * operating section lists it; exit-codes.test.ts keeps the two equal).
+ * The exit codes of every `ossn` command, the one table scripts can rely on (docs/operations.md,
+ * "The `ossn` command line", lists it; exit-codes.test.ts keeps the two equal).
  */
 export const ExitCode = {
   /** Everything asked was done (`--help` and `--version` included). */

@@ -3,6 +3,7 @@ import type { Command } from './command.js';
 import { asksForHelp } from './command-line.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { UsageError } from './usage.js';
+import { ConfigError } from '../plumbing/config/env.js';
 
 const help = `usage: ossn <command> [options]      ossn <command> --help (or ossn help <command>)      ossn --version
 
@@ -76,9 +77,11 @@ try {
 } catch (error) {
   const code = exitCodeFor(error);
   const message = error instanceof Error ? error.message : String(error);
-  // A usage or configuration error says what is wrong by itself; another is named after its command.
   const command = argv[0] !== undefined && argv[0] in commands ? `ossn ${argv[0]}` : 'ossn';
-  process.stderr.write(code === ExitCode.usage ? `${message}\n` : `${command}: ${message}\n`);
+  // A configuration error, and a usage mistake that names its command, say what is wrong by
+  // themselves; every other line is named after its command (a bad value, a refused password too).
+  const named = code === ExitCode.usage && (error instanceof ConfigError || /^(ossn|usage:)/.test(message));
+  process.stderr.write(named ? `${message}\n` : `${command}: ${message}\n`);
   process.exitCode = code;
 } finally {
   // Everything is said: work a command gave up on (a server that did not answer in time, a kafkajs

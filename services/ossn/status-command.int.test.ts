@@ -5,7 +5,7 @@ import { statusChanged } from '../../test/fixtures/sample-events.js';
 import { eventKey } from '../../contracts/transport.js';
 import { runOssn } from '../../test/support/ossn-cli.js';
 import { freshProjectorConfig, useConnections } from '../../test/support/projector-system.js';
-import { testEnvironment } from '../../test/support/servers.js';
+import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
 import { CredentialStore, credentialsCollection } from '../domain/credentials/credential-store.js';
 import { waitUntilCaughtUp } from '../adapters/kafka/progress.js';
 import { startFollowingProjector } from '../projector/follow-active-version.js';
@@ -104,4 +104,17 @@ it('flags partitions no member projects, and a member of the group that reads an
   expect(run.code).toBe(0);
   expect(run.stdout).toContain(`NOT PROJECTED      partitions 0,1,2 are assigned to no member reading ${config.topic}`);
   expect(run.stdout).toMatch(new RegExp(`OTHER TOPIC +\\S+ on \\S+ reads ${other.config.topic.replace(/\./g, '\\.')}: a projector of another topic in this group`));
+});
+
+it('says so when the event topic or its dead-letter topic does not exist (a mistyped OSSN_TOPIC, no ossn setup yet)', { timeout: 60_000 }, async () => {
+  const names = uniqueNames('status-no-topic');
+  const run = await runOssn(['status'], {
+    KAFKA_BROKERS: env.kafkaBrokers.join(','),
+    MONGODB_URI: env.mongodbUri,
+    MONGODB_DATABASE: names.database,
+    OSSN_TOPIC: names.topic,
+  });
+  expect(run.code).toBe(0);
+  expect(run.stdout).toContain(`lag                unknown: the topic ${names.topic} (OSSN_TOPIC) does not exist; ossn setup creates it`);
+  expect(run.stdout).toContain(`unknown: the dead-letter topic ${names.topic}.dlq does not exist; ossn setup creates it`);
 });

@@ -139,6 +139,9 @@ async function credentials(argv: string[]): Promise<ExitCode> {
   const id = positionals[0] ?? '';
   if (action !== 'list' && id.length > 64) throw new UsageError('a credential id is 1 to 64 characters');
   const keepOldFor = values['keep-old-for'] === undefined ? undefined : parseDuration(values['keep-old-for'], '--keep-old-for', maxKeepOldMs);
+  // Every mistake in the command line is said before a server is asked: exit 2, nothing done.
+  const scopes = action === 'add' || action === 'set-scopes' ? parseScopes(action, values.scopes) : [];
+  const clientIds = action === 'add' || action === 'link' || action === 'unlink' ? listOption(action, values.clients, 'clients') : [];
 
   const config = readStoreConfig();
   const client = await connectMongoFor('credentials', config.mongodbUri);
@@ -147,8 +150,6 @@ async function credentials(argv: string[]): Promise<ExitCode> {
     const store = new CredentialStore(credentialsCollection(db));
     switch (action) {
       case 'add': {
-        const scopes = parseScopes(action, values.scopes);
-        const clientIds = listOption(action, values.clients, 'clients');
         // Asked before the password is: a refusal should not cost the operator a typed or shown password.
         await checkClients(db, config, action, clientIds, values.force);
         const password = await newPassword(values.generate);
@@ -177,7 +178,6 @@ async function credentials(argv: string[]): Promise<ExitCode> {
         process.stdout.write(`credential ${id} ${action}d\n`);
         return ExitCode.ok;
       case 'link': {
-        const clientIds = listOption(action, values.clients, 'clients');
         if (!(await store.find(id))) throw new UnknownCredentialError(id);
         await checkClients(db, config, action, clientIds, values.force);
         await store.link(id, clientIds);
@@ -185,13 +185,11 @@ async function credentials(argv: string[]): Promise<ExitCode> {
         return ExitCode.ok;
       }
       case 'unlink': {
-        const clientIds = listOption(action, values.clients, 'clients');
         await store.unlink(id, clientIds);
         process.stdout.write(`credential ${id} unlinked from ${clientIds.join(',')}\n`);
         return ExitCode.ok;
       }
       case 'set-scopes': {
-        const scopes = parseScopes(action, values.scopes);
         await store.setScopes(id, scopes);
         process.stdout.write(`credential ${id} scopes set to ${scopes.join(',')}\n`);
         return ExitCode.ok;

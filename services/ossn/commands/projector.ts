@@ -16,7 +16,8 @@ export const projectorCommand: Command = {
   default ossn-projector-<topic>-v<READ_MODEL_VERSION>) into the read models, follows \`ossn replay\`'s
   switches, and serves /metrics, /healthz and /readyz on OSSN_METRICS_HOST:OSSN_METRICS_PORT. It
   refuses to join a group whose members read another topic. KAFKA_BROKERS and MONGODB_URI are
-  required (see README.md). Stops after its current batch on the first SIGTERM or Ctrl-C.`,
+  required; every variable is in docs/operations.md (Configuration). Stops after its current batch
+  on the first SIGTERM or Ctrl-C.`,
   run: runProjector,
 };
 

@@ -7,7 +7,8 @@ import { formatDuration, ProgressDisplay } from '../progress-display.js';
 import { UsageError } from '../usage.js';
 import type { Command } from '../command.js';
 import { parseCommandLine } from '../command-line.js';
-import { connectMongoFor } from '../server-waits.js';
+import { askKafka, commandKafka, connectMongoFor } from '../server-waits.js';
+import { missingTopics } from '../../adapters/kafka/topics.js';
 
 const usage = `usage: ossn replay                  rebuild the read models from the topic into the next version and switch to it
                              (resumes a rebuild that was stopped)
@@ -100,6 +101,13 @@ async function runReplay(argv: string[]): Promise<void> {
   const config = readProjectorConfig();
   const logger = createLogger('ossn-replay', config.logLevel === 'info' ? 'warn' : config.logLevel);
   const mongo = await connectMongoFor('replay', config.store.mongodbUri);
+  // Kafka asked once before any work, by a client that gives up: one away is said in one line that
+  // names it (not tens of seconds of the Kafka client's own retry lines, then a bare ECONNREFUSED).
+  const asking = commandKafka(config.kafkaBrokers, 'ossn-replay', createLogger('ossn-replay', config.logLevel === 'info' ? 'fatal' : config.logLevel));
+  await askKafka(config.kafkaBrokers, () => missingTopics(asking, config.topic)).catch(async (error: unknown) => {
+    await mongo.close();
+    throw error;
+  });
   const ctx: ReplayContext = { config, db: mongo.db(config.store.database), kafka: createKafka(config.kafkaBrokers, 'ossn-replay', logger), logger };
   try {
     if (values.discard) {

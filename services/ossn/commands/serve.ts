@@ -11,8 +11,8 @@ export const serveCommand: Command = {
   help: `usage: ossn serve
 
   The query service: partners' SOAP and JSON on HOST:PORT, /metrics, /healthz and /readyz on
-  OPS_HOST:OPS_PORT. Configuration from the environment (MONGODB_URI required; see README.md).
-  Stops on the first SIGTERM or Ctrl-C.`,
+  OPS_HOST:OPS_PORT. Configuration from the environment, MONGODB_URI required; every variable is in
+  docs/operations.md (Configuration). Stops on the first SIGTERM or Ctrl-C.`,
   run: serve,
 };
 

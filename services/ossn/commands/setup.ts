@@ -26,7 +26,9 @@ export const setupCommand: Command = { help: usage, run: setup };
 async function setup(argv: string[]): Promise<void> {
   const demo = parseCommandLine({ name: 'setup', options: { demo: { type: 'boolean' } } }, argv).values.demo === true;
   const config = readProjectorConfig();
-  const logger = createLogger('ossn-setup', config.logLevel);
+  // kafkajs's own lines (each retry of a broker away) are not for this reader: the one line that
+  // names the server and its variable says it (as publish and dlq do).
+  const logger = createLogger('ossn-setup', config.logLevel === 'info' ? 'fatal' : config.logLevel);
   const kafka = createKafka(config.kafkaBrokers, 'ossn-setup', logger);
   const topics = await askKafka(config.kafkaBrokers, () => ensureTopics(kafka, config.topic, config.topicPartitions), topicsWaitMs);
   const { said, warnings } = topicsReportLines(topics, config.topicPartitions);

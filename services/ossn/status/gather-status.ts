@@ -72,6 +72,11 @@ async function withAdmin<T>(kafka: Kafka, work: (admin: ReturnType<Kafka['admin'
   }
 }
 
+/** A topic that is not there is said as such (Kafka's own words, "does not host this topic-partition", send an operator looking at the broker). */
+async function topicMustExist(admin: ReturnType<Kafka['admin']>, topic: string, what: string): Promise<void> {
+  if (!(await admin.listTopics()).includes(topic)) throw new Error(`${what} does not exist; ossn setup creates it`);
+}
+
 /** host:port of a Redis URL, without its password. */
 function redisHost(url: string): string {
   try {
@@ -138,6 +143,7 @@ export async function gatherStatus(sources: StatusSources): Promise<StatusReport
         const active = await reading;
         const activeGroup = active.ok ? configForVersion(config, active.value.version).consumerGroup : config.consumerGroup;
         return withAdmin(kafka, async (admin) => {
+          await topicMustExist(admin, config.topic, `the topic ${config.topic} (OSSN_TOPIC)`);
           const partitions = (await partitionLags(admin, activeGroup, config.topic)).map((p) => ({ partition: p.partition, lag: Number(p.lag) }));
           const group = await describeGroupMembers(admin, activeGroup);
           // Mid-rebalance no member holds anything yet: only a settled group's gaps are news.
@@ -158,6 +164,7 @@ export async function gatherStatus(sources: StatusSources): Promise<StatusReport
     check(
       () =>
         withAdmin(kafka, async (admin) => {
+          await topicMustExist(admin, dlq, `the dead-letter topic ${dlq}`);
           const ends = await admin.fetchTopicOffsets(dlq);
           const hourAgo = await admin.fetchTopicOffsetsByTimestamp(dlq, Date.now() - 3_600_000);
           const since = new Map(hourAgo.map((p) => [p.partition, BigInt(p.offset)]));

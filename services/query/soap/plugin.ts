@@ -58,7 +58,7 @@ function handleError(error: FastifyError, request: FastifyRequest, reply: Fastif
   if (error instanceof PasswordChecksBusyError) {
     // Busy said as busy (an integrator reading "Internal error" would take the supplier for
     // broken): 503 and Retry-After, as the rate limit's 429, with a fault that clients raise with
-    // its text (README, Limits). Debug only: a flood would otherwise write a warning per refused
+    // its text (partners.md, Limits). Debug only: a flood would otherwise write a warning per refused
     // login, which is what the bound is there to absorb.
     request.log.debug('password checks at their bound: login refused as busy');
     reply.header('Retry-After', '1');

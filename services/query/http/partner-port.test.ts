@@ -68,6 +68,19 @@ it('refuses, before parsing, a request of legitimate size whose markup is out of
   expect((await postXml(port, ORDER_STATUS_URL, padded)).status).toBe(200);
 });
 
+it('refuses, before parsing, a request of legitimate size whose one start tag holds a thousand attributes (each costs the parser more than an element)', async () => {
+  const { port } = await listening();
+  const attributes = Array.from({ length: 1_000 }, (_, n) => ` a${n.toString(36)}=""`).join('');
+  const busyTag = statusTypesRequest().replace('<soapenv:Header/>', `<soapenv:Header${attributes}/>`);
+  expect(Buffer.byteLength(busyTag)).toBeLessThan(8 * 1024);
+  const refused = await postXml(port, ORDER_STATUS_URL, busyTag);
+  expect(refused.status).toBe(500);
+  expect(faultOf(refused.body)).toEqual({ code: 'soap:Client', message: 'Malformed SOAP request' });
+  // A password made of '=' (64 at most) is no attribute flood.
+  const padded = statusTypesRequest().replace('<soapenv:Header/>', `<soapenv:Header xmlns:a="urn:a" xmlns:b="urn:b"><a:note>${'='.repeat(64)}</a:note></soapenv:Header>`);
+  expect((await postXml(port, ORDER_STATUS_URL, padded)).status).toBe(200);
+});
+
 it('refuses a body over 8 KiB, the largest legitimate request being under 2 KiB', async () => {
   const { port } = await listening();
   const big = statusTypesRequest().replace('<soapenv:Header/>', `<soapenv:Header><!--${'x'.repeat(9 * 1024)}--></soapenv:Header>`);

@@ -9,7 +9,7 @@
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_BODY_LIMIT } from '../services/query/soap/plugin.js';
-import { decodeRequestBody, MAX_MARKUP, operationElement, refuseDisproportionate } from '../services/query/soap/parse-envelope.js';
+import { decodeRequestBody, MAX_ATTRIBUTES, MAX_MARKUP, operationElement, refuseDisproportionate } from '../services/query/soap/parse-envelope.js';
 import { statusTypesRequest } from '../test/support/soap-requests.js';
 import { median } from './support/stats.js';
 
@@ -18,10 +18,14 @@ const rounds = Number(process.env.BENCH_PARSER_ROUNDS ?? 7);
 const msPerSide = Number(process.env.BENCH_PARSER_MS ?? 200);
 const contentType = 'text/xml; charset=utf-8';
 
-/** A valid request whose Header holds `elements` empty elements, padded with a comment to `bytes` when it is shorter. */
-function body(bytes: number, elements: number): Buffer {
+/**
+ * A valid request whose Header holds `elements` empty elements (and `attributes` empty attributes
+ * on its start tag), padded with a comment to `bytes` when it is shorter.
+ */
+function body(bytes: number, elements: number, attributes = 0): Buffer {
   const header = '<a/>'.repeat(elements);
-  const base = statusTypesRequest().replace('<soapenv:Header/>', `<soapenv:Header>${header}</soapenv:Header>`);
+  const names = Array.from({ length: attributes }, (_, n) => ` a${n.toString(36)}=""`).join('');
+  const base = statusTypesRequest().replace('<soapenv:Header/>', `<soapenv:Header${names}>${header}</soapenv:Header>`);
   const room = bytes - Buffer.byteLength(base) - '<!---->'.length;
   return Buffer.from(room > 0 ? base.replace('<soapenv:Header>', `<soapenv:Header><!--${'x'.repeat(room)}-->`) : base);
 }
@@ -68,21 +72,23 @@ function perRequest(work: (raw: Buffer) => Outcome, raw: Buffer): { us: number; 
   return { us: ((performance.now() - start) * 1000) / runs, outcome };
 }
 
-const cases: Array<[label: string, bytes: number, elements: number]> = [
+const cases: Array<[label: string, bytes: number, elements: number, attributes?: number]> = [
   ['a partner request', 0, 0],
   ['2 KiB, 40 elements', 2 * 1024, 40],
   ['7 KiB, 1,500 elements', 0, 1_500],
   ['8 KiB of comment, 0 elements', 8 * 1024 - 64, 0],
+  ['7 KiB, 1 element of 1,000 attributes', 0, 0, 1_000],
+  ['64 KiB, 1 element of 8,000 attributes', 0, 0, 8_000],
   ['16 KiB, 4,000 elements', 0, 4_000],
   ['64 KiB, 16,000 elements', 0, 16_000],
   ['64 KiB of comment, 0 elements', 63 * 1024, 0],
 ];
 
 console.log(`SOAP parser cost per request (median of ${rounds} rounds of ${msPerSide} ms per case and side); ${cpus()[0]?.model ?? 'cpu'}, load ${loadavg()[0]?.toFixed(2)}`);
-console.log(`before: body limit ${FORMER_BODY_LIMIT / 1024} KiB, parsed whole | after: body limit ${DEFAULT_BODY_LIMIT / 1024} KiB, at most ${MAX_MARKUP} markup starts counted before parsing\n`);
+console.log(`before: body limit ${FORMER_BODY_LIMIT / 1024} KiB, parsed whole | after: body limit ${DEFAULT_BODY_LIMIT / 1024} KiB, at most ${MAX_MARKUP} markup starts and ${MAX_ATTRIBUTES} attributes counted before parsing\n`);
 const rows: string[][] = [['case', 'bytes', 'elements', 'before µs/req', 'before', 'after µs/req', 'after', 'requests/s of one core before → after']];
-for (const [label, bytes, elements] of cases) {
-  const raw = body(bytes, elements);
+for (const [label, bytes, elements, attributes] of cases) {
+  const raw = body(bytes, elements, attributes);
   const samples = { before: [] as number[], after: [] as number[] };
   let outcomes = { before: 'parsed' as Outcome, after: 'parsed' as Outcome };
   for (let round = 0; round < rounds; round++) {

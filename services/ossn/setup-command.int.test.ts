@@ -37,6 +37,15 @@ function setup(args: string[], demoPassword?: string) {
 
 const verify = (password: string) => new CachingAuthenticator(store).verify('demo', password);
 
+it('refuses a demo password shorter than partners\' passwords may be, before anything is made, naming the variable and not the password', async () => {
+  const run = await setup(['--demo'], 'demo1234');
+  expect(run.code).not.toBe(0);
+  expect(run.stderr).toContain('OSSN_DEMO_PASSWORD');
+  expect(run.stderr).toContain('16');
+  expect(`${run.stdout}${run.stderr}`).not.toContain('demo1234');
+  expect(await store.find('demo')).toBeNull();
+});
+
 it('creates no demo credential unless asked; with --demo creates it once and never changes it again', async () => {
   // One broker in the test stack: the brokers' defaults, said in one line with the broker that answered.
   expect(await setup([])).toEqual({

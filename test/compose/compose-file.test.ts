@@ -13,6 +13,7 @@ import { readProjectorConfig, readQueryConfig } from '../../services/plumbing/co
 import { kafkaServerProperties, type KafkaNode } from '../../scripts/stack/kafka.js';
 import { variablesReadBy } from '../support/variables-read-by.js';
 import { goRun } from '../support/go-run.js';
+import { DEFAULT_BODY_LIMIT } from '../../services/query/soap/plugin.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const composeFile = join(repo, 'docker-compose.yml');
@@ -243,6 +244,10 @@ describe('docker-compose.yml (compose-go)', () => {
     expect(zone).toBeDefined();
     const share = Number(new RegExp(`limit_conn\\s+${zone}\\s+(\\d+);`).exec(conf)?.[1]);
     expect(share).toBe(readQueryConfig({ MONGODB_URI: 'mongodb://x/' }).maxConnectionsPerAddress);
+    // Nor does it take in (buffer, to disk past 16 KiB) a body the services refuse anyway: 8 KiB for SOAP.
+    const bodyLimit = /client_max_body_size\s+(\d+)([km]?);/.exec(conf);
+    expect(bodyLimit).not.toBeNull();
+    expect(Number(bodyLimit![1]) * ({ '': 1, k: 1024, m: 1024 * 1024 } as Record<string, number>)[bodyLimit![2]!]!).toBeLessThanOrEqual(2 * DEFAULT_BODY_LIMIT);
 
     const prometheus = Object.values(cluster.services).find((s) => s.image?.startsWith('prom/prometheus'))!;
     const config = mounted(prometheus, '/etc/prometheus/prometheus.yml');

@@ -68,6 +68,19 @@ it('refuses, before parsing, a request of legitimate size whose markup is out of
   expect((await postXml(port, ORDER_STATUS_URL, padded)).status).toBe(200);
 });
 
+it('refuses, before parsing, a request of legitimate size whose one start tag holds a thousand attributes (each costs the parser more than an element)', async () => {
+  const { port } = await listening();
+  const attributes = Array.from({ length: 1_000 }, (_, n) => ` a${n.toString(36)}=""`).join('');
+  const busyTag = statusTypesRequest().replace('<soapenv:Header/>', `<soapenv:Header${attributes}/>`);
+  expect(Buffer.byteLength(busyTag)).toBeLessThan(8 * 1024);
+  const refused = await postXml(port, ORDER_STATUS_URL, busyTag);
+  expect(refused.status).toBe(500);
+  expect(faultOf(refused.body)).toEqual({ code: 'soap:Client', message: 'Malformed SOAP request' });
+  // A password made of '=' (64 at most) is no attribute flood.
+  const padded = statusTypesRequest().replace('<soapenv:Header/>', `<soapenv:Header xmlns:a="urn:a" xmlns:b="urn:b"><a:note>${'='.repeat(64)}</a:note></soapenv:Header>`);
+  expect((await postXml(port, ORDER_STATUS_URL, padded)).status).toBe(200);
+});
+
 it('refuses a body over 8 KiB, the largest legitimate request being under 2 KiB', async () => {
   const { port } = await listening();
   const big = statusTypesRequest().replace('<soapenv:Header/>', `<soapenv:Header><!--${'x'.repeat(9 * 1024)}--></soapenv:Header>`);
@@ -137,4 +150,72 @@ it('keeps a share for other addresses while one holds its own in slow bodies: a 
   } finally {
     for (const socket of held) socket.destroy();
   }
+});
+
+/** A connection from `from` ended by `end` once open; resolves once the server side let it go. */
+function endedConnection(port: number, from: string, end: (socket: Socket) => void): Promise<void> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: '127.0.0.1', localAddress: from }, () => end(socket));
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve());
+    socket.resume();
+  });
+}
+
+/** Whether `from` can hold `count` connections at once, each answered a request. */
+async function servedTogether(port: number, from: string, count: number): Promise<number[]> {
+  const body = statusTypesRequest();
+  const sockets: Socket[] = [];
+  try {
+    return await Promise.all(
+      Array.from(
+        { length: count },
+        () =>
+          new Promise<number>((resolve) => {
+            const socket = connect({ port, host: '127.0.0.1', localAddress: from }, () => {
+              socket.write(`POST ${ORDER_STATUS_URL} HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+            });
+            sockets.push(socket);
+            let text = '';
+            socket.on('data', (chunk: Buffer) => {
+              text += chunk.toString();
+              // Kept open once answered: all `count` are held at the same time.
+              if (text.includes('</soap:Envelope>') || text.includes(':Envelope>')) resolve(Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1] ?? 0));
+            });
+            socket.on('error', () => undefined);
+            socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1] ?? 0)));
+          }),
+      ),
+    );
+  } finally {
+    for (const socket of sockets) socket.destroy();
+  }
+}
+
+it("gives an address its whole share back however its connections ended (reset, aborted, refused, timed out, idle): a partner is never locked out by its own failures", { timeout: 30_000 }, async () => {
+  const share = 4;
+  const { port } = await listening({ serverLimits: { maxConnectionsPerAddress: share, headersTimeoutMs: 300, requestTimeoutMs: 300, keepAliveTimeoutMs: 200, checkIntervalMs: 100 } });
+  const from = '127.0.0.3';
+  const body = statusTypesRequest();
+  const ends: Array<(socket: Socket) => void> = [
+    (socket) => socket.destroy(), // gone at once
+    (socket) => {
+      socket.write('POST / HTTP/1.1\r\nHost: x\r\n');
+      setTimeout(() => socket.resetAndDestroy(), 20); // reset mid-headers
+    },
+    (socket) => socket.write('NOT HTTP\r\n\r\n'), // refused by the server (400, closed)
+    (socket) => {
+      socket.write(`POST ${ORDER_STATUS_URL} HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: 1000\r\n\r\n<soapenv`);
+      setTimeout(() => socket.resetAndDestroy(), 20); // reset mid-body
+    },
+    (socket) => socket.write('GET / HTTP/1.1\r\nHost: x\r\n'), // headers never complete: timed out
+    (socket) => socket.write(`POST ${ORDER_STATUS_URL} HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: 1000\r\n\r\n<`), // body never completes
+    (socket) => socket.write(`POST ${ORDER_STATUS_URL} HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`), // answered, then idle past keep-alive
+    (socket) => socket.end(), // half-closed by the client
+  ];
+  // Many more ended connections than the share, a few at a time.
+  for (let round = 0; round < 3; round++) {
+    await Promise.all(ends.flatMap((end) => [endedConnection(port, from, end), endedConnection(port, from, end)]));
+  }
+  expect(await servedTogether(port, from, share)).toEqual(Array<number>(share).fill(200));
 });

@@ -44,13 +44,18 @@ function readLogin(source: RequestSource, missing: readonly (string | false)[]):
   return login;
 }
 
-/** The first of several spellings a field is sent under. */
+/**
+ * A field sent under one of several spellings. Sent under two, it is given twice (125): a gateway
+ * reading one spelling must never pass a request whose other spelling the service reads.
+ */
 function firstOf(source: RequestSource, ...names: string[]): string | undefined {
-  for (const name of names) {
+  const given = names.flatMap((name) => {
     const value = source.field(name);
-    if (value !== undefined) return value;
-  }
-  return undefined;
+    return value === undefined ? [] : [{ name, value }];
+  });
+  const twice = given[1];
+  if (twice) throw refuse(messages.notSupported(twice.name, '(given more than once)'));
+  return given[0]?.value;
 }
 
 /** xsd:boolean's four spellings, and nothing else (a Map: no `constructor` or `__proto__` to find). */

@@ -169,6 +169,16 @@ describe('300 queryType not found', () => {
     expect(await soapMessages(request)).toEqual([error(300, 'queryType not found')]);
   });
 
+  it.each([
+    ['statusTimeStamp', '/api/partners/v2/orders/status?queryType=lastUpdate&statusTimeStamp=2024-01-01T00:00:00Z&statusTimestamp=2099-01-01T00:00:00Z', { oss: 'GetOrderStatusRequest', fields: { queryType: 'lastUpdate', statusTimeStamp: '2024-01-01T00:00:00Z', statusTimestamp: '2099-01-01T00:00:00Z' } }, 'statusTimestamp'],
+    ['shipmentDateTimestamp', '/api/partners/v2/orders/shipments?queryType=3&shipmentDateTimestamp=2024-01-01&shipmentDateTimeStamp=2099-01-01', { osn: { queryType: '3', shipmentDateTimestamp: '2024-01-01', shipmentDateTimeStamp: '2099-01-01' } }, 'shipmentDateTimeStamp'],
+  ] as const)('%s given once under each of its two spellings: refused as given twice (no gateway reads one and the service the other)', async (_field, url, request, second) => {
+    const expected = { status: 400, body: { ServiceMessageArray: [error(125, `Not Supported: ${second} (given more than once)`)] } };
+    expect(await jsonAnswer(url)).toMatchObject(expected);
+    expect(await soapMessages(request)).toEqual([error(125, `Not Supported: ${second} (given more than once)`)]);
+    expect([t.lookups.statusCalls, t.lookups.shipmentCalls]).toEqual([[], []]);
+  });
+
   it('JSON: 400', async () => {
     expect(await jsonAnswer('/api/partners/v2/orders/shipments?queryType=9')).toMatchObject({ status: 400, body: { ServiceMessageArray: [error(300, 'queryType not found')] } });
   });

@@ -66,7 +66,8 @@ export class OssnSystem {
     const setup = await runOssn(['setup'], this.env);
     if (setup.code !== 0) throw fail('ossn setup', setup);
     for (const partner of partners) {
-      const add = await runOssn(['credentials', 'add', partner.id, '--scopes', 'order_status,osn', '--clients', partner.clientIds.join(',')], this.env, {
+      // --force: the suite adds its partners before the ERP stream has brought their clients' orders.
+      const add = await runOssn(['credentials', 'add', partner.id, '--scopes', 'order_status,osn', '--clients', partner.clientIds.join(','), '--force'], this.env, {
         input: `${partner.password}\n`,
       });
       if (add.code !== 0) throw fail(`ossn credentials add ${partner.id}`, add);

@@ -5,14 +5,3 @@
 export function alreadyApplied(state: { sequence: number } | undefined, event: { sequence: number }): boolean {
   return state !== undefined && event.sequence <= state.sequence;
 }
-
-/**
- * The one guard of a SalesOrderStatusChanged, which both read models take: it applies to both or
- * to neither, only above both read models' sequences. The two advance on different event types,
- * so a status arriving late (below either) is skipped by both, never by one alone. The projector
- * writes the two read models of a batch in one transaction (writes.ts): a retry never finds one
- * ahead of the other with a status it took.
- */
-export function statusApplies(orderStatus: { sequence: number } | undefined, shipments: { sequence: number } | undefined, event: { sequence: number }): boolean {
-  return event.sequence > Math.max(orderStatus?.sequence ?? 0, shipments?.sequence ?? 0);
-}

@@ -1,4 +1,4 @@
-import { MongoBulkWriteError, type AnyBulkWriteOperation, type BulkWriteResult, type ClientSession, type Collection, type Document, type Filter, type UpdateFilter } from 'mongodb';
+import { MongoBulkWriteError, type AnyBulkWriteOperation, type BulkWriteResult, type Collection, type Document, type Filter, type UpdateFilter } from 'mongodb';
 import { statusSequenceOf, type OrderStatusState, type ShipmentsState } from '../../../projections/state.js';
 import {
   documentId,
@@ -124,13 +124,13 @@ function guardedShipmentsWrite(key: string, change: StateChange<ShipmentsState>,
  * any order (each touches another document) and reports every one. Whatever a failed batch wrote
  * is guarded like the rest: the retry reloads the states and folds only what is newer.
  */
-async function runGuarded<T extends Document>(collection: Collection<T>, writes: GuardedWrite<T>[], session?: ClientSession): Promise<void> {
+async function runGuarded<T extends Document>(collection: Collection<T>, writes: GuardedWrite<T>[]): Promise<void> {
   if (writes.length === 0) return;
   let result: BulkWriteResult;
   try {
     result = await collection.bulkWrite(
       writes.map((w) => w.op),
-      session ? { ordered: false, session } : { ordered: false },
+      { ordered: false },
     );
   } catch (error) {
     // Two inserts of one new document raced (another writer's upsert won): a conflict, not a refusal.
@@ -177,23 +177,7 @@ export async function writeEffects(
     return guardedShipmentsWrite(key, change, shownShipments.get(key));
   });
 
-  if (statusOps.length === 0 || shipmentOps.length === 0) {
-    await runGuarded(collections.orderStatus, statusOps);
-    await runGuarded(collections.shipments, shipmentOps);
-    return;
-  }
-  // Both collections in one transaction: a status guards on both read models' sequences
-  // (statusApplies), which a store failure between two separate writes would leave one ahead of the
-  // other, and the retry would then skip the status for the one that missed it.
-  const session = collections.orderStatus.db.client.startSession();
-  try {
-    await session.withTransaction(async () => {
-      await runGuarded(collections.orderStatus, statusOps, session);
-      await runGuarded(collections.shipments, shipmentOps, session);
-    });
-  } finally {
-    await session.endSession();
-  }
+  await Promise.all([runGuarded(collections.orderStatus, statusOps), runGuarded(collections.shipments, shipmentOps)]);
 }
 
 /**

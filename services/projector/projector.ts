@@ -12,6 +12,7 @@ import { loadStates, writeEffects, type LoadedStates } from '../adapters/mongodb
 import { foldSettingAsideFailures, type BatchItem } from './fold-step.js';
 import { batchOutcome, type BatchOutcome } from './batch-outcome.js';
 import { projectBatch } from './project-batch.js';
+import type { BatchPositions } from '../../projections/resume-marks.js';
 import { retryUntilDone } from './retry.js';
 import { sendDeadLetters, type DeadLetter } from './send-dead-letters.js';
 import { StateCache } from './state-cache.js';
@@ -58,6 +59,8 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
   const cache = new StateCache(deps.stateCacheSize);
   return async (messages, context) => {
     const { valid, bad } = parseMessages(messages);
+    const positions = positionsOf(messages);
+    const fold = (loaded: LoadedStates, items: BatchItem[]) => projectBatch(loaded, items, positions);
     const keys = [...new Set(valid.map(({ event }) => documentId(event.clientId, event.salesOrderNumber)))];
     const sent = new Set<string>();
     const sendNew = async (letters: DeadLetter[]) => {
@@ -74,7 +77,7 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
         const foldBatch = async (useKept: boolean) => {
           if (!useKept) cache.forget(keys);
           const { states, keptStates } = await loadThroughCache(deps.collections, cache, keys);
-          return { states, projected: foldSettingAsideFailures(projectBatch, states, valid), keptStates };
+          return { states, projected: foldSettingAsideFailures(fold, states, valid), keptStates };
         };
         // A failed attempt may be a stale kept state's doing (a guard that no longer held).
         const folded = await foldBatch(attempts++ === 0);
@@ -86,7 +89,7 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
         await sendNew([...bad, ...projected.rejected]);
         if (writeRefusals >= writeRefusalsBeforeIsolating) {
           cache.forget(keys);
-          await writeSettingAsideRefusals({ ...deps, sendDeadLetters: sendNew }, states, valid, projected);
+          await writeSettingAsideRefusals({ ...deps, sendDeadLetters: sendNew, fold }, states, valid, projected);
           return;
         }
         try {
@@ -113,6 +116,15 @@ async function untilWritable(writable: () => Promise<boolean>, context: BatchCon
     if (context.isStopping()) throw new BatchAbandoned();
     await sleep(250, undefined, { signal: context.signal }).catch(() => undefined);
   }
+}
+
+/** Where the batch (of one partition) starts, and each message's place: for a retry's fold (resume-marks.ts). */
+function positionsOf(messages: SourceMessage[]): BatchPositions<SourceMessage> | undefined {
+  const of = (message: SourceMessage) => ({ partition: message.partition, offset: Number(message.offset) });
+  const [first, ...rest] = messages;
+  if (!first) return undefined;
+  const start = rest.reduce((earliest, message) => Math.min(earliest, Number(message.offset)), Number(first.offset));
+  return { start: { partition: first.partition, offset: start }, of };
 }
 
 /** Parse step: the valid events, and the messages that are not one (or under the wrong key) with the reason. */
@@ -145,6 +157,10 @@ async function loadThroughCache(
   const states = {
     orderStatus: new Map([...known.orderStatus, ...stored.orderStatus]),
     shipments: new Map([...known.shipments, ...stored.shipments]),
+    marks: {
+      orderStatus: new Map([...(known.marks?.orderStatus ?? []), ...(stored.marks?.orderStatus ?? [])]),
+      shipments: new Map([...(known.marks?.shipments ?? []), ...(stored.marks?.shipments ?? [])]),
+    },
   };
   return { states, keptStates };
 }

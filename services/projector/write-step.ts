@@ -1,8 +1,8 @@
 import type { ReadModelCollections } from '../adapters/mongodb/documents.js';
 import { isRefusedDocument } from '../adapters/mongodb/store-refusals.js';
 import { writeEffects, type LoadedStates } from '../adapters/mongodb/writes.js';
-import { foldSettingAsideFailures, messageOf, type BatchItem } from './fold-step.js';
-import { projectBatch, type ProjectedBatch } from './project-batch.js';
+import { foldSettingAsideFailures, messageOf, type BatchItem, type Fold } from './fold-step.js';
+import type { ProjectedBatch } from './project-batch.js';
 import { bySalesOrder, effectsOf, hasEffects, statesOf } from './sales-order-slices.js';
 import type { DeadLetter } from './send-dead-letters.js';
 import type { SourceMessage } from '../adapters/kafka/messages.js';
@@ -12,6 +12,8 @@ export interface IsolatingWriteDependencies {
   previousCollections?: ReadModelCollections;
   /** Sends those of the dead letters not sent yet for this batch. */
   sendDeadLetters(letters: DeadLetter[]): Promise<void>;
+  /** The batch's fold (the projector's, with the batch's positions). */
+  fold: Fold;
 }
 
 /**
@@ -43,7 +45,7 @@ export async function writeSettingAsideRefusals(
 async function writeEventByEvent(deps: IsolatingWriteDependencies, key: string, loaded: LoadedStates, items: BatchItem[]): Promise<void> {
   let states = loaded;
   for (const item of items) {
-    const step = foldSettingAsideFailures(projectBatch, states, [item]);
+    const step = foldSettingAsideFailures(deps.fold, states, [item]);
     await deps.sendDeadLetters(step.rejected);
     if (!hasEffects(step.effects)) continue;
     try {

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Kafka } from 'kafkajs';
-import { parseErpEvent, keyProblem } from '../../../contracts/erp-events.js';
-import { foldEventInto, type FoldResult } from '../../../projections/fold.js';
-import { scanTopic } from '../../adapters/kafka/read-topic.js';
-import { shipmentsStoreFields, type ReadModelCollections } from '../../adapters/mongodb/documents.js';
-import { orderStatusStoreFields } from '../../../projections/polling/timed-documents.js';
+import { parseErpEvent, keyProblem } from '../../contracts/erp-events.js';
+import { foldEventInto, type FoldResult } from '../../projections/fold.js';
+import { scanTopic } from '../adapters/kafka/read-topic.js';
+import { shipmentsStoreFields, type ReadModelCollections } from '../adapters/mongodb/documents.js';
+import { orderStatusStoreFields } from '../../projections/polling/timed-documents.js';
 
 export interface VerifyReport {
   /** Documents the fold of the whole topic yields, and those the rebuild wrote. */

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Admin, Kafka } from 'kafkajs';
-import { committedOffsets } from '../../adapters/kafka/progress.js';
+import { committedOffsets } from '../adapters/kafka/progress.js';
 import type { Db } from 'mongodb';
-import { holdPreviousVersion, releasePreviousVersion, type BuildRecord } from '../../adapters/mongodb/active-version.js';
-import { changeTimeOverlapMs } from '../../adapters/mongodb/changed-since.js';
-import { ErrorCodes, OssnError } from '../../../contracts/errors/ossn-error.js';
+import { holdPreviousVersion, releasePreviousVersion, type BuildRecord } from '../adapters/mongodb/active-version.js';
+import { changeTimeOverlapMs } from '../adapters/mongodb/changed-since.js';
+import { ErrorCodes, OssnError } from '../../contracts/errors/ossn-error.js';
 
 export interface HandoverOptions {
   /** The whole hand-over, given up (and the hold released) past it. */

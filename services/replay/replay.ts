@@ -1,13 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kafka } from 'kafkajs';
 import type { Db } from 'mongodb';
-import type { ProjectorConfig } from '../../plumbing/config/config.js';
-import { partitionLags } from '../../adapters/kafka/progress.js';
-import { deadLetteredSources } from '../../domain/dead-letters/dead-lettered-sources.js';
-import { deadLetterTopic } from '../../../contracts/transport.js';
-import type { Logger } from '../../plumbing/logging/logger.js';
-import { startProjector, type RunningProjector } from '../../projector/run.js';
-import { configForVersion } from '../../projector/versions.js';
+import type { ProjectorConfig } from '../plumbing/config/config.js';
+import { partitionLags } from '../adapters/kafka/progress.js';
+import { deadLetteredSources } from '../domain/dead-letters/dead-lettered-sources.js';
+import { deadLetterTopic } from '../../contracts/transport.js';
+import type { Logger } from '../plumbing/logging/logger.js';
+import { startProjector, type RunningProjector } from '../projector/run.js';
+import { configForVersion } from '../projector/versions.js';
 import {
   activateBuild,
   forgetBuild,
@@ -18,10 +18,10 @@ import {
   recordBuild,
   type ActiveVersionRecord,
   type BuildRecord,
-} from '../../adapters/mongodb/active-version.js';
-import { acquireReplayLock, type ReplayLock } from '../../adapters/mongodb/replay-lock.js';
-import { collectionNames, readModelCollections, type ReadModelCollections } from '../../adapters/mongodb/documents.js';
-import { changeTimeOverlapMs } from '../../adapters/mongodb/changed-since.js';
+} from '../adapters/mongodb/active-version.js';
+import { acquireReplayLock, type ReplayLock } from '../adapters/mongodb/replay-lock.js';
+import { collectionNames, readModelCollections, type ReadModelCollections } from '../adapters/mongodb/documents.js';
+import { changeTimeOverlapMs } from '../adapters/mongodb/changed-since.js';
 import { settleChangeTimes, type ChangeTimeReport } from './change-times.js';
 import { catchUpWithLiveVersion, HandoverTimeoutError, holdMs } from './handover.js';
 import { settleShipmentTimes, type ShipmentTimeReport } from './shipment-times.js';

@@ -8,7 +8,7 @@ import type { ErpEvent } from '../../contracts/erp-events.js';
 import { sampleEvent, sampleShipFrom, sampleShipTo } from '../../test/fixtures/sample-events.js';
 import { freshProjectorConfig, projectUntilCaughtUp, publishEvents, useConnections } from '../../test/support/projector-system.js';
 import { FakeAuthenticator } from '../../test/support/fake-ports.js';
-import type { ProjectorConfig } from '../plumbing/config/config.js';
+import type { ProjectorConfig } from '../config/config.js';
 import { waitUntilCaughtUp } from '../adapters/kafka/progress.js';
 import { startFollowingProjector } from '../projector/follow-active-version.js';
 import { consumerGroupFor } from '../projector/versions.js';

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateDemoEvents } from '../ossn/demo-events/demo-events.js';
 import type { ErpEvent } from '../../contracts/erp-events.js';
-import type { ProjectorConfig } from '../plumbing/config/config.js';
+import type { ProjectorConfig } from '../config/config.js';
 import { deadLetterTopic } from '../../contracts/transport.js';
 import { freshProjectorConfig, projectUntilCaughtUp, publishEvents, useConnections } from '../../test/support/projector-system.js';
 import { waitUntilCaughtUp } from '../adapters/kafka/progress.js';

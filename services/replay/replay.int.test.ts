@@ -8,7 +8,7 @@ import { foldEvents } from '../../projections/fold.js';
 import { ossnEnv, runOssn, startOssn } from '../../test/support/ossn-cli.js';
 import { freshProjectorConfig, projectUntilCaughtUp, publishEvents, useConnections } from '../../test/support/projector-system.js';
 import { uniqueNames } from '../../test/support/servers.js';
-import type { ProjectorConfig } from '../plumbing/config/config.js';
+import type { ProjectorConfig } from '../config/config.js';
 import { waitUntilCaughtUp } from '../adapters/kafka/progress.js';
 import { startFollowingProjector, type FollowingProjector } from '../projector/follow-active-version.js';
 import { consumerGroupFor } from '../projector/versions.js';

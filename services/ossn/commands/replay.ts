@@ -1,5 +1,5 @@
 import { constants } from 'node:os';
-import { readProjectorConfig } from '../../plumbing/config/config.js';
+import { readProjectorConfig } from '../../config/config.js';
 import { createKafka } from '../../adapters/kafka/client.js';
 import { createLogger } from '../../plumbing/logging/logger.js';
 import { discardBuild, dropPrevious, replay, type ReplayContext } from '../../replay/replay.js';

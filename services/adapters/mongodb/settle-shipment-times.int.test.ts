@@ -1,14 +1,14 @@
 import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ErpEvent } from '../../contracts/erp-events.js';
-import { locationRecorded, packageShipped, shipmentCompleted, statusChanged } from '../../test/fixtures/sample-events.js';
-import { evolveShipments } from '../../projections/shipments.js';
-import type { ShipmentsState } from '../../projections/state.js';
-import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
-import { connectMongo } from '../adapters/mongodb/connect.js';
-import { readModelCollections, shipmentsStateProjection, type ReadModelCollections, type ShipmentsDocument } from '../adapters/mongodb/documents.js';
-import { writeEffects } from '../adapters/mongodb/writes.js';
-import { settleShipmentTimes } from './shipment-times.js';
+import type { ErpEvent } from '../../../contracts/erp-events.js';
+import { locationRecorded, packageShipped, shipmentCompleted, statusChanged } from '../../../test/fixtures/sample-events.js';
+import { evolveShipments } from '../../../projections/shipments.js';
+import type { ShipmentsState } from '../../../projections/state.js';
+import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
+import { connectMongo } from './connect.js';
+import { readModelCollections, shipmentsStateProjection, type ReadModelCollections, type ShipmentsDocument } from './documents.js';
+import { writeEffects } from './writes.js';
+import { settleShipmentTimes } from './settle-shipment-times.js';
 
 const env = testEnvironment();
 let mongo: MongoClient;

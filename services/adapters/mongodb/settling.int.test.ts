@@ -2,8 +2,8 @@
 // document on between the page's read and its write) is read and settled again.
 import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
-import { connectMongo } from '../adapters/mongodb/connect.js';
+import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
+import { connectMongo } from './connect.js';
 import { settleGuarded } from './settling.js';
 
 let mongo: MongoClient;

@@ -51,7 +51,7 @@ import { ORDER_STATUS_V2_URL, ossV2Request, shipmentRequest, statusDetailsReques
 import { connectMongo } from '../services/adapters/mongodb/connect.js';
 import type { ReadModelCollections } from '../services/adapters/mongodb/documents.js';
 import { MongoOrderLookups } from '../services/adapters/mongodb/lookups.js';
-import { maxPurchaseOrdersPerAnswer } from '../services/adapters/mongodb/purchase-order-groups.js';
+import { maxPurchaseOrdersPerAnswer } from '../projections/lookups/purchase-order-groups.js';
 import { startRealApp, type RealApp } from '../test/clients/real-app.js';
 import { TimedLookups } from './support/timed-lookups.js';
 import { failureCount, LoadGenerator, rate, type LoadRequest, type LoadResult } from './support/load.js';

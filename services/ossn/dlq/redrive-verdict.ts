@@ -4,7 +4,7 @@ import { projectBatch } from '../../projector/project-batch.js';
 import { appliesToPartOnly } from '../../../projections/fold.js';
 import { hasEffects, statesOf } from '../../projector/sales-order-slices.js';
 import { documentId } from '../../adapters/mongodb/documents.js';
-import type { LoadedStates } from '../../adapters/mongodb/writes.js';
+import type { LoadedStates } from '../../../projections/batch.js';
 import type { DeadLetterRecord } from '../../domain/dead-letters/dead-letter-records.js';
 
 /**

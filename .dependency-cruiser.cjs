@@ -1,11 +1,13 @@
 // The import graph's rules (npm run depcheck, part of npm test). Imports run one way only:
 //
-//   services/ossn            the `ossn` command (with replay, status, dlq, demo-events): runs the two below
+//   services/ossn            the `ossn` command (with status, dlq, demo-events): runs the services below
+//   services/replay          the rebuild of the read models (`ossn replay`): runs projectors of its own
 //   services/projector,
 //   services/query           the two services
 //   services/domain          parts the processes share (credentials, dead letters)
-//   services/adapters        Kafka, MongoDB, Redis
-//   services/plumbing        configuration, logging, lifecycle, metrics, the operators' port
+//   services/config          configuration read from the environment, judged by the adapters that use it
+//   services/adapters        Kafka, MongoDB, Redis: the only code that imports their drivers
+//   services/plumbing        logging, lifecycle, metrics, the operators' port
 //   contracts/, projections/ the bottom: the event contract, the lookups' contract, the read models
 //
 // A layer imports its own and the layers below it, never one above; nothing imports in a circle;
@@ -41,23 +43,33 @@ module.exports = {
       from: { path: product, pathNot: test },
       to: { dependencyTypes: ['npm-dev'] },
     },
+    {
+      name: 'drivers-in-adapters',
+      comment: 'Only services/adapters/ talks to the servers through their drivers (kafkajs, mongodb, ioredis); the rest uses the adapters and their port types.',
+      severity: 'error',
+      from: { path: product, pathNot: [test, '^services/adapters/'] },
+      to: { path: '(^|/)node_modules/(kafkajs|mongodb|ioredis)/' },
+    },
     forbid('bottom-stays-bottom', 'contracts/ and projections/ import nothing of services/.', '^(contracts|projections)/', '^services/'),
     forbid('contracts-below-projections', 'The contracts are the very bottom: they do not import the read models.', '^contracts/', '^projections/'),
     forbid('plumbing-is-below', 'Plumbing imports only plumbing and the bottom.', '^services/plumbing/', '^services/(?!plumbing/)'),
-    forbid('adapters-are-below', 'Adapters import adapters, plumbing and the bottom: no domain part, no process.', '^services/adapters/', '^services/(domain|ossn|projector|query)/'),
-    forbid('domain-is-below', 'Domain parts import domain parts, adapters, plumbing and the bottom: no process.', '^services/domain/', '^services/(ossn|projector|query)/'),
-    forbid('services-below-ossn', 'The projector and the query service never import the ossn command.', '^services/(projector|query)/', '^services/ossn/'),
+    forbid('adapters-are-below', 'Adapters import adapters, plumbing and the bottom: no configuration, no domain part, no process.', '^services/adapters/', '^services/(config|domain|ossn|replay|projector|query)/'),
+    forbid('config-is-below', 'Configuration imports configuration, adapters, plumbing and the bottom: no domain part, no process.', '^services/config/', '^services/(domain|ossn|replay|projector|query)/'),
+    forbid('domain-is-below', 'Domain parts import domain parts, adapters, plumbing and the bottom: no process.', '^services/domain/', '^services/(ossn|replay|projector|query)/'),
+    forbid('services-below-ossn', 'The rebuild, the projector and the query service never import the ossn command.', '^services/(replay|projector|query)/', '^services/ossn/'),
+    forbid('services-below-replay', 'The projector and the query service never import the rebuild.', '^services/(projector|query)/', '^services/replay/'),
+    forbid('replay-apart-from-query', 'The rebuild runs projectors, never the query service.', '^services/replay/', '^services/query/'),
     forbid('services-apart', 'The projector and the query service do not import each other.', '^services/projector/', '^services/query/'),
     forbid('services-apart-too', 'The projector and the query service do not import each other.', '^services/query/', '^services/projector/'),
     {
       name: 'every-folder-a-layer',
       comment: 'Each folder of services/ is one of the layers above; a new one is placed in the table first.',
       severity: 'error',
-      from: { path: '^services/(?!(ossn|projector|query|domain|adapters|plumbing)/)' },
+      from: { path: '^services/(?!(ossn|replay|projector|query|domain|config|adapters|plumbing)/)' },
       to: {},
     },
     // The same for a module of such a folder that imports nothing but is imported.
-    forbid('every-folder-a-layer-imported', 'Each folder of services/ is one of the layers above; a new one is placed in the table first.', '', '^services/(?!(ossn|projector|query|domain|adapters|plumbing)/)'),
+    forbid('every-folder-a-layer-imported', 'Each folder of services/ is one of the layers above; a new one is placed in the table first.', '', '^services/(?!(ossn|replay|projector|query|domain|config|adapters|plumbing)/)'),
     {
       name: 'resolvable',
       comment: 'An import that does not resolve to a file.',

@@ -18,7 +18,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from 'mongodb';
 import { CachingAuthenticator } from '../services/domain/credentials/authenticator.js';
-import { CredentialStore, credentialsCollection } from '../services/domain/credentials/credential-store.js';
+import { CredentialStore, credentialsCollection } from '../services/adapters/mongodb/credential-store.js';
 import { hashPassword } from '../services/domain/credentials/password-hash.js';
 import { createLogger } from '../services/plumbing/logging/logger.js';
 import { buildApp } from '../services/query/app.js';

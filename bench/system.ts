@@ -28,7 +28,7 @@ import type { Db } from 'mongodb';
 import { generateDemoEvents } from '../services/ossn/demo-events/demo-events.js';
 import { deadLetterTopic } from '../contracts/transport.js';
 import { ensureStack, stackStatus } from '../scripts/stack/stack.js';
-import { CredentialStore, credentialsCollection } from '../services/domain/credentials/credential-store.js';
+import { CredentialStore, credentialsCollection } from '../services/adapters/mongodb/credential-store.js';
 import { hashPassword } from '../services/domain/credentials/password-hash.js';
 import { createKafka } from '../services/adapters/kafka/client.js';
 import { connectProducer } from '../services/adapters/kafka/producer.js';

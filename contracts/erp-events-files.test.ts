@@ -10,7 +10,7 @@ import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { DeadLetterHeaders, REDRIVEN_FROM_HEADER } from '../services/domain/dead-letters/headers.js';
 import type { DeadLetterKind } from '../services/domain/dead-letters/dead-letter-records.js';
-import { readPublishConfig } from '../services/plumbing/config/config.js';
+import { readPublishConfig } from '../services/config/config.js';
 import { statusChanged, packageShipped, locationRecorded, issueRecorded, asV2 } from '../test/fixtures/sample-events.js';
 import { deadLetterTopic, defaultTopic, eventKey, parseErpEvent } from './erp-events.js';
 import { erpEventsSchemaPath, erpEventsSchemaText } from './schema-file.js';

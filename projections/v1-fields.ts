@@ -1,5 +1,5 @@
 // The fields that 1.0.0 answers, by name: its lookups read (inclusive projections) and copy
-// (documents-to-answers.ts) these alone, so that fields contract v2 adds beside them in the same
+// (lookups/answers-v1.ts) these alone, so that fields contract v2 adds beside them in the same
 // documents and objects (oss-osn-2.0.0.md §5, §6) never reach a 1.0.0 answer.
 
 export const v1AddressFields = ['address1', 'address2', 'address3', 'address4', 'city', 'region', 'postalCode', 'country'] as const;

@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { Kafka, logLevel } from 'kafkajs';
 import { eventKey } from '../contracts/transport.js';
-import { CredentialStore, credentialsCollection } from '../services/domain/credentials/credential-store.js';
+import { CredentialStore, credentialsCollection } from '../services/adapters/mongodb/credential-store.js';
 import { hashPassword } from '../services/domain/credentials/password-hash.js';
 import { connectMongo } from '../services/adapters/mongodb/connect.js';
 import { readStackConfig } from './stack/config.js';

@@ -7,7 +7,7 @@ import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
 import { CachingAuthenticator } from '../domain/credentials/authenticator.js';
 import { RecordingLastUse } from '../domain/credentials/last-used.js';
 import { createLogger } from '../plumbing/logging/logger.js';
-import { CredentialStore, credentialsCollection } from '../domain/credentials/credential-store.js';
+import { CredentialStore, credentialsCollection } from '../adapters/mongodb/credential-store.js';
 import { connectMongo } from '../adapters/mongodb/connect.js';
 import { readModelCollections } from '../adapters/mongodb/documents.js';
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../plumbing/config/env.js';
-import { UnknownCredentialError } from '../domain/credentials/credential-store.js';
+import { ConfigError } from '../config/env.js';
+import { UnknownCredentialError } from '../adapters/mongodb/credential-store.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { ServerUnreachableError } from './server-waits.js';
 import { UsageError } from './usage.js';

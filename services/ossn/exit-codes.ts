@@ -1,4 +1,4 @@
-import { ConfigError } from '../plumbing/config/env.js';
+import { ConfigError } from '../config/env.js';
 import { UsageError } from './usage.js';
 
 /**

@@ -3,7 +3,7 @@ import type { Command } from './command.js';
 import { asksForHelp } from './command-line.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { UsageError } from './usage.js';
-import { ConfigError } from '../plumbing/config/env.js';
+import { ConfigError } from '../config/env.js';
 
 const help = `usage: ossn <command> [options]      ossn <command> --help (or ossn help <command>)      ossn --version
 

@@ -1,4 +1,4 @@
-import type { ProjectorConfig } from '../plumbing/config/config.js';
+import type { ProjectorConfig } from '../config/config.js';
 import type { Logger } from '../plumbing/logging/logger.js';
 import type { ProjectorMetrics } from '../plumbing/metrics/projector-metrics.js';
 import { startOpsServer } from '../plumbing/ops-port/ops-server.js';

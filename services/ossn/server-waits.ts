@@ -1,8 +1,7 @@
 // How long an `ossn` command waits for a server, and how it says one did not answer: naming the
 // server, the variable that points at it and its address (never a password), in one line.
-import type { Kafka } from 'kafkajs';
 import { ErrorCodes, OssnError } from '../../contracts/errors/ossn-error.js';
-import { createKafka } from '../adapters/kafka/client.js';
+import { createKafka, type KafkaClient } from '../adapters/kafka/client.js';
 import { connectMongo } from '../adapters/mongodb/connect.js';
 import { DeadlineExceededError, withDeadline } from '../plumbing/lifecycle/deadline.js';
 import type { Logger } from '../plumbing/logging/logger.js';
@@ -31,7 +30,7 @@ export function mongoHosts(uri: string): string {
  * A Kafka client for a command that gives up: a few retries, so that work left behind by a
  * deadline ends soon after it and does not hold the process.
  */
-export function commandKafka(brokers: string[], clientId: string, logger: Logger): Kafka {
+export function commandKafka(brokers: string[], clientId: string, logger: Logger): KafkaClient {
   return createKafka(brokers, clientId, logger, { retries: 2, initialRetryTime: 200, maxRetryTime: 1_000 });
 }
 

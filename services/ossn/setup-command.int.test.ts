@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runOssn } from '../../test/support/ossn-cli.js';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
 import { CachingAuthenticator } from '../domain/credentials/authenticator.js';
-import { CredentialStore, credentialsCollection } from '../domain/credentials/credential-store.js';
+import { CredentialStore, credentialsCollection } from '../adapters/mongodb/credential-store.js';
 import { connectMongo } from '../adapters/mongodb/connect.js';
 
 // `ossn setup`, as docker-compose runs it on every `up`: the demo credential only when asked, and

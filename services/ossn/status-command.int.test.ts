@@ -6,7 +6,7 @@ import { eventKey } from '../../contracts/transport.js';
 import { runOssn } from '../../test/support/ossn-cli.js';
 import { freshProjectorConfig, useConnections } from '../../test/support/projector-system.js';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
-import { CredentialStore, credentialsCollection } from '../domain/credentials/credential-store.js';
+import { CredentialStore, credentialsCollection } from '../adapters/mongodb/credential-store.js';
 import { waitUntilCaughtUp } from '../adapters/kafka/progress.js';
 import { startFollowingProjector } from '../projector/follow-active-version.js';
 

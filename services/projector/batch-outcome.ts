@@ -1,6 +1,6 @@
 import type { ErpEvent } from '../../contracts/erp-events.js';
 import { documentId } from '../adapters/mongodb/documents.js';
-import type { LoadedStates } from '../adapters/mongodb/writes.js';
+import type { LoadedStates } from '../../projections/batch.js';
 
 export interface BatchOutcome<T> {
   /** Events that changed a read model, with their sources (for the freshness of each). */

@@ -1,9 +1,10 @@
 // What a consumer group's members say about the work of a projector of one topic: pure rules,
 // fed by the Kafka admin's description of the group (adapters/kafka/group-members.ts).
 
-import type { Kafka } from 'kafkajs';
 import { ErrorCodes, OssnError } from '../../contracts/errors/ossn-error.js';
-import { describeGroupMembers, type GroupMember } from '../adapters/kafka/group-members.js';
+import { withKafkaAdmin } from '../adapters/kafka/admin.js';
+import type { KafkaClient } from '../adapters/kafka/client.js';
+import type { GroupMember } from '../adapters/kafka/group-members.js';
 
 /**
  * Members that read a topic other than `topic`. A projector must not join their group: Kafka
@@ -37,13 +38,9 @@ export class GroupOfAnotherTopicError extends OssnError {
  * Throws GroupOfAnotherTopicError when members of `groupId` read another topic than `topic`: asked
  * before joining (two projectors starting at the same moment may both find the group empty).
  */
-export async function refuseGroupOfAnotherTopic(kafka: Kafka, groupId: string, topic: string): Promise<void> {
-  const admin = kafka.admin();
-  await admin.connect();
-  try {
-    const others = membersOfOtherTopics((await describeGroupMembers(admin, groupId)).members, topic);
+export async function refuseGroupOfAnotherTopic(kafka: KafkaClient, groupId: string, topic: string): Promise<void> {
+  await withKafkaAdmin(kafka, async (admin) => {
+    const others = membersOfOtherTopics((await admin.describeGroup(groupId)).members, topic);
     if (others.length > 0) throw new GroupOfAnotherTopicError(otherTopicsRefusal(groupId, topic, others));
-  } finally {
-    await admin.disconnect();
-  }
+  });
 }

@@ -1,10 +1,10 @@
 // The projector's metrics, taken around the batch handler, the producer and the consumer group, so
 // that the projection path itself only reports what each batch did (ProjectorDependencies.observer).
-import type { Kafka } from 'kafkajs';
 import type { BatchHandler } from '../adapters/kafka/consumer.js';
 import type { SourceMessage } from '../adapters/kafka/messages.js';
 import type { MessageProducer } from '../adapters/kafka/producer.js';
-import { partitionLags } from '../adapters/kafka/progress.js';
+import { KafkaAdmin } from '../adapters/kafka/admin.js';
+import type { KafkaClient } from '../adapters/kafka/client.js';
 import type { Logger } from '../plumbing/logging/logger.js';
 import type { ProjectorMetrics } from '../plumbing/metrics/projector-metrics.js';
 import { withDeadline } from '../plumbing/lifecycle/deadline.js';
@@ -47,13 +47,13 @@ export function countingDeadLetters(producer: MessageProducer, deadLetterTopic: 
 
 /** Reads the group's lag per partition every `intervalMs` into the lag gauge until stopped. */
 export function watchConsumerLag(
-  kafka: Kafka,
+  kafka: KafkaClient,
   target: { groupId: string; topic: string },
   metrics: ProjectorMetrics,
   logger: Logger,
   intervalMs = 5_000,
 ): { stop(): Promise<void> } {
-  const admin = kafka.admin();
+  const admin = new KafkaAdmin(kafka);
   let connected: Promise<void> | undefined;
   let running: Promise<void> = Promise.resolve();
   const read = async () => {
@@ -63,7 +63,7 @@ export function watchConsumerLag(
       throw error;
     });
     await connected;
-    for (const { partition, lag } of await partitionLags(admin, target.groupId, target.topic)) {
+    for (const { partition, lag } of await admin.partitionLags(target.groupId, target.topic)) {
       metrics.consumerLag.set({ partition: String(partition) }, Number(lag));
     }
   };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ErpEvent } from '../../contracts/erp-events.js';
-import type { LoadedStates } from '../adapters/mongodb/writes.js';
+import type { LoadedStates } from '../../projections/batch.js';
 import { projectBatch } from './project-batch.js';
 
 const envelope = (sequence: number, salesOrderNumber = 'SO-1') => ({

@@ -10,7 +10,7 @@ import { readModels, reference } from '../../test/support/read-models.js';
 import { testEnvironment } from '../../test/support/servers.js';
 import { consumeAll, groupLag } from '../../test/support/kafka-progress.js';
 import { topicSize, waitUntilCaughtUp } from '../adapters/kafka/progress.js';
-import type { ProjectorConfig } from '../plumbing/config/config.js';
+import type { ProjectorConfig } from '../config/config.js';
 import { createKafka } from '../adapters/kafka/client.js';
 import { connectProducer, type MessageProducer } from '../adapters/kafka/producer.js';
 import { createLogger } from '../plumbing/logging/logger.js';

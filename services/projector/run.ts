@@ -1,4 +1,4 @@
-import type { ProjectorConfig } from '../plumbing/config/config.js';
+import type { ProjectorConfig } from '../config/config.js';
 import type { DeadLetteredCheck } from '../domain/dead-letters/dead-lettered-sources.js';
 import { createKafka } from '../adapters/kafka/client.js';
 import { consumeBatches } from '../adapters/kafka/consumer.js';
@@ -14,7 +14,7 @@ import { createBatchProjector } from './projector.js';
 import { GroupOfAnotherTopicError, refuseGroupOfAnotherTopic } from './group-policy.js';
 import { untilAnswered } from '../plumbing/lifecycle/until-answered.js';
 import { stopStepWithin } from '../plumbing/lifecycle/bounded-stop.js';
-import { defaultStopTimeoutMs } from '../plumbing/config/config.js';
+import { defaultStopTimeoutMs } from '../config/config.js';
 
 export interface RunningProjector {
   /**

@@ -1,6 +1,6 @@
 import type { ErpEvent } from '../../contracts/erp-events.js';
 import { documentId } from '../adapters/mongodb/documents.js';
-import type { BatchEffects, LoadedStates } from '../adapters/mongodb/writes.js';
+import type { BatchEffects, LoadedStates } from '../../projections/batch.js';
 
 // A batch cut into its sales orders: their events, states and effects are independent of each
 // other's, so one can be folded or written alone to find the event that fails.

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { defaultStateCacheSize, type ProjectorConfig } from '../plumbing/config/config.js';
+import { defaultStateCacheSize, type ProjectorConfig } from '../config/config.js';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
 import { freePort } from '../../test/support/free-port.js';
 

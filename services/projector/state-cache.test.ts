@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderStatusState, ShipmentsState } from '../../projections/state.js';
-import type { LoadedStates } from '../adapters/mongodb/writes.js';
+import type { LoadedStates } from '../../projections/batch.js';
 import { StateCache } from './state-cache.js';
 import { noMarks } from '../../projections/resume-marks.js';
 

@@ -1,5 +1,5 @@
 import type { OrderStatusState, ShipmentsState } from '../../projections/state.js';
-import type { LoadedStates } from '../adapters/mongodb/writes.js';
+import type { LoadedStates } from '../../projections/batch.js';
 import { noMarks, type ResumeMark } from '../../projections/resume-marks.js';
 
 /** What the store held for one sales order after this projector's last write; absent: no document (or no mark). */

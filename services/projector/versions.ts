@@ -1,4 +1,4 @@
-import type { ProjectorConfig } from '../plumbing/config/config.js';
+import type { ProjectorConfig } from '../config/config.js';
 
 /**
  * The consumer group that keeps `version` current: each version has its own, so a rebuild reads

@@ -1,6 +1,7 @@
 import type { ReadModelCollections } from '../adapters/mongodb/documents.js';
 import { isRefusedDocument } from '../adapters/mongodb/store-refusals.js';
-import { writeEffects, type LoadedStates } from '../adapters/mongodb/writes.js';
+import { writeEffects } from '../adapters/mongodb/writes.js';
+import type { LoadedStates } from '../../projections/batch.js';
 import { foldSettingAsideFailures, messageOf, type BatchItem, type Fold } from './fold-step.js';
 import type { ProjectedBatch } from './project-batch.js';
 import { bySalesOrder, effectsOf, hasEffects, statesOf } from './sales-order-slices.js';

@@ -6,7 +6,7 @@ import { sampleEvent, sampleShipFrom, sampleShipTo } from '../../test/fixtures/s
 import type { StatusId } from '../../contracts/status-types.js';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
 import { CachingAuthenticator } from '../domain/credentials/authenticator.js';
-import { CredentialStore, credentialsCollection } from '../domain/credentials/credential-store.js';
+import { CredentialStore, credentialsCollection } from '../adapters/mongodb/credential-store.js';
 import { hashPassword } from '../domain/credentials/password-hash.js';
 import { createLogger } from '../plumbing/logging/logger.js';
 import { projectBatch } from '../projector/project-batch.js';

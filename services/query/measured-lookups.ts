@@ -1,4 +1,4 @@
-import { maxPurchaseOrdersPerAnswer } from '../adapters/mongodb/purchase-order-groups.js';
+import { maxPurchaseOrdersPerAnswer } from '../../projections/lookups/purchase-order-groups.js';
 import type { QueryMetrics } from '../plumbing/metrics/query-metrics.js';
 import type { OrderLookups, OrderLookupsV2, OrderStatusV2Query, ShipmentQuery, StatusQuery } from '../../contracts/lookups.js';
 import type { CappedAnswer, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../contracts/lookup-answers-v2.js';

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
-import type { QueryConfig } from '../plumbing/config/config.js';
+import type { QueryConfig } from '../config/config.js';
 import { CachingAuthenticator } from '../domain/credentials/authenticator.js';
-import { CredentialStore, credentialsCollection } from '../domain/credentials/credential-store.js';
+import { CredentialStore, credentialsCollection } from '../adapters/mongodb/credential-store.js';
 import { RecordingLastUse } from '../domain/credentials/last-used.js';
 import { untilAnswered } from '../plumbing/lifecycle/until-answered.js';
 import type { Logger } from '../plumbing/logging/logger.js';

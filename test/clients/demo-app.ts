@@ -7,7 +7,7 @@ import type { FoldResult } from '../../projections/fold.js';
 import { connectMongo } from '../../services/adapters/mongodb/connect.js';
 import { MongoOrderLookups } from '../../services/adapters/mongodb/lookups.js';
 import { CachingAuthenticator } from '../../services/domain/credentials/authenticator.js';
-import { CredentialStore, credentialsCollection } from '../../services/domain/credentials/credential-store.js';
+import { CredentialStore, credentialsCollection } from '../../services/adapters/mongodb/credential-store.js';
 import { createLogger } from '../../services/plumbing/logging/logger.js';
 import { servers, uniqueNames } from '../support/servers.js';
 import { addCredential, seedDemoReadModels } from './demo-store.js';

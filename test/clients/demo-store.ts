@@ -5,7 +5,7 @@ import { generateDemoEvents, type DemoOptions } from '../../services/ossn/demo-e
 import { foldEvents, type FoldResult } from '../../projections/fold.js';
 import { ensureIndexes, readModelCollections, type ReadModelCollections } from '../../services/adapters/mongodb/documents.js';
 import { writeEffects } from '../../services/adapters/mongodb/writes.js';
-import { CredentialStore, credentialsCollection } from '../../services/domain/credentials/credential-store.js';
+import { CredentialStore, credentialsCollection } from '../../services/adapters/mongodb/credential-store.js';
 import { hashPassword } from '../../services/domain/credentials/password-hash.js';
 import type { Scope } from '../../services/domain/credentials/credential.js';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readProjectorConfig, readQueryConfig } from '../../services/plumbing/config/config.js';
+import { readProjectorConfig, readQueryConfig } from '../../services/config/config.js';
 import { kafkaServerProperties, type KafkaNode } from '../../scripts/stack/kafka.js';
 import { variablesReadBy } from '../support/variables-read-by.js';
 import { goRun } from '../support/go-run.js';

@@ -1,6 +1,6 @@
 // The 2.0.0 lookups over read models folded in memory, for tests of what the answers hold (as
 // folded-lookups.ts for 1.0.0): built with the store's own mappings from state to view
-// (documents-to-answers-v2.ts), choosing sales orders by each query as the MongoDB lookups do in
+// (projections/lookups/answers-v2.ts), choosing sales orders by each query as the MongoDB lookups do in
 // outline (which ones exactly, in what order and under the cap, is tested against MongoDB beside
 // them). Every sales order counts as updated, whatever lastUpdate's time.
 import type { CappedAnswer, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../contracts/lookup-answers-v2.js';
@@ -9,8 +9,9 @@ import { isOpenIssue } from '../../contracts/v2-vocabulary.js';
 import { purchaseOrderComplete } from '../../projections/completion.js';
 import type { FoldResult } from '../../projections/fold.js';
 import { hasStatus, type StatusedOrderState } from '../../projections/state.js';
-import { toIssueView, toOrderStatusDetailV2, toSalesOrderShipmentV2 } from '../../services/adapters/mongodb/documents-to-answers-v2.js';
-import { groupByPurchaseOrder, groupKey } from '../../services/adapters/mongodb/purchase-order-groups.js';
+import { toOrderStatusDetailV2, toSalesOrderShipmentV2 } from '../../projections/lookups/answers-v2.js';
+import { toIssueView } from '../../projections/lookups/issues-v2.js';
+import { groupByPurchaseOrder, groupKey } from '../../projections/lookups/purchase-order-groups.js';
 import { answerableByPurchaseOrder } from './folded-lookups.js';
 
 type ReadModels = Pick<FoldResult, 'orderStatus' | 'shipments'>;

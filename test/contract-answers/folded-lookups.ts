@@ -6,8 +6,8 @@ import type { FoldResult } from '../../projections/fold.js';
 import { hasStatus, type ShipmentsState, type StatusedOrderState } from '../../projections/state.js';
 import type { OrderLookups } from '../../contracts/lookups.js';
 import type { OrderStatusView, ShipmentNotificationView } from '../../contracts/lookup-answers.js';
-import { groupByPurchaseOrder } from '../../services/adapters/mongodb/purchase-order-groups.js';
-import { toOrderStatusDetail, toSalesOrderShipment } from '../../services/adapters/mongodb/documents-to-answers.js';
+import { groupByPurchaseOrder } from '../../projections/lookups/purchase-order-groups.js';
+import { toOrderStatusDetail, toSalesOrderShipment } from '../../projections/lookups/answers-v1.js';
 
 type ReadModels = Pick<FoldResult, 'orderStatus' | 'shipments'>;
 

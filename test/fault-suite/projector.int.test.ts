@@ -9,7 +9,7 @@ import { Random } from '../../services/ossn/demo-events/random.js';
 import type { ErpEvent } from '../../contracts/erp-events.js';
 import { locationRecorded, packageShipped, statusChanged } from '../fixtures/sample-events.js';
 import { deadLetterTopic, eventKey } from '../../contracts/transport.js';
-import { defaultStateCacheSize, type ProjectorConfig } from '../../services/plumbing/config/config.js';
+import { defaultStateCacheSize, type ProjectorConfig } from '../../services/config/config.js';
 import { createKafka } from '../../services/adapters/kafka/client.js';
 import { topicSize, waitUntilCaughtUp } from '../../services/adapters/kafka/progress.js';
 import { connectProducer } from '../../services/adapters/kafka/producer.js';

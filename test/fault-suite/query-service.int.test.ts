@@ -4,8 +4,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { MongoClient } from 'mongodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readQueryConfig } from '../../services/plumbing/config/config.js';
-import { CredentialStore, credentialsCollection } from '../../services/domain/credentials/credential-store.js';
+import { readQueryConfig } from '../../services/config/config.js';
+import { CredentialStore, credentialsCollection } from '../../services/adapters/mongodb/credential-store.js';
 import { hashPassword } from '../../services/domain/credentials/password-hash.js';
 import { createLogger } from '../../services/plumbing/logging/logger.js';
 import { connectMongo } from '../../services/adapters/mongodb/connect.js';

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { ProjectorConfig } from '../../services/plumbing/config/config.js';
+import type { ProjectorConfig } from '../../services/config/config.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const entry = fileURLToPath(new URL('../../bin/ossn.mjs', import.meta.url));

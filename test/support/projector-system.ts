@@ -2,7 +2,7 @@ import type { Kafka } from 'kafkajs';
 import type { ErpEvent } from '../../contracts/erp-events.js';
 import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll } from 'vitest';
-import { defaultStateCacheSize, type ProjectorConfig } from '../../services/plumbing/config/config.js';
+import { defaultStateCacheSize, type ProjectorConfig } from '../../services/config/config.js';
 import { createKafka } from '../../services/adapters/kafka/client.js';
 import { connectProducer, type MessageProducer } from '../../services/adapters/kafka/producer.js';
 import { publishNdjson, type PublishReport } from '../../services/adapters/kafka/publish-events.js';

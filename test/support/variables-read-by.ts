@@ -1,6 +1,6 @@
 // Which environment variables a configuration reader validates, read off the reader itself, so
 // that checks of a deployment's environment (docker-compose.yml) need no second list to keep.
-import { ConfigError } from '../../services/plumbing/config/env.js';
+import { ConfigError } from '../../services/config/env.js';
 
 type Env = Record<string, string | undefined>;
 

@@ -41,13 +41,20 @@ export function kafkaLogLevel(level: number, message: string, extra: Record<stri
   return levels[level] ?? 'info';
 }
 
+/**
+ * A client of one Kafka cluster as the rest of ossn holds it: made by createKafka, handed to this
+ * folder's functions (admin.ts, consumer.ts, producer.ts, read-topic.ts…), never used through kafkajs
+ * outside it (docs/development.md, Layout).
+ */
+export type KafkaClient = Kafka;
+
 const defaultRetry: RetryOptions = { retries: 8, initialRetryTime: 200, maxRetryTime: 10_000 };
 
 /**
  * A kafkajs client that logs through pino, one structured line per entry. `retry` is kafkajs's, for
  * every request; the default rides out a broker's restart (some 40 s in all).
  */
-export function createKafka(brokers: string[], clientId: string, logger: Logger, retry: RetryOptions = defaultRetry): Kafka {
+export function createKafka(brokers: string[], clientId: string, logger: Logger, retry: RetryOptions = defaultRetry): KafkaClient {
   const log = logger.child({ component: 'kafkajs' });
   return new Kafka({
     clientId,

@@ -44,8 +44,15 @@ export async function topicSize(kafka: Kafka, topic: string): Promise<bigint> {
   }
 }
 
+/** One partition's: the messages the group has not committed yet, and the topic's end offset. */
+export interface PartitionLag {
+  partition: number;
+  lag: bigint;
+  end: bigint;
+}
+
 /** Per partition: the messages the group has not committed yet, and the topic's end offset. */
-export async function partitionLags(admin: Admin, groupId: string, topic: string): Promise<{ partition: number; lag: bigint; end: bigint }[]> {
+export async function partitionLags(admin: Admin, groupId: string, topic: string): Promise<PartitionLag[]> {
   const ends = await admin.fetchTopicOffsets(topic);
   const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
   // A partition the group never committed on counts from the topic's first offset kept.

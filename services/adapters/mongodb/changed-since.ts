@@ -1,6 +1,7 @@
 import type { Collection, Document, Filter } from 'mongodb';
 import type { OrderStatusDocument } from './documents.js';
-import { groupKey, maxPurchaseOrdersPerAnswer, ofPurchaseOrders, type PurchaseOrderGroup } from './purchase-order-groups.js';
+import { groupKey, maxPurchaseOrdersPerAnswer, type PurchaseOrderGroup } from '../../../projections/lookups/purchase-order-groups.js';
+import { ofPurchaseOrders } from './purchase-order-filter.js';
 
 // Status queryType 3 (1.0.0, on `changedAt`) and lastUpdate (2.0.0, on `updatedAt`): one
 // algorithm over either change time (queries.md, oss-osn-2.0.0.md §2).

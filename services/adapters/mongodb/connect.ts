@@ -2,7 +2,13 @@
 // alike: every client names itself (appName, in the server's logs and currentOp) and leaves absent
 // fields absent. (The local stack's own administration, scripts/stack/mongodb.ts, talks to its
 // member before there is a replica set and imports nothing of the product.)
-import { MongoClient, WriteConcern } from 'mongodb';
+import { MongoClient, WriteConcern, type Db } from 'mongodb';
+
+/**
+ * A database of the store as the rest of ossn holds it: from a client made here, handed to this
+ * folder's functions, never used through the driver outside it (docs/development.md, Layout).
+ */
+export type StoreDatabase = Db;
 
 export interface MongoClientOptions {
   /**
@@ -45,6 +51,19 @@ export function createMongoClient(uri: string, appName: string, options: MongoCl
     ...(deadlineMs ? { socketTimeoutMS: deadlineMs, connectTimeoutMS: deadlineMs, waitQueueTimeoutMS: deadlineMs } : {}),
     ...(monitorCommands ? { monitorCommands } : {}),
   });
+}
+
+/**
+ * Whether the driver takes `uri` as a connection string (a replica set's lists its members, which a
+ * URL parser refuses). A client made from it connects to nothing until asked.
+ */
+export function isMongoConnectionString(uri: string): boolean {
+  try {
+    new MongoClient(uri);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A connected client (see createMongoClient); rejects when the server cannot be reached in time. */

@@ -10,7 +10,7 @@ import { changeTimeOverlapMs } from './changed-since.js';
 import { connectMongo } from './connect.js';
 import { documentId, ensureIndexes, readModelCollections, type OrderStatusDocument, type ReadModelCollections } from './documents.js';
 import { MongoOrderLookups } from './lookups.js';
-import { maxPurchaseOrdersPerAnswer } from './purchase-order-groups.js';
+import { maxPurchaseOrdersPerAnswer } from '../../../projections/lookups/purchase-order-groups.js';
 import { writeEffects } from './writes.js';
 
 // The 2.0.0 side of the read model against the real server (oss-osn-2.0.0.md §2, §4, §6, §7):

@@ -5,8 +5,9 @@ import { purchaseOrderComplete } from '../../../projections/completion.js';
 import type { IssueState, ShipmentsState, StatusedOrderState } from '../../../projections/state.js';
 import { changedSince, changeTimeOverlapMs, type ReadOptions } from './changed-since.js';
 import { shipmentsStateProjection, type OrderStatusDocument, type ReadModelCollections, type ShipmentsDocument } from './documents.js';
-import { toIssueView, toOrderStatusDetailV2, toSalesOrderShipmentV2 } from './documents-to-answers-v2.js';
-import { cappedGroups, groupKey, type PurchaseOrderGroup } from './purchase-order-groups.js';
+import { toOrderStatusDetailV2, toSalesOrderShipmentV2 } from '../../../projections/lookups/answers-v2.js';
+import { toIssueView } from '../../../projections/lookups/issues-v2.js';
+import { cappedGroups, groupKey, type PurchaseOrderGroup } from '../../../projections/lookups/purchase-order-groups.js';
 import { membersOf, newsSince } from './shipment-reads.js';
 import { v2LocationsOfNews, type ShipmentNewsSince } from '../../../projections/polling/shipment-news.js';
 

@@ -11,7 +11,7 @@ import { connectMongo, createMongoClient } from './connect.js';
 import { documentId, ensureIndexes, readModelCollections, type OrderStatusDocument, type ReadModelCollections, type ShipmentsDocument } from './documents.js';
 import { changeTimeOverlapMs } from './changed-since.js';
 import { MongoOrderLookups } from './lookups.js';
-import { maxPurchaseOrdersPerAnswer } from './purchase-order-groups.js';
+import { maxPurchaseOrdersPerAnswer } from '../../../projections/lookups/purchase-order-groups.js';
 import { loadStates, writeEffects } from './writes.js';
 
 // MongoOrderLookups against queries.md, over read models written the way the projector writes

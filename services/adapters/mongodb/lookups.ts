@@ -5,11 +5,11 @@ import type { CappedAnswer, IssueView, OrderStatusV2View, ShipmentNotificationV2
 import { purchaseOrderComplete } from '../../../projections/completion.js';
 import type { ShipmentsState, StatusFields } from '../../../projections/state.js';
 import type { OrderStatusDocument, ReadModelCollections, ShipmentsDocument } from './documents.js';
-import { groupByPurchaseOrder, groupKey, type PurchaseOrderGroup } from './purchase-order-groups.js';
+import { groupByPurchaseOrder, groupKey, type PurchaseOrderGroup } from '../../../projections/lookups/purchase-order-groups.js';
 import type { PurchaseOrderMember } from '../../../projections/polling/shipment-news.js';
 import { changedSince, changeTimeOverlapMs, type ReadOptions } from './changed-since.js';
 import { membersOf, newsSince } from './shipment-reads.js';
-import { toOrderStatusDetail, toSalesOrderShipment } from './documents-to-answers.js';
+import { toOrderStatusDetail, toSalesOrderShipment } from '../../../projections/lookups/answers-v1.js';
 import { v1ShipmentsProjection, v1StatusProjection } from '../../../projections/v1-fields.js';
 import { MongoOrderLookupsV2 } from './lookups-v2.js';
 import { endedBySignal } from './ended-by-signal.js';

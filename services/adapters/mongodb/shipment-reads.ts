@@ -2,7 +2,8 @@ import type { Collection, Document, Filter } from 'mongodb';
 import type { ShipmentsState } from '../../../projections/state.js';
 import { changeTimeOverlapMs, type ReadOptions } from './changed-since.js';
 import type { ShipmentsDocument } from './documents.js';
-import { groupKey, maxPurchaseOrdersPerAnswer, ofPurchaseOrders, type PurchaseOrderGroup } from './purchase-order-groups.js';
+import { groupKey, maxPurchaseOrdersPerAnswer, type PurchaseOrderGroup } from '../../../projections/lookups/purchase-order-groups.js';
+import { ofPurchaseOrders } from './purchase-order-filter.js';
 import { newsKey, newsOf, purchaseOrderCompleteChanged, type PurchaseOrderMember, type ShipmentNewsSince } from '../../../projections/polling/shipment-news.js';
 
 // The reads of the shipment lookups that 1.0.0 and 2.0.0 share (queries.md): what each answers of

@@ -13,27 +13,11 @@ import { writeErrorsOf } from './store-refusals.js';
 import { insertPipeline, plainInsert, plainUpdate, updatePipeline } from './shipments-update.js';
 import { carriedOver, statusWriteTimes, visibleTimes, type ShownChangeTimes } from '../../../projections/polling/change-times.js';
 import { ErrorCodes, OssnError } from '../../../contracts/errors/ossn-error.js';
-import { noMarks, type ResumeMark, type ResumeMarks } from '../../../projections/resume-marks.js';
+import { noMarks } from '../../../projections/resume-marks.js';
+import type { BatchEffects, LoadedStates, StateChange } from '../../../projections/batch.js';
 
-/** A read model's state for one sales order before and after a batch; before is absent for a new one. */
-export interface StateChange<S> {
-  before?: S;
-  after: S;
-  /** What the document will hold of its partition (resume-marks.ts): written with it. */
-  mark?: ResumeMark;
-}
-
-export interface BatchEffects {
-  orderStatus: StateChange<OrderStatusState>[];
-  shipments: StateChange<ShipmentsState>[];
-}
-
-export interface LoadedStates {
-  orderStatus: Map<string, OrderStatusState>;
-  shipments: Map<string, ShipmentsState>;
-  /** The stored documents' resume marks, where they have one. */
-  marks?: ResumeMarks;
-}
+// fold-step.ts and project-batch.ts still name them from here.
+export type { BatchEffects, LoadedStates, StateChange };
 
 /** Another writer changed a document between our read and our write; reload and fold again. */
 export class WriteConflictError extends OssnError {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { CredentialDocument } from './credential-store.js';
+import type { CredentialDocument } from '../../adapters/mongodb/credential-store.js';
 
 // The real scrypt runs, counted.
 vi.mock('./password-hash.js', async (original) => (await import('./scrypt-runs.js')).countingScrypt(await original()));

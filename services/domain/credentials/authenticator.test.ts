@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CachingAuthenticator } from './authenticator.js';
-import type { CredentialDocument } from './credential-store.js';
+import type { CredentialDocument } from '../../adapters/mongodb/credential-store.js';
 import { hashPassword, verifyPassword } from './password-hash.js';
 
 // The store here is an in-memory stand-in for the credential lookup; the MongoDB store itself is

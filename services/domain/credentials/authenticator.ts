@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Authenticator, Credential, LoginGuard } from './credential.js';
 import { CheckSlots, DEFAULT_CHECK_SLOTS, PasswordChecksBusyError, type CheckSlotOptions } from './check-slots.js';
-import type { CredentialDocument, CredentialStore } from './credential-store.js';
+import type { CredentialDocument, CredentialStore } from '../../adapters/mongodb/credential-store.js';
 import { decoyHash, verifyPassword } from './password-hash.js';
 import { sentPassword } from './password-rule.js';
 

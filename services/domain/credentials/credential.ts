@@ -1,6 +1,8 @@
 // A partner's credential as the query service sees it, and how it is verified (authenticator.ts).
+import type { Scope } from '../../adapters/mongodb/credential-store.js';
 
-export type Scope = 'order_status' | 'osn';
+// What a credential may ask is what the store keeps of it.
+export type { Scope };
 
 export interface Credential {
   id: string;

@@ -1,4 +1,4 @@
-import type { CredentialStore } from './credential-store.js';
+import type { CredentialStore } from '../../adapters/mongodb/credential-store.js';
 import { hashPassword } from './password-hash.js';
 
 export const demoCredentialId = 'demo';

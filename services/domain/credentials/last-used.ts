@@ -1,5 +1,5 @@
 import type { Authenticator, Credential, LoginGuard } from './credential.js';
-import type { CredentialStore } from './credential-store.js';
+import type { CredentialStore } from '../../adapters/mongodb/credential-store.js';
 import type { Logger } from '../../plumbing/logging/logger.js';
 
 /** A credential's use is written at most this often per query service: the store sees one write a minute per partner, not one per request. */

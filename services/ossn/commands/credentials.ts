@@ -1,6 +1,6 @@
-import type { Db } from 'mongodb';
-import { readStoreConfig, type StoreConfig } from '../../plumbing/config/config.js';
-import { CredentialStore, credentialsCollection, scopes as knownScopes, UnknownCredentialError, type CredentialSummary } from '../../domain/credentials/credential-store.js';
+import type { StoreDatabase } from '../../adapters/mongodb/connect.js';
+import { readStoreConfig, type StoreConfig } from '../../config/config.js';
+import { CredentialStore, credentialsCollection, scopes as knownScopes, UnknownCredentialError, type CredentialSummary } from '../../adapters/mongodb/credential-store.js';
 import { generatePassword, hashPassword } from '../../domain/credentials/password-hash.js';
 import { passwordProblem } from '../../domain/credentials/password-rule.js';
 import type { Scope } from '../../domain/credentials/credential.js';
@@ -87,7 +87,7 @@ async function newPassword(generate: boolean | undefined): Promise<string> {
  * Client ids of `clientIds` with no order in the active read-model version: most likely a typo,
  * which would link the partner to nothing (or, worse, to another client's orders one day).
  */
-async function unknownClients(db: Db, store: StoreConfig, clientIds: string[]): Promise<string[]> {
+async function unknownClients(db: StoreDatabase, store: StoreConfig, clientIds: string[]): Promise<string[]> {
   const { version } = await readActiveVersion(db, store.readModelVersion);
   const { orderStatus, shipments } = readModelCollections(db, version);
   const unknown: string[] = [];
@@ -100,7 +100,7 @@ async function unknownClients(db: Db, store: StoreConfig, clientIds: string[]): 
   return unknown;
 }
 
-async function checkClients(db: Db, store: StoreConfig, action: string, clientIds: string[], force: boolean | undefined): Promise<void> {
+async function checkClients(db: StoreDatabase, store: StoreConfig, action: string, clientIds: string[], force: boolean | undefined): Promise<void> {
   if (force) return;
   const unknown = await unknownClients(db, store, clientIds);
   if (unknown.length === 0) return;

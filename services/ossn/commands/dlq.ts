@@ -1,5 +1,5 @@
 import { deadLetterTopic } from '../../../contracts/transport.js';
-import { readPublishConfig, readStoreConfig, type StoreConfig } from '../../plumbing/config/config.js';
+import { readPublishConfig, readStoreConfig, type StoreConfig } from '../../config/config.js';
 import { connectProducer } from '../../adapters/kafka/producer.js';
 import { readTopic } from '../../adapters/kafka/read-topic.js';
 import { createLogger } from '../../plumbing/logging/logger.js';

@@ -1,4 +1,4 @@
-import { defaultStopTimeoutMs, readProjectorConfig } from '../../plumbing/config/config.js';
+import { defaultStopTimeoutMs, readProjectorConfig } from '../../config/config.js';
 import { createLogger } from '../../plumbing/logging/logger.js';
 import { createProjectorMetrics } from '../../plumbing/metrics/projector-metrics.js';
 import { startFollowingProjector, type FollowingProjector } from '../../projector/follow-active-version.js';

@@ -1,7 +1,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { readPublishConfig } from '../../plumbing/config/config.js';
+import { readPublishConfig } from '../../config/config.js';
 import { createKafka } from '../../adapters/kafka/client.js';
 import { connectProducer, type MessageProducer } from '../../adapters/kafka/producer.js';
 import { ensureTopics, missingTopics, topicsReportLines } from '../../adapters/kafka/topics.js';

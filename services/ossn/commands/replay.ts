@@ -1,8 +1,8 @@
 import { constants } from 'node:os';
-import { readProjectorConfig } from '../../plumbing/config/config.js';
+import { readProjectorConfig } from '../../config/config.js';
 import { createKafka } from '../../adapters/kafka/client.js';
 import { createLogger } from '../../plumbing/logging/logger.js';
-import { discardBuild, dropPrevious, replay, type ReplayContext } from '../replay/replay.js';
+import { discardBuild, dropPrevious, replay, type ReplayContext } from '../../replay/replay.js';
 import { formatDuration, ProgressDisplay } from '../progress-display.js';
 import { UsageError } from '../usage.js';
 import type { Command } from '../command.js';

@@ -1,4 +1,4 @@
-import { readQueryConfig } from '../../plumbing/config/config.js';
+import { readQueryConfig } from '../../config/config.js';
 import { createLogger } from '../../plumbing/logging/logger.js';
 import { startQueryService } from '../../query/server.js';
 import { exitOnSecondSignal } from '../second-signal.js';

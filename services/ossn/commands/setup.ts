@@ -1,9 +1,9 @@
-import { readProjectorConfig } from '../../plumbing/config/config.js';
-import { CredentialExistsError, CredentialStore, credentialsCollection } from '../../domain/credentials/credential-store.js';
+import { readProjectorConfig } from '../../config/config.js';
+import { CredentialExistsError, CredentialStore, credentialsCollection } from '../../adapters/mongodb/credential-store.js';
 import { demoClientIds, demoCredentialId } from '../../domain/credentials/demo-credential.js';
 import { generatePassword, hashPassword } from '../../domain/credentials/password-hash.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem } from '../../domain/credentials/password-rule.js';
-import { ConfigError } from '../../plumbing/config/env.js';
+import { ConfigError } from '../../config/env.js';
 import { createKafka } from '../../adapters/kafka/client.js';
 import { ensureTopics, topicsReportLines } from '../../adapters/kafka/topics.js';
 import { createLogger } from '../../plumbing/logging/logger.js';

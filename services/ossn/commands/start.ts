@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { generateDemoEvents } from '../demo-events/demo-events.js';
-import { defaultStopTimeoutMs, readProjectorConfig, readQueryConfig, type ProjectorConfig, type QueryConfig } from '../../plumbing/config/config.js';
-import { ConfigError } from '../../plumbing/config/env.js';
-import { CredentialStore, credentialsCollection } from '../../domain/credentials/credential-store.js';
+import { defaultStopTimeoutMs, readProjectorConfig, readQueryConfig, type ProjectorConfig, type QueryConfig } from '../../config/config.js';
+import { ConfigError } from '../../config/env.js';
+import { CredentialStore, credentialsCollection } from '../../adapters/mongodb/credential-store.js';
 import { demoCredentialId, ensureDemoCredential } from '../../domain/credentials/demo-credential.js';
 import { generatePassword } from '../../domain/credentials/password-hash.js';
 import { createKafka } from '../../adapters/kafka/client.js';

@@ -1,4 +1,4 @@
-import { readProjectorConfig, readQueryConfig } from '../../plumbing/config/config.js';
+import { readProjectorConfig, readQueryConfig } from '../../config/config.js';
 import { createLogger } from '../../plumbing/logging/logger.js';
 import { createMongoClient } from '../../adapters/mongodb/connect.js';
 import { allServersAnswer, gatherStatus } from '../status/gather-status.js';

@@ -3,7 +3,7 @@ import { messageOf } from '../../projector/fold-step.js';
 import { projectBatch } from '../../projector/project-batch.js';
 import { hasEffects, statesOf } from '../../projector/sales-order-slices.js';
 import { documentId } from '../../adapters/mongodb/documents.js';
-import type { LoadedStates } from '../../adapters/mongodb/writes.js';
+import type { LoadedStates } from '../../../projections/batch.js';
 import type { DeadLetterRecord } from '../../domain/dead-letters/dead-letter-records.js';
 
 /**

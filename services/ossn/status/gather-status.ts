@@ -1,14 +1,14 @@
-import type { Kafka } from 'kafkajs';
-import type { Db } from 'mongodb';
-import { Redis } from 'ioredis';
 import { deadLetterTopic } from '../../../contracts/transport.js';
-import type { ProjectorConfig } from '../../plumbing/config/config.js';
-import { CredentialStore, credentialsCollection } from '../../domain/credentials/credential-store.js';
-import { partitionLags } from '../../adapters/kafka/progress.js';
+import type { ProjectorConfig } from '../../config/config.js';
+import { CredentialStore, credentialsCollection } from '../../adapters/mongodb/credential-store.js';
+import { withKafkaAdmin, type KafkaAdmin } from '../../adapters/kafka/admin.js';
+import type { KafkaClient } from '../../adapters/kafka/client.js';
+import type { StoreDatabase } from '../../adapters/mongodb/connect.js';
+import { pingStore } from '../../adapters/mongodb/server-commands.js';
+import { pingRedis } from '../../adapters/redis/ping.js';
 import { withDeadline } from '../../plumbing/lifecycle/deadline.js';
 import { mongoHosts } from '../server-waits.js';
 import { configForVersion } from '../../projector/versions.js';
-import { describeGroupMembers } from '../../adapters/kafka/group-members.js';
 import { membersOfOtherTopics, unassignedPartitions } from '../../projector/group-policy.js';
 import { readActiveVersion, readBuild, type ActiveVersionRecord, type BuildRecord } from '../../adapters/mongodb/active-version.js';
 
@@ -38,8 +38,8 @@ export interface StatusReport {
 
 export interface StatusSources {
   config: ProjectorConfig;
-  db: Db;
-  kafka: Kafka;
+  db: StoreDatabase;
+  kafka: KafkaClient;
   redisUrl?: string;
   /** Query services or projectors to ask GET /readyz, by base URL. */
   probeUrls: string[];
@@ -62,19 +62,9 @@ async function check<T>(work: () => Promise<T>, timeoutMs: number, what: string)
   }
 }
 
-async function withAdmin<T>(kafka: Kafka, work: (admin: ReturnType<Kafka['admin']>) => Promise<T>): Promise<T> {
-  const admin = kafka.admin();
-  await admin.connect();
-  try {
-    return await work(admin);
-  } finally {
-    await admin.disconnect();
-  }
-}
-
 /** A topic that is not there is said as such (Kafka's own words, "does not host this topic-partition", send an operator looking at the broker). */
-async function topicMustExist(admin: ReturnType<Kafka['admin']>, topic: string, what: string): Promise<void> {
-  if (!(await admin.listTopics()).includes(topic)) throw new Error(`${what} does not exist; ossn setup creates it`);
+async function topicMustExist(admin: KafkaAdmin, topic: string, what: string): Promise<void> {
+  if (!(await admin.topicNames()).includes(topic)) throw new Error(`${what} does not exist; ossn setup creates it`);
 }
 
 /** host:port of a Redis URL, without its password. */
@@ -83,17 +73,6 @@ function redisHost(url: string): string {
     return new URL(url).host;
   } catch {
     return '?';
-  }
-}
-
-async function pingRedis(url: string): Promise<string> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2_000, retryStrategy: () => null });
-  redis.on('error', () => undefined); // the failed ping says it
-  try {
-    await redis.connect();
-    return `answers (${await redis.ping()})`;
-  } finally {
-    redis.disconnect();
   }
 }
 
@@ -118,10 +97,10 @@ export async function gatherStatus(sources: StatusSources): Promise<StatusReport
 
   const [active, kafkaAnswers, mongoAnswers, redisAnswers, probes, build, lag, deadLetters, credentials] = await Promise.all([
     reading,
-    check(() => withAdmin(kafka, async (admin) => `answers (${(await admin.describeCluster()).brokers.length} brokers)`), timeoutMs, 'Kafka'),
+    check(() => withKafkaAdmin(kafka, async (admin) => `answers (${await admin.brokerCount()} brokers)`), timeoutMs, 'Kafka'),
     check(async () => {
       await connected;
-      await db.command({ ping: 1 });
+      await pingStore(db);
       return 'answers';
     }, timeoutMs, 'MongoDB'),
     sources.redisUrl ? check(() => pingRedis(sources.redisUrl as string), timeoutMs, 'Redis') : Promise.resolve(undefined),
@@ -131,7 +110,7 @@ export async function gatherStatus(sources: StatusSources): Promise<StatusReport
         await connected;
         const record = await readBuild(db);
         if (!record) return undefined;
-        const lags = await withAdmin(kafka, (admin) => partitionLags(admin, record.consumerGroup, config.topic));
+        const lags = await withKafkaAdmin(kafka, (admin) => admin.partitionLags(record.consumerGroup, config.topic));
         const total = lags.reduce((sum, p) => sum + Number(p.end), 0);
         return { record, total, done: total - lags.reduce((sum, p) => sum + Number(p.lag), 0) };
       },
@@ -142,10 +121,10 @@ export async function gatherStatus(sources: StatusSources): Promise<StatusReport
       async () => {
         const active = await reading;
         const activeGroup = active.ok ? configForVersion(config, active.value.version).consumerGroup : config.consumerGroup;
-        return withAdmin(kafka, async (admin) => {
+        return withKafkaAdmin(kafka, async (admin) => {
           await topicMustExist(admin, config.topic, `the topic ${config.topic} (OSSN_TOPIC)`);
-          const partitions = (await partitionLags(admin, activeGroup, config.topic)).map((p) => ({ partition: p.partition, lag: Number(p.lag) }));
-          const group = await describeGroupMembers(admin, activeGroup);
+          const partitions = (await admin.partitionLags(activeGroup, config.topic)).map((p) => ({ partition: p.partition, lag: Number(p.lag) }));
+          const group = await admin.describeGroup(activeGroup);
           // Mid-rebalance no member holds anything yet: only a settled group's gaps are news.
           const unassigned = group.state === 'Stable' ? unassignedPartitions(group.members, config.topic, partitions.map((p) => p.partition)) : [];
           return {
@@ -163,20 +142,10 @@ export async function gatherStatus(sources: StatusSources): Promise<StatusReport
     ),
     check(
       () =>
-        withAdmin(kafka, async (admin) => {
+        withKafkaAdmin(kafka, async (admin) => {
           await topicMustExist(admin, dlq, `the dead-letter topic ${dlq}`);
-          const ends = await admin.fetchTopicOffsets(dlq);
-          const hourAgo = await admin.fetchTopicOffsetsByTimestamp(dlq, Date.now() - 3_600_000);
-          const since = new Map(hourAgo.map((p) => [p.partition, BigInt(p.offset)]));
-          let all = 0n;
-          let lastHour = 0n;
-          for (const p of ends) {
-            const high = BigInt(p.high);
-            all += high - BigInt(p.low);
-            const from = since.get(p.partition) ?? high;
-            lastHour += high - (from < 0n ? high : from);
-          }
-          return { all: Number(all), lastHour: Number(lastHour) };
+          const { all, lately } = await admin.messageCounts(dlq, 3_600_000);
+          return { all: Number(all), lastHour: Number(lately) };
         }),
       timeoutMs,
       'reading the dead letters',

@@ -1,5 +1,7 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
-import type { LogLevel } from '../config/config.js';
+
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
 
 /** Paths that may carry secrets; pino replaces their values before a line is written. */
 export const redactedPaths = [

@@ -19,7 +19,7 @@ import { queryMetrics } from './request-metrics.js';
 import { ACCOUNTS, FakeAuthenticator, FakeLookups } from '../../../test/support/fake-ports.js';
 import { statusDetailsRequest } from '../../../test/support/soap-requests.js';
 import { ORDER_STATUS_PATH } from '../soap/index.js';
-import { maxPurchaseOrdersPerAnswer } from '../../adapters/mongodb/purchase-order-groups.js';
+import { maxPurchaseOrdersPerAnswer } from '../../../projections/lookups/purchase-order-groups.js';
 
 async function appWithMetrics(requestsPerMinute = 1_000) {
   const lookups = new FakeLookups();

@@ -10,7 +10,7 @@ import { foldEvents } from '../../../projections/fold.js';
 import type { OrderStatusState, ShipmentsState } from '../../../projections/state.js';
 import { servers, uniqueNames } from '../../../test/support/servers.js';
 import { CachingAuthenticator } from '../../domain/credentials/authenticator.js';
-import { CredentialStore, credentialsCollection } from '../../domain/credentials/credential-store.js';
+import { CredentialStore, credentialsCollection } from '../../adapters/mongodb/credential-store.js';
 import { demoClientIds, demoCredentialId, ensureDemoCredential } from '../../domain/credentials/demo-credential.js';
 import { connectMongo } from '../../adapters/mongodb/connect.js';
 import { ensureIndexes, readModelCollections } from '../../adapters/mongodb/documents.js';

@@ -18,7 +18,7 @@ import { documentId, ensureIndexes, readModelCollections } from '../../adapters/
 import { MongoOrderLookups } from '../../adapters/mongodb/lookups.js';
 import { loadStates, writeEffects } from '../../adapters/mongodb/writes.js';
 import { CachingAuthenticator } from '../../domain/credentials/authenticator.js';
-import { CredentialStore, credentialsCollection } from '../../domain/credentials/credential-store.js';
+import { CredentialStore, credentialsCollection } from '../../adapters/mongodb/credential-store.js';
 import type { Scope } from '../../domain/credentials/credential.js';
 import { hashPassword } from '../../domain/credentials/password-hash.js';
 import { createLogger } from '../../plumbing/logging/logger.js';

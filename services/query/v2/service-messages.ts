@@ -1,7 +1,7 @@
 // The one table of 2.0.0 service messages (oss-osn-2.0.0.md §3): code, severity, text and the JSON
 // twins' HTTP status of each, for SOAP (in-band, inside the response element) and JSON alike. The
 // rate limit and malformed envelopes are no service messages: they stay SOAP faults / HTTP errors.
-import { maxPurchaseOrdersPerAnswer } from '../../adapters/mongodb/purchase-order-groups.js';
+import { maxPurchaseOrdersPerAnswer } from '../../../projections/lookups/purchase-order-groups.js';
 import { ErrorCodes, OssnError, type ErrorCode } from '../../../contracts/errors/ossn-error.js';
 import type { CappedAnswer } from '../../../contracts/lookup-answers-v2.js';
 

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Admin, Kafka } from 'kafkajs';
-import { committedOffsets } from '../../adapters/kafka/progress.js';
-import type { Db } from 'mongodb';
-import { holdPreviousVersion, releasePreviousVersion, type BuildRecord } from '../../adapters/mongodb/active-version.js';
-import { changeTimeOverlapMs } from '../../adapters/mongodb/changed-since.js';
-import { ErrorCodes, OssnError } from '../../../contracts/errors/ossn-error.js';
+import { KafkaAdmin } from '../adapters/kafka/admin.js';
+import type { KafkaClient } from '../adapters/kafka/client.js';
+import type { StoreDatabase } from '../adapters/mongodb/connect.js';
+import { holdPreviousVersion, releasePreviousVersion, type BuildRecord } from '../adapters/mongodb/active-version.js';
+import { changeTimeOverlapMs } from '../adapters/mongodb/changed-since.js';
+import { ErrorCodes, OssnError } from '../../contracts/errors/ossn-error.js';
 
 export interface HandoverOptions {
   /** The whole hand-over, given up (and the hold released) past it. */
@@ -31,15 +31,6 @@ export class HandoverTimeoutError extends OssnError {
   }
 }
 
-async function endOffsets(admin: Admin, topic: string): Promise<Map<number, bigint>> {
-  return new Map((await admin.fetchTopicOffsets(topic)).map((p) => [p.partition, BigInt(p.high)]));
-}
-
-async function members(admin: Admin, groupId: string): Promise<number> {
-  const [group] = (await admin.describeGroups([groupId])).groups;
-  return group?.members.length ?? 0;
-}
-
 const atLeast = (have: Map<number, bigint>, need: Map<number, bigint>) => [...need].every(([partition, offset]) => (have.get(partition) ?? 0n) >= offset);
 
 /**
@@ -62,8 +53,8 @@ const quietBeforeSwitchMs = changeTimeOverlapMs + 2_000;
  * Returns false when stopped (signal); the hold is then released.
  */
 export async function catchUpWithLiveVersion(
-  db: Db,
-  kafka: Kafka,
+  db: StoreDatabase,
+  kafka: KafkaClient,
   topic: string,
   build: BuildRecord,
   liveGroup: string,
@@ -71,7 +62,7 @@ export async function catchUpWithLiveVersion(
 ): Promise<boolean> {
   const pollMs = options.pollMs ?? 250;
   const deadline = Date.now() + (options.deadlineMs ?? 300_000);
-  const admin = kafka.admin();
+  const admin = new KafkaAdmin(kafka);
   await admin.connect();
   let holding = false;
   let target: Map<number, bigint> | undefined;
@@ -92,15 +83,15 @@ export async function catchUpWithLiveVersion(
       holding = renewed;
       if (!holding) continue;
       if (!target) {
-        if ((await members(admin, liveGroup)) > 0) {
+        if ((await admin.memberCount(liveGroup)) > 0) {
           options.onWait?.(`waiting for the projectors of version ${build.previous} to stop writing it`);
           await sleep(pollMs);
           continue;
         }
-        target = await endOffsets(admin, topic);
+        target = await admin.endOffsets(topic);
         quietFrom = Date.now();
       }
-      if (!atLeast(await committedOffsets(admin, build.consumerGroup, topic), target)) {
+      if (!atLeast(await admin.committedOffsets(build.consumerGroup, topic), target)) {
         options.onWait?.(`version ${build.version} catching up with version ${build.previous}`);
         await sleep(pollMs);
         continue;
@@ -113,7 +104,7 @@ export async function catchUpWithLiveVersion(
       await renewedWhile(db, build, () => options.whileLevel?.());
       options.check?.();
       // Still nobody writing the live version (a projector that started in between would have met the hold at its first write).
-      if ((await members(admin, liveGroup)) === 0 && (await holdPreviousVersion(db, build, holdMs, false))) return true;
+      if ((await admin.memberCount(liveGroup)) === 0 && (await holdPreviousVersion(db, build, holdMs, false))) return true;
       target = undefined;
     }
   } catch (error) {
@@ -129,7 +120,7 @@ export async function catchUpWithLiveVersion(
  * `work`, the hold renewed every quarter of its time while it runs, however long it takes: one
  * renewal at a time (each bounded, see holdPreviousVersion), the last one awaited before returning.
  */
-async function renewedWhile(db: Db, build: BuildRecord, work: () => Promise<void> | undefined): Promise<void> {
+async function renewedWhile(db: StoreDatabase, build: BuildRecord, work: () => Promise<void> | undefined): Promise<void> {
   let renewing: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
     renewing = renewing.then(() => holdPreviousVersion(db, build, holdMs, false).catch(() => undefined));

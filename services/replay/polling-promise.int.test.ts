@@ -4,18 +4,18 @@
 // queryType 3 from before.
 import { describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import type { ErpEvent } from '../../../contracts/erp-events.js';
-import { sampleEvent, sampleShipFrom, sampleShipTo } from '../../../test/fixtures/sample-events.js';
-import { freshProjectorConfig, projectUntilCaughtUp, publishEvents, useConnections } from '../../../test/support/projector-system.js';
-import { FakeAuthenticator } from '../../../test/support/fake-ports.js';
-import type { ProjectorConfig } from '../../plumbing/config/config.js';
-import { waitUntilCaughtUp } from '../../adapters/kafka/progress.js';
-import { startFollowingProjector } from '../../projector/follow-active-version.js';
-import { consumerGroupFor } from '../../projector/versions.js';
-import { buildApp } from '../../query/app.js';
-import { readModelCollections } from '../../adapters/mongodb/documents.js';
-import { changeTimeOverlapMs } from '../../adapters/mongodb/changed-since.js';
-import { SwitchingLookups } from '../../adapters/mongodb/switching-lookups.js';
+import type { ErpEvent } from '../../contracts/erp-events.js';
+import { sampleEvent, sampleShipFrom, sampleShipTo } from '../../test/fixtures/sample-events.js';
+import { freshProjectorConfig, projectUntilCaughtUp, publishEvents, useConnections } from '../../test/support/projector-system.js';
+import { FakeAuthenticator } from '../../test/support/fake-ports.js';
+import type { ProjectorConfig } from '../config/config.js';
+import { waitUntilCaughtUp } from '../adapters/kafka/progress.js';
+import { startFollowingProjector } from '../projector/follow-active-version.js';
+import { consumerGroupFor } from '../projector/versions.js';
+import { buildApp } from '../query/app.js';
+import { readModelCollections } from '../adapters/mongodb/documents.js';
+import { changeTimeOverlapMs } from '../adapters/mongodb/changed-since.js';
+import { SwitchingLookups } from '../adapters/mongodb/switching-lookups.js';
 import { replay, type ReplayContext } from './replay.js';
 
 const connections = useConnections('polling-promise');

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import type { Kafka } from 'kafkajs';
-import { parseErpEvent, keyProblem } from '../../../contracts/erp-events.js';
-import { foldEventInto, type FoldResult } from '../../../projections/fold.js';
-import { scanTopic } from '../../adapters/kafka/read-topic.js';
-import { shipmentsStoreFields, type ReadModelCollections } from '../../adapters/mongodb/documents.js';
-import { orderStatusStoreFields } from '../../../projections/polling/timed-documents.js';
+import { parseErpEvent, keyProblem } from '../../contracts/erp-events.js';
+import { foldEventInto, type FoldResult } from '../../projections/fold.js';
+import type { KafkaClient } from '../adapters/kafka/client.js';
+import { scanTopic } from '../adapters/kafka/read-topic.js';
+import { shipmentsStoreFields, type ReadModelCollections } from '../adapters/mongodb/documents.js';
+import { orderStatusStoreFields } from '../../projections/polling/timed-documents.js';
 
 export interface VerifyReport {
   /** Documents the fold of the whole topic yields, and those the rebuild wrote. */
@@ -62,7 +62,7 @@ function sample<T>(items: T[], size: number): T[] {
  * its partition and its pass), event by event, so memory holds the states of one share of the
  * sales orders, whatever the topic's length.
  */
-export async function verifyRebuild(kafka: Kafka, topic: string, collections: ReadModelCollections, options: VerifyOptions): Promise<VerifyReport> {
+export async function verifyRebuild(kafka: KafkaClient, topic: string, collections: ReadModelCollections, options: VerifyOptions): Promise<VerifyReport> {
   const total = Number([...options.until.values()].reduce((sum, end) => sum + end, 0n));
   const passes = Math.max(1, Math.ceil(total / (options.eventsPerPass ?? 500_000)));
   const perPass = Math.ceil((options.sampleSize ?? 200) / passes);

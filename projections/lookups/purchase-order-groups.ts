@@ -1,3 +1,4 @@
+// Answers group sales orders by purchase order, at most maxPurchaseOrdersPerAnswer of them (docs/partners.md).
 /** One answer element per purchase order number of one client. */
 export interface PurchaseOrderGroup<T> {
   clientId: string;
@@ -47,12 +48,3 @@ export async function cappedGroups<T extends SalesOrderLike>(
   }
   return { groups: [...groups.values()], more };
 }
-
-/** A filter for the sales orders of these purchase orders (and of other combinations of their clients and numbers, to drop). */
-export function ofPurchaseOrders(groups: { clientId: string; purchaseOrderNumber: string }[]) {
-  return {
-    clientId: { $in: [...new Set(groups.map((g) => g.clientId))] },
-    purchaseOrderNumber: { $in: [...new Set(groups.map((g) => g.purchaseOrderNumber))] },
-  };
-}
-

@@ -1,8 +1,8 @@
-import { statusName } from '../../../contracts/status-types.js';
-import type { Address, PackageItem } from '../../../contracts/erp-event-schema.js';
-import type { LocationState, PackageState, ShipmentsState, StatusFields } from '../../../projections/state.js';
-import type { OrderStatusDetailView, PackageView, SalesOrderShipmentView, ShipmentLocationView } from '../../../contracts/lookup-answers.js';
-import { picked, v1AddressFields, v1ItemFields, v1PackageFields } from '../../../projections/v1-fields.js';
+import { statusName } from '../../contracts/status-types.js';
+import type { Address, PackageItem } from '../../contracts/erp-event-schema.js';
+import type { LocationState, PackageState, ShipmentsState, StatusFields } from '../state.js';
+import type { OrderStatusDetailView, PackageView, SalesOrderShipmentView, ShipmentLocationView } from '../../contracts/lookup-answers.js';
+import { picked, v1AddressFields, v1ItemFields, v1PackageFields } from '../v1-fields.js';
 
 /**
  * Read-model documents as the 1.0.0 lookups answer them. Absent optional fields stay absent; only

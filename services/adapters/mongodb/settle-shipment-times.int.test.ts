@@ -5,10 +5,10 @@ import { locationRecorded, packageShipped, shipmentCompleted, statusChanged } fr
 import { evolveShipments } from '../../../projections/shipments.js';
 import type { ShipmentsState } from '../../../projections/state.js';
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
-import { connectMongo } from '../../adapters/mongodb/connect.js';
-import { readModelCollections, shipmentsStateProjection, type ReadModelCollections, type ShipmentsDocument } from '../../adapters/mongodb/documents.js';
-import { writeEffects } from '../../adapters/mongodb/writes.js';
-import { settleShipmentTimes } from './shipment-times.js';
+import { connectMongo } from './connect.js';
+import { readModelCollections, shipmentsStateProjection, type ReadModelCollections, type ShipmentsDocument } from './documents.js';
+import { writeEffects } from './writes.js';
+import { settleShipmentTimes } from './settle-shipment-times.js';
 
 const env = testEnvironment();
 let mongo: MongoClient;

@@ -1,8 +1,11 @@
+// Partners' credentials as the store keeps them (services/domain/credentials/ verifies them).
 import { MongoServerError, type Collection, type Db } from 'mongodb';
-import type { Scope } from './credential.js';
 import { ErrorCodes, OssnError } from '../../../contracts/errors/ossn-error.js';
 
-export const scopes: readonly Scope[] = ['order_status', 'osn'];
+/** What a credential may ask: order status (OSS), shipment notifications (OSN). */
+export const scopes = ['order_status', 'osn'] as const;
+
+export type Scope = (typeof scopes)[number];
 
 export interface CredentialDocument {
   _id: string;

@@ -1,10 +1,10 @@
 import type { Collection, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
-import { connectMongo } from '../../adapters/mongodb/connect.js';
-import { CachingAuthenticator } from './authenticator.js';
+import { connectMongo } from './connect.js';
+import { CachingAuthenticator } from '../../domain/credentials/authenticator.js';
 import { ClientNotLinkedError, CredentialExistsError, CredentialStore, credentialsCollection, UnknownCredentialError, type CredentialDocument } from './credential-store.js';
-import { hashPassword } from './password-hash.js';
+import { hashPassword } from '../../domain/credentials/password-hash.js';
 
 // The credential store against the real server: what an operator does with it and what the
 // query service then lets a partner do.

@@ -1,7 +1,7 @@
 // Configuration is read from the environment once, at start. Every bad value is reported,
 // each with one clear line, before anything connects.
-import { MongoClient } from 'mongodb';
-import { ErrorCodes, OssnError } from '../../../contracts/errors/ossn-error.js';
+import { ErrorCodes, OssnError } from '../../contracts/errors/ossn-error.js';
+import { isMongoConnectionString } from '../adapters/mongodb/connect.js';
 
 export class ConfigError extends OssnError {
   constructor(readonly problems: string[]) {
@@ -61,17 +61,15 @@ export class EnvReader {
   }
 
   /**
-   * A MongoDB connection string, judged by the driver that will use it: a replica set's lists its
-   * members (`mongodb://a:27017,b:27017/?replicaSet=rs`), which a URL parser refuses. A client made
-   * from it connects to nothing until asked.
+   * A MongoDB connection string, judged by the driver that will use it (through the MongoDB
+   * adapter): a replica set's lists its members (`mongodb://a:27017,b:27017/?replicaSet=rs`),
+   * which a URL parser refuses.
    */
   mongodbUri(name: string): string {
     const value = this.raw(name);
     if (value === undefined) return this.url(name, ['mongodb', 'mongodb+srv']);
     if (!/^mongodb(\+srv)?:\/\//i.test(value)) return this.checkUrl(name, value, ['mongodb', 'mongodb+srv']);
-    try {
-      new MongoClient(value);
-    } catch {
+    if (!isMongoConnectionString(value)) {
       // Not the driver's message: it may quote the string, password and all.
       this.problems.push(`${name} is not a MongoDB connection string (mongodb://host:port[,host:port...]/?replicaSet=name)`);
     }

@@ -3,7 +3,7 @@
 import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
-import { connectMongo } from '../../adapters/mongodb/connect.js';
+import { connectMongo } from './connect.js';
 import { settleGuarded } from './settling.js';
 
 let mongo: MongoClient;

@@ -2,23 +2,23 @@
 // the live projectors held during the switch and free again when a replay dies, a run that finds
 // its build switched already only settles it, no second dead letter, and verification in passes.
 import { describe, expect, it } from 'vitest';
-import { generateDemoEvents } from '../demo-events/demo-events.js';
-import type { ErpEvent } from '../../../contracts/erp-events.js';
-import type { ProjectorConfig } from '../../plumbing/config/config.js';
-import { deadLetterTopic } from '../../../contracts/transport.js';
-import { freshProjectorConfig, projectUntilCaughtUp, publishEvents, useConnections } from '../../../test/support/projector-system.js';
-import { waitUntilCaughtUp } from '../../adapters/kafka/progress.js';
-import { readTopic } from '../../adapters/kafka/read-topic.js';
-import { startFollowingProjector } from '../../projector/follow-active-version.js';
-import { startProjector } from '../../projector/run.js';
-import { activateBuild, holdPreviousVersion, mayWrite, readActiveVersion, readBuild, recordBuild, releasePreviousVersion } from '../../adapters/mongodb/active-version.js';
+import { generateDemoEvents } from '../ossn/demo-events/demo-events.js';
+import type { ErpEvent } from '../../contracts/erp-events.js';
+import type { ProjectorConfig } from '../config/config.js';
+import { deadLetterTopic } from '../../contracts/transport.js';
+import { freshProjectorConfig, projectUntilCaughtUp, publishEvents, useConnections } from '../../test/support/projector-system.js';
+import { waitUntilCaughtUp } from '../adapters/kafka/progress.js';
+import { readTopic } from '../adapters/kafka/read-topic.js';
+import { startFollowingProjector } from '../projector/follow-active-version.js';
+import { startProjector } from '../projector/run.js';
+import { activateBuild, holdPreviousVersion, mayWrite, readActiveVersion, readBuild, recordBuild, releasePreviousVersion } from '../adapters/mongodb/active-version.js';
 import { catchUpWithLiveVersion, holdMs } from './handover.js';
-import { readModelCollections } from '../../adapters/mongodb/documents.js';
-import { acquireReplayLock, ReplayLockedError } from '../../adapters/mongodb/replay-lock.js';
-import { configForVersion } from '../../projector/versions.js';
+import { readModelCollections } from '../adapters/mongodb/documents.js';
+import { acquireReplayLock, ReplayLockedError } from '../adapters/mongodb/replay-lock.js';
+import { configForVersion } from '../projector/versions.js';
 import { discardBuild, replay, type ReplayContext } from './replay.js';
 import { verifyRebuild } from './verify.js';
-import { SwitchingLookups } from '../../adapters/mongodb/switching-lookups.js';
+import { SwitchingLookups } from '../adapters/mongodb/switching-lookups.js';
 
 const connections = useConnections('replay-steps');
 const { kafka, logger, running } = connections;

@@ -1,3 +1,5 @@
+// The rebuild's settling of change and visible times (services/replay/), a page of documents at a
+// time, each page's writes guarded on the sequences read (settle-change-times.ts, settle-shipment-times.ts).
 import { MongoServerError, type AnyBulkWriteOperation, type Collection, type Document, type Filter } from 'mongodb';
 
 /** Settles the documents a cursor yields a page at a time (the last page partly full): bounded memory on any collection. */

@@ -1,5 +1,5 @@
-import type { ReadModelCollections } from '../../adapters/mongodb/documents.js';
-import { updatePipeline } from '../../adapters/mongodb/shipments-update.js';
+import type { ReadModelCollections } from './documents.js';
+import { updatePipeline } from './shipments-update.js';
 import { stripTimes } from '../../../projections/polling/shipment-news.js';
 import { holdsAll, settledShipmentTimes } from '../../../projections/polling/change-times.js';
 import { hasIndex, settleAgainstLive, type LiveChangeTime, type SettleOptions } from './settling.js';

@@ -1,8 +1,8 @@
-import { defaultTopic } from '../../../contracts/transport.js';
+import { defaultTopic } from '../../contracts/transport.js';
+import { logLevels, type LogLevel } from '../plumbing/logging/logger.js';
 import { EnvReader } from './env.js';
 
-const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof logLevels)[number];
+export type { LogLevel };
 
 export interface StoreConfig {
   mongodbUri: string;

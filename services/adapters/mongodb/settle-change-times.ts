@@ -1,5 +1,5 @@
 import type { Document } from 'mongodb';
-import type { OrderStatusDocument, ReadModelCollections } from '../../adapters/mongodb/documents.js';
+import type { OrderStatusDocument, ReadModelCollections } from './documents.js';
 import { settledStatusTimes } from '../../../projections/polling/change-times.js';
 import { hasIndex, settleAgainstLive, type LiveChangeTime, type PageSettlement, type SettleOptions } from './settling.js';
 

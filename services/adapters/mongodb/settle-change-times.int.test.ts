@@ -8,12 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderStatusV2Query } from '../../../contracts/lookups.js';
 import type { OrderStatusState } from '../../../projections/state.js';
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
-import { changeTimeOverlapMs } from '../../adapters/mongodb/changed-since.js';
-import { connectMongo } from '../../adapters/mongodb/connect.js';
-import { documentId, ensureIndexes, readModelCollections, type ReadModelCollections } from '../../adapters/mongodb/documents.js';
-import { MongoOrderLookups } from '../../adapters/mongodb/lookups.js';
-import { writeEffects } from '../../adapters/mongodb/writes.js';
-import { settleChangeTimes } from './change-times.js';
+import { changeTimeOverlapMs } from './changed-since.js';
+import { connectMongo } from './connect.js';
+import { documentId, ensureIndexes, readModelCollections, type ReadModelCollections } from './documents.js';
+import { MongoOrderLookups } from './lookups.js';
+import { writeEffects } from './writes.js';
+import { settleChangeTimes } from './settle-change-times.js';
 
 let mongo: MongoClient;
 let db: Db;

@@ -1,13 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Kafka } from 'kafkajs';
-import type { Db } from 'mongodb';
-import type { ProjectorConfig } from '../../plumbing/config/config.js';
-import { partitionLags } from '../../adapters/kafka/progress.js';
-import { deadLetteredSources } from '../../domain/dead-letters/dead-lettered-sources.js';
-import { deadLetterTopic } from '../../../contracts/transport.js';
-import type { Logger } from '../../plumbing/logging/logger.js';
-import { startProjector, type RunningProjector } from '../../projector/run.js';
-import { configForVersion } from '../../projector/versions.js';
+import type { ProjectorConfig } from '../config/config.js';
+import { withKafkaAdmin } from '../adapters/kafka/admin.js';
+import type { KafkaClient } from '../adapters/kafka/client.js';
+import type { StoreDatabase } from '../adapters/mongodb/connect.js';
+import { databaseTime } from '../adapters/mongodb/server-commands.js';
+import { dropVersionCollections, storedVersions } from '../adapters/mongodb/stored-versions.js';
+import { deadLetteredSources } from '../domain/dead-letters/dead-lettered-sources.js';
+import { deadLetterTopic } from '../../contracts/transport.js';
+import type { Logger } from '../plumbing/logging/logger.js';
+import { startProjector, type RunningProjector } from '../projector/run.js';
+import { configForVersion } from '../projector/versions.js';
 import {
   activateBuild,
   forgetBuild,
@@ -18,19 +20,19 @@ import {
   recordBuild,
   type ActiveVersionRecord,
   type BuildRecord,
-} from '../../adapters/mongodb/active-version.js';
-import { acquireReplayLock, type ReplayLock } from '../../adapters/mongodb/replay-lock.js';
-import { collectionNames, readModelCollections, type ReadModelCollections } from '../../adapters/mongodb/documents.js';
-import { changeTimeOverlapMs } from '../../adapters/mongodb/changed-since.js';
-import { settleChangeTimes, type ChangeTimeReport } from './change-times.js';
+} from '../adapters/mongodb/active-version.js';
+import { acquireReplayLock, type ReplayLock } from '../adapters/mongodb/replay-lock.js';
+import { readModelCollections, type ReadModelCollections } from '../adapters/mongodb/documents.js';
+import { changeTimeOverlapMs } from '../adapters/mongodb/changed-since.js';
+import { settleChangeTimes, type ChangeTimeReport } from '../adapters/mongodb/settle-change-times.js';
 import { catchUpWithLiveVersion, HandoverTimeoutError, holdMs } from './handover.js';
-import { settleShipmentTimes, type ShipmentTimeReport } from './shipment-times.js';
+import { settleShipmentTimes, type ShipmentTimeReport } from '../adapters/mongodb/settle-shipment-times.js';
 import { verified, verifyRebuild, type VerifyReport } from './verify.js';
 
 export interface ReplayContext {
   config: ProjectorConfig;
-  db: Db;
-  kafka: Kafka;
+  db: StoreDatabase;
+  kafka: KafkaClient;
   logger: Logger;
 }
 
@@ -76,15 +78,6 @@ export type ReplayResult =
     }
   | { outcome: 'refused'; build: BuildRecord; verify: VerifyReport };
 
-/** Versions that have read-model collections in the store. */
-async function storedVersions(db: Db): Promise<number[]> {
-  const names = await db.listCollections({}, { nameOnly: true }).toArray();
-  return names.flatMap(({ name }) => {
-    const match = /^order_status_v(\d+)$/.exec(name);
-    return match ? [Number(match[1])] : [];
-  });
-}
-
 /** The rebuild in progress, or a new one into the first version above every stored one. */
 async function beginOrResumeBuild(ctx: ReplayContext): Promise<{ build: BuildRecord; resumed: boolean }> {
   const existing = await readBuild(ctx.db);
@@ -101,15 +94,9 @@ async function beginOrResumeBuild(ctx: ReplayContext): Promise<{ build: BuildRec
 }
 
 /** Per partition, the offsets the group has committed, and the topic's end offsets. */
-async function groupProgress(kafka: Kafka, groupId: string, topic: string) {
-  const admin = kafka.admin();
-  await admin.connect();
-  try {
-    const lags = await partitionLags(admin, groupId, topic);
-    return { committed: new Map(lags.map((p) => [p.partition, p.end - p.lag])), ends: new Map(lags.map((p) => [p.partition, p.end])) };
-  } finally {
-    await admin.disconnect();
-  }
+async function groupProgress(kafka: KafkaClient, groupId: string, topic: string) {
+  const lags = await withKafkaAdmin(kafka, (admin) => admin.partitionLags(groupId, topic));
+  return { committed: new Map(lags.map((p) => [p.partition, p.end - p.lag])), ends: new Map(lags.map((p) => [p.partition, p.end])) };
 }
 
 /** Whether `error` is the rejection of a step stopped by `signal` (its reason). */
@@ -226,12 +213,6 @@ async function carryShownTimes(rebuilt: ReadModelCollections, live: ReadModelCol
   await settleShipmentTimes(rebuilt, live, { liveChangedSince: since, stamp: false, signal });
 }
 
-/** The database server's clock, which stamps every change and visible time. */
-async function databaseTime(db: Db): Promise<Date> {
-  const { localTime } = (await db.command({ hello: 1 })) as { localTime: Date };
-  return localTime;
-}
-
 /**
  * `ossn replay`: rebuilds the read models from the beginning of the topic into the next version
  * (or resumes the rebuild in progress) while the active version keeps serving, one replay at a
@@ -336,19 +317,10 @@ async function dropPreviousHoldingLock(ctx: ReplayContext): Promise<number | und
 async function dropVersion(ctx: ReplayContext, version: number, consumerGroup: string): Promise<void> {
   // The group first: Kafka refuses to delete one with members (a projector still on that version),
   // and then nothing is dropped under it.
-  const admin = ctx.kafka.admin();
-  await admin.connect();
-  try {
-    const groups = new Set((await admin.listGroups()).groups.map((g) => g.groupId));
-    if (groups.has(consumerGroup)) {
-      const [group] = (await admin.describeGroups([consumerGroup])).groups;
-      if ((group?.members.length ?? 0) > 0) throw new Error(`consumer group ${consumerGroup} of version ${version} still has members; stop or switch them first`);
-      await admin.deleteGroups([consumerGroup]);
-    }
-  } finally {
-    await admin.disconnect();
-  }
-  const names = collectionNames(version);
-  const existing = new Set((await ctx.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
-  for (const name of [names.orderStatus, names.shipments]) if (existing.has(name)) await ctx.db.dropCollection(name);
+  await withKafkaAdmin(ctx.kafka, async (admin) => {
+    if (!(await admin.groupIds()).includes(consumerGroup)) return;
+    if ((await admin.memberCount(consumerGroup)) > 0) throw new Error(`consumer group ${consumerGroup} of version ${version} still has members; stop or switch them first`);
+    await admin.deleteGroup(consumerGroup);
+  });
+  await dropVersionCollections(ctx.db, version);
 }

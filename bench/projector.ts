@@ -38,7 +38,7 @@ import { createLogger } from '../services/plumbing/logging/logger.js';
 import { projectBatch } from '../services/projector/project-batch.js';
 import { connectMongo } from '../services/adapters/mongodb/connect.js';
 import { collectionNames, documentId, ensureIndexes, readModelCollections } from '../services/adapters/mongodb/documents.js';
-import type { LoadedStates } from '../services/adapters/mongodb/writes.js';
+import type { LoadedStates } from '../projections/batch.js';
 import { MemoryWatch } from './support/process-memory.js';
 import { resultsDir, writeResults } from './support/results.js';
 

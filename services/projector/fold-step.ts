@@ -1,6 +1,6 @@
 import type { ErpEvent } from '../../contracts/erp-events.js';
 import type { SourceMessage } from '../adapters/kafka/messages.js';
-import type { LoadedStates } from '../adapters/mongodb/writes.js';
+import type { LoadedStates } from '../../projections/batch.js';
 import type { ProjectedBatch } from './project-batch.js';
 import { bySalesOrder, statesOf } from './sales-order-slices.js';
 

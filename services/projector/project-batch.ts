@@ -1,7 +1,7 @@
 import type { ErpEvent } from '../../contracts/erp-events.js';
 import { foldEvents } from '../../projections/fold.js';
 import { foldResuming, noMarks, type BatchPositions, type ResumeMark, type ResumeMarks } from '../../projections/resume-marks.js';
-import type { BatchEffects, LoadedStates, StateChange } from '../adapters/mongodb/writes.js';
+import type { BatchEffects, LoadedStates, StateChange } from '../../projections/batch.js';
 
 export interface ProjectedBatch<T> {
   effects: BatchEffects;

@@ -16,8 +16,6 @@ import { ErrorCodes, OssnError } from '../../../contracts/errors/ossn-error.js';
 import { noMarks } from '../../../projections/resume-marks.js';
 import type { BatchEffects, LoadedStates, StateChange } from '../../../projections/batch.js';
 
-// fold-step.ts and project-batch.ts still name them from here.
-export type { BatchEffects, LoadedStates, StateChange };
 
 /** Another writer changed a document between our read and our write; reload and fold again. */
 export class WriteConflictError extends OssnError {

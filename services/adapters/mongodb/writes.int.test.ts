@@ -12,7 +12,8 @@ import { ensureIndexes, readModelCollections, type ReadModelCollections, type Sh
 import { projectBatch } from '../../projector/project-batch.js';
 import { insertPipeline, plainInsert, plainUpdate, updatePipeline } from './shipments-update.js';
 import { visibleTimes } from '../../../projections/polling/change-times.js';
-import { loadStates, WriteConflictError, writeEffects, type LoadedStates, type StateChange } from './writes.js';
+import { loadStates, WriteConflictError, writeEffects } from './writes.js';
+import type { LoadedStates, StateChange } from '../../../projections/batch.js';
 
 const env = testEnvironment();
 let mongo: MongoClient;

@@ -66,4 +66,15 @@ describe('the states a projector keeps between batches', () => {
     expect(known.marks?.orderStatus.get('C1:A')).toEqual(mark);
     expect(known.marks?.shipments.has('C1:A')).toBe(false);
   });
+
+  it('drops every entry before a batch that does not start where its last batch of the partition ended: another consumer wrote in between', () => {
+    const cache = new StateCache(10);
+    cache.remember(['C1:A'], states([['C1:A', status('A', 1)]]), { partition: 0, offset: 10 });
+    cache.remember(['C1:B'], states([['C1:B', status('B', 1)]]), { partition: 1, offset: 5 });
+    cache.startBatch({ partition: 0, offset: 10 });
+    cache.startBatch({ partition: 2, offset: 0 }); // a partition it never wrote
+    expect(cache.lookup(['C1:A', 'C1:B']).missing).toEqual([]);
+    cache.startBatch({ partition: 1, offset: 7 });
+    expect(cache.lookup(['C1:A', 'C1:B']).missing).toEqual(['C1:A', 'C1:B']);
+  });
 });

@@ -59,7 +59,7 @@ describe('the states a projector keeps between batches', () => {
   it('keeps the resume marks of the documents it wrote, for a retry of a half-written batch', () => {
     const cache = new StateCache(10);
     const written = states([['C1:A', status('A', 3), shipments('A', 2)]]);
-    const mark = { partition: 1, from: 40, through: 47, statuses: [3] };
+    const mark = { partition: 1, from: 40, through: 47, lastSequence: 3, statuses: [3] };
     written.marks!.orderStatus.set('C1:A', mark);
     cache.remember(['C1:A'], written);
     const { known } = cache.lookup(['C1:A']);

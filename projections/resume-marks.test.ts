@@ -114,6 +114,21 @@ describe('a status decided once, whatever reached the store', () => {
   });
 });
 
+describe('a topic whose offsets start again (recreated, or another topic)', () => {
+  it('folds a sales order\'s new events at offsets that the marks of its documents name from the old topic', () => {
+    const store = emptyStore();
+    const old = [statusChanged(1, { purchaseOrderNumber: 'PO-A', statusId: 20 }), locationRecorded(2, 1), packageShipped(3, 1, 1)];
+    attempt(store, old.map((event, i) => ({ event, source: 100 + i })), 0, 3, { orderStatus: true, shipments: true });
+    // The new topic's events of the sales order come at offsets 101 and 102 again (the old marks: 100-102).
+    const fresh = [statusChanged(4, { purchaseOrderNumber: 'PO-B', statusId: 30 }), packageShipped(5, 1, 2)];
+    const states = loaded(store);
+    const folded = foldResuming(fresh.map((event, i) => ({ event, source: 101 + i })), states, states.marks, positions(0));
+    const expected = foldEvents([...old, ...fresh]);
+    expect(folded.orderStatus).toEqual(expected.orderStatus);
+    expect(folded.shipments).toEqual(expected.shipments);
+  });
+});
+
 /** Two sales orders' events, out of order here and there and some twice: statuses moving them between purchase orders, a location, packages, a completion. */
 function randomStream(random: Random): ErpEvent[] {
   const events: ErpEvent[] = [];
@@ -142,17 +157,19 @@ function randomStream(random: Random): ErpEvent[] {
 }
 
 describe('resume marks', () => {
-  const mark = (from: number, through: number, statuses: number[] = []): ResumeMark => ({ partition: 2, from, through, statuses });
+  // Here each event's sequence is its offset.
+  const mark = (from: number, through: number, statuses: number[] = []): ResumeMark => ({ partition: 2, from, through, lastSequence: through, statuses });
   it.each([
-    ['inside', mark(10, 20), 15, true],
-    ['at the start of', mark(10, 20), 10, true],
-    ['at the end of', mark(10, 20), 20, true],
-    ['before', mark(10, 20), 9, false],
-    ['after', mark(10, 20), 21, false],
-    ['no mark', undefined, 15, false],
-  ] as const)('holds an event %s its stretch', (_name, held, offset, expected) => {
-    expect(holds(held, { partition: 2, offset })).toBe(expected);
-    expect(holds(held, { partition: 3, offset })).toBe(false);
+    ['inside', mark(10, 20), 15, 15, true],
+    ['at the start of', mark(10, 20), 10, 10, true],
+    ['at the end of', mark(10, 20), 20, 20, true],
+    ['before', mark(10, 20), 9, 9, false],
+    ['after', mark(10, 20), 21, 21, false],
+    ['inside, with a sequence above all of', mark(10, 20), 15, 21, false],
+    ['no mark', undefined, 15, 15, false],
+  ] as const)('holds an event %s its stretch', (_name, held, offset, sequence, expected) => {
+    expect(holds(held, { partition: 2, offset }, sequence)).toBe(expected);
+    expect(holds(held, { partition: 3, offset }, sequence)).toBe(false);
   });
 
   it.each([
@@ -161,6 +178,6 @@ describe('resume marks', () => {
     ['written by an attempt before a shorter retry was committed', mark(20, 27, [22, 26]), 24, 30, [29], mark(20, 30, [22, 26, 29])],
     ['no mark yet', undefined, 20, 25, [], mark(20, 25)],
   ] as const)('%s', (_name, existing, start, through, statuses, expected) => {
-    expect(markAfter(existing, { partition: 2, offset: start }, through, [...statuses])).toEqual(expected);
+    expect(markAfter(existing, { partition: 2, offset: start }, { through, lastSequence: through }, [...statuses])).toEqual(expected);
   });
 });

@@ -19,13 +19,15 @@ export interface TopicPosition {
 
 /**
  * What a read-model document holds of its partition: every event of its sales order with an
- * offset from `from` to `through` is folded into it (applied or skipped for good), and `statuses`
- * are the sequences of the SalesOrderStatusChanged among them that applied.
+ * offset from `from` to `through` is folded into it (applied or skipped for good), `lastSequence`
+ * is the highest sequence among them, and `statuses` are the sequences of the
+ * SalesOrderStatusChanged among them that applied.
  */
 export interface ResumeMark {
   partition: number;
   from: number;
   through: number;
+  lastSequence: number;
   statuses: number[];
 }
 
@@ -42,9 +44,19 @@ export interface BatchPositions<T> {
 
 export const noMarks = (): ResumeMarks => ({ orderStatus: new Map(), shipments: new Map() });
 
-/** Whether the document with `mark` already holds the event at `at`. */
-export function holds(mark: ResumeMark | undefined, at: TopicPosition): boolean {
-  return mark !== undefined && mark.partition === at.partition && mark.from <= at.offset && at.offset <= mark.through;
+/**
+ * Whether the document with `mark` already holds the event at `at` with `sequence`. An event above
+ * the stretch's sequences is not one of its events: its offset is one of a topic whose offsets
+ * started again (recreated), which the mark, written before, does not know.
+ */
+export function holds(mark: ResumeMark | undefined, at: TopicPosition, sequence: number): boolean {
+  return mark !== undefined && mark.partition === at.partition && mark.from <= at.offset && at.offset <= mark.through && sequence <= mark.lastSequence;
+}
+
+/** A batch's events of one sales order: the offset of the last, and the highest sequence. */
+export interface Stretch {
+  through: number;
+  lastSequence: number;
 }
 
 /**
@@ -52,16 +64,18 @@ export function holds(mark: ResumeMark | undefined, at: TopicPosition): boolean 
  * `through`: a document still holding events of this batch from an earlier attempt (written since
  * the start) keeps what it held, so a retry shorter than the attempt loses no decision.
  */
-export function markAfter(existing: ResumeMark | undefined, start: TopicPosition, through: number, statuses: number[]): ResumeMark {
+export function markAfter(existing: ResumeMark | undefined, start: TopicPosition, folded: Stretch, statuses: number[]): ResumeMark {
+  const { through, lastSequence } = folded;
   if (existing && existing.partition === start.partition && existing.through >= start.offset) {
     return {
       partition: start.partition,
       from: Math.min(existing.from, start.offset),
       through: Math.max(existing.through, through),
+      lastSequence: Math.max(existing.lastSequence, lastSequence),
       statuses: [...new Set([...existing.statuses, ...statuses])].sort((a, b) => a - b),
     };
   }
-  return { partition: start.partition, from: start.offset, through, statuses };
+  return { partition: start.partition, from: start.offset, through, lastSequence, statuses };
 }
 
 export interface ResumedFold extends FoldResult {
@@ -82,13 +96,14 @@ export function foldResuming<T>(
 ): ResumedFold {
   const result: FoldResult = { orderStatus: new Map(initial.orderStatus), shipments: new Map(initial.shipments), rejected: [] };
   const applied = new Map<string, number[]>();
-  const through = new Map<string, number>();
+  const stretches = new Map<string, Stretch>();
   for (const { event, source } of items) {
     const at = positions.of(source);
     const key = eventKey(event.clientId, event.salesOrderNumber);
-    through.set(key, Math.max(through.get(key) ?? at.offset, at.offset));
+    const stretch = stretches.get(key);
+    stretches.set(key, { through: Math.max(stretch?.through ?? at.offset, at.offset), lastSequence: Math.max(stretch?.lastSequence ?? 0, event.sequence) });
     const [statusMark, shipmentsMark] = [marks.orderStatus.get(key), marks.shipments.get(key)];
-    const held = { orderStatus: holds(statusMark, at), shipments: holds(shipmentsMark, at) };
+    const held = { orderStatus: holds(statusMark, at, event.sequence), shipments: holds(shipmentsMark, at, event.sequence) };
     let targets = { orderStatus: !held.orderStatus, shipments: !held.shipments };
     if (event.type === 'SalesOrderStatusChanged' && (targets.orderStatus || targets.shipments)) {
       const decidedBy = held.orderStatus ? statusMark : held.shipments ? shipmentsMark : undefined;
@@ -102,10 +117,10 @@ export function foldResuming<T>(
     foldEventTo(result, event, targets);
   }
   const written: ResumeMarks = noMarks();
-  for (const [key, last] of through) {
+  for (const [key, stretch] of stretches) {
     const statuses = applied.get(key) ?? [];
-    if (result.orderStatus.get(key) !== initial.orderStatus.get(key)) written.orderStatus.set(key, markAfter(marks.orderStatus.get(key), positions.start, last, statuses));
-    if (result.shipments.get(key) !== initial.shipments.get(key)) written.shipments.set(key, markAfter(marks.shipments.get(key), positions.start, last, statuses));
+    if (result.orderStatus.get(key) !== initial.orderStatus.get(key)) written.orderStatus.set(key, markAfter(marks.orderStatus.get(key), positions.start, stretch, statuses));
+    if (result.shipments.get(key) !== initial.shipments.get(key)) written.shipments.set(key, markAfter(marks.shipments.get(key), positions.start, stretch, statuses));
   }
   return { ...result, marks: written };
 }

@@ -13,7 +13,7 @@ import type { LoadedStates } from '../../projections/batch.js';
 import { foldSettingAsideFailures, type BatchItem } from './fold-step.js';
 import { batchOutcome, type BatchOutcome } from './batch-outcome.js';
 import { projectBatch } from './project-batch.js';
-import type { BatchPositions } from '../../projections/resume-marks.js';
+import type { BatchPositions, TopicPosition } from '../../projections/resume-marks.js';
 import { retryUntilDone } from './retry.js';
 import { sendDeadLetters, type DeadLetter } from './send-dead-letters.js';
 import { StateCache } from './state-cache.js';
@@ -61,6 +61,7 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
   return async (messages, context) => {
     const { valid, bad } = parseMessages(messages);
     const positions = positionsOf(messages);
+    if (positions) cache.startBatch(positions.start);
     const fold = (loaded: LoadedStates, items: BatchItem[]) => projectBatch(loaded, items, positions);
     const keys = [...new Set(valid.map(({ event }) => documentId(event.clientId, event.salesOrderNumber)))];
     const sent = new Set<string>();
@@ -99,7 +100,7 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
           if (isRefusedDocument(error)) writeRefusals++;
           throw error;
         }
-        cache.remember(keys, projected.states);
+        cache.remember(keys, projected.states, nextPosition(messages));
         deps.observer?.(batchOutcome(states, valid, new Set(projected.rejected.map(({ source }) => source))));
       },
       { context, logger: deps.logger, what: 'projecting the batch' },
@@ -126,6 +127,12 @@ function positionsOf(messages: SourceMessage[]): BatchPositions<SourceMessage> |
   if (!first) return undefined;
   const start = rest.reduce((earliest, message) => Math.min(earliest, Number(message.offset)), Number(first.offset));
   return { start: { partition: first.partition, offset: start }, of };
+}
+
+/** Where the partition's next batch starts: right after this one. */
+function nextPosition(messages: SourceMessage[]): TopicPosition | undefined {
+  const [first] = messages;
+  return first && { partition: first.partition, offset: messages.reduce((last, message) => Math.max(last, Number(message.offset)), 0) + 1 };
 }
 
 /** Parse step: the valid events, and the messages that are not one (or under the wrong key) with the reason. */

@@ -59,11 +59,22 @@ describe('the states a projector keeps between batches', () => {
   it('keeps the resume marks of the documents it wrote, for a retry of a half-written batch', () => {
     const cache = new StateCache(10);
     const written = states([['C1:A', status('A', 3), shipments('A', 2)]]);
-    const mark = { partition: 1, from: 40, through: 47, statuses: [3] };
+    const mark = { partition: 1, from: 40, through: 47, lastSequence: 3, statuses: [3] };
     written.marks!.orderStatus.set('C1:A', mark);
     cache.remember(['C1:A'], written);
     const { known } = cache.lookup(['C1:A']);
     expect(known.marks?.orderStatus.get('C1:A')).toEqual(mark);
     expect(known.marks?.shipments.has('C1:A')).toBe(false);
+  });
+
+  it('drops every entry before a batch that does not start where its last batch of the partition ended: another consumer wrote in between', () => {
+    const cache = new StateCache(10);
+    cache.remember(['C1:A'], states([['C1:A', status('A', 1)]]), { partition: 0, offset: 10 });
+    cache.remember(['C1:B'], states([['C1:B', status('B', 1)]]), { partition: 1, offset: 5 });
+    cache.startBatch({ partition: 0, offset: 10 });
+    cache.startBatch({ partition: 2, offset: 0 }); // a partition it never wrote
+    expect(cache.lookup(['C1:A', 'C1:B']).missing).toEqual([]);
+    cache.startBatch({ partition: 1, offset: 7 });
+    expect(cache.lookup(['C1:A', 'C1:B']).missing).toEqual(['C1:A', 'C1:B']);
   });
 });

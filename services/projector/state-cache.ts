@@ -1,6 +1,6 @@
 import type { OrderStatusState, ShipmentsState } from '../../projections/state.js';
 import type { LoadedStates } from '../../projections/batch.js';
-import { noMarks, type ResumeMark } from '../../projections/resume-marks.js';
+import { noMarks, type ResumeMark, type TopicPosition } from '../../projections/resume-marks.js';
 
 /** What the store held for one sales order after this projector's last write; absent: no document (or no mark). */
 interface KnownStates {
@@ -20,10 +20,16 @@ interface KnownStates {
  * - an event the fold rejects is not dead-lettered on its word: the projector folds the batch
  *   again from the store first;
  * - an event at or below the entry's sequence is below the stored one too: a duplicate either way.
+ * A status, though, is decided on both read models' sequences (sequence-guard.ts): a stale entry of
+ * one would let a wrong decision into the other, whose guard holds. So the entries are dropped
+ * before a batch that does not start where this projector's last batch of its partition ended
+ * (another consumer wrote the batches in between).
  * The least recently used entries make room first; a capacity of 0 keeps nothing.
  */
 export class StateCache {
   private readonly entries = new Map<string, KnownStates>();
+  /** Where this projector's next batch of each partition starts: right after the last one it wrote. */
+  private readonly nextOffsets = new Map<number, number>();
 
   constructor(private readonly capacity: number) {}
 
@@ -50,8 +56,15 @@ export class StateCache {
     return { known, missing };
   }
 
-  /** Remembers the states of `keys` as the store holds them after a successful write. */
-  remember(keys: string[], states: LoadedStates): void {
+  /** Told where a batch starts, before its states are looked up: drops every entry when another consumer may have written since. */
+  startBatch(start: TopicPosition): void {
+    const next = this.nextOffsets.get(start.partition);
+    if (next !== undefined && next !== start.offset) this.entries.clear();
+  }
+
+  /** Remembers the states of `keys` as the store holds them after a successful write of the batch before `next`. */
+  remember(keys: string[], states: LoadedStates, next?: TopicPosition): void {
+    if (next) this.nextOffsets.set(next.partition, next.offset);
     for (const key of keys) {
       const marks = { orderStatus: states.marks?.orderStatus.get(key), shipments: states.marks?.shipments.get(key) };
       this.touch(key, { orderStatus: states.orderStatus.get(key), shipments: states.shipments.get(key), marks });

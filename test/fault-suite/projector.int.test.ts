@@ -34,9 +34,9 @@ import { testEnvironment, uniqueNames } from '../support/servers.js';
 const foldThrowsOnEventId = vi.hoisted(() => 'dead0000-0000-4000-8000-000000000001');
 vi.mock('../../services/projector/project-batch.js', async (importOriginal) => {
   const original = await importOriginal<typeof ProjectBatchModule>();
-  const projectBatch: typeof original.projectBatch = (loaded, items) => {
+  const projectBatch: typeof original.projectBatch = (loaded, items, positions) => {
     if (items.some(({ event }) => event.eventId === foldThrowsOnEventId)) throw new TypeError('projection defect');
-    return original.projectBatch(loaded, items);
+    return original.projectBatch(loaded, items, positions);
   };
   return { ...original, projectBatch };
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { callZeep } from '../../scripts/python/zeep-client.js';
 import { ensurePythonVenv } from '../../scripts/python/venv.js';
 import { PasswordChecksBusyError } from '../../services/domain/credentials/check-slots.js';
-import { promoStandardsSoap } from '../../services/query/soap/plugin.js';
+import { promoStandardsSoap } from '../../services/query/versions/1.0.0/soap/plugin.js';
 import { ACCOUNTS, FakeAuthenticator, FakeLookups } from '../support/fake-ports.js';
 import { freePort } from '../support/free-port.js';
 import { ORDER_STATUS_URL } from '../support/soap-requests.js';

@@ -12,13 +12,13 @@ import { createRequestLimits, RateLimitedError } from '../rate-limit/index.js';
 import { LookupWaitTimeoutError } from '../rate-limit/lookups-in-flight.js';
 import { ErrorCodes } from '../../../contracts/errors/ossn-error.js';
 import { PasswordChecksBusyError } from '../../domain/credentials/check-slots.js';
-import { BadRequestError, InvalidCredentialsError, MissingCredentialsError, ScopeForbiddenError } from '../json/json-errors.js';
-import { ORDER_STATUS_JSON_PATH } from '../json/index.js';
-import { SoapClientFault } from '../soap/soap-faults.js';
+import { BadRequestError, InvalidCredentialsError, MissingCredentialsError, ScopeForbiddenError } from '../versions/1.0.0/json/json-errors.js';
+import { ORDER_STATUS_JSON_PATH } from '../versions/1.0.0/json/index.js';
+import { SoapClientFault } from '../protocol/soap/soap-faults.js';
 import { queryMetrics } from './request-metrics.js';
 import { ACCOUNTS, FakeAuthenticator, FakeLookups } from '../../../test/support/fake-ports.js';
 import { statusDetailsRequest } from '../../../test/support/soap-requests.js';
-import { ORDER_STATUS_PATH } from '../soap/index.js';
+import { ORDER_STATUS_PATH } from '../versions/1.0.0/soap/index.js';
 import { maxPurchaseOrdersPerAnswer } from '../../adapters/mongodb/purchase-order-groups.js';
 
 async function appWithMetrics(requestsPerMinute = 1_000) {

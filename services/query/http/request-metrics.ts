@@ -4,10 +4,10 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import type { Interface, Outcome, QueryMetrics } from '../../plumbing/metrics/query-metrics.js';
 import { ErrorCodes, hasCode, OssnError } from '../../../contracts/errors/ossn-error.js';
-import { ORDER_STATUS_JSON_PATH, SHIPMENTS_JSON_PATH } from '../json/index.js';
-import { ORDER_STATUS_PATH, SHIPMENT_NOTIFICATION_PATH } from '../soap/index.js';
-import { ISSUES_JSON_V2_PATH, ORDER_STATUS_JSON_V2_PATH, SHIPMENTS_JSON_V2_PATH } from '../v2/json/plugin.js';
-import { ORDER_STATUS_V2_PATH, SHIPMENT_NOTIFICATION_V2_PATH } from '../v2/soap/plugin.js';
+import { ORDER_STATUS_JSON_PATH, SHIPMENTS_JSON_PATH } from '../versions/1.0.0/json/index.js';
+import { ORDER_STATUS_PATH, SHIPMENT_NOTIFICATION_PATH } from '../versions/1.0.0/soap/index.js';
+import { ISSUES_JSON_V2_PATH, ORDER_STATUS_JSON_V2_PATH, SHIPMENTS_JSON_V2_PATH } from '../versions/2.0.0/json/plugin.js';
+import { ORDER_STATUS_V2_PATH, SHIPMENT_NOTIFICATION_V2_PATH } from '../versions/2.0.0/soap/plugin.js';
 import { labelsOf, queryTypeLabel } from './request-labels.js';
 
 export interface QueryMetricsOptions {

@@ -50,6 +50,14 @@ module.exports = {
     forbid('services-apart', 'The projector and the query service do not import each other.', '^services/projector/', '^services/query/'),
     forbid('services-apart-too', 'The projector and the query service do not import each other.', '^services/query/', '^services/projector/'),
     {
+      name: 'versions-apart',
+      comment: 'No version folder of the query service imports another version folder: each version (services/query/versions/<version>/) reads its requests, writes its answers and names its operations, on the shared protocol core, so the next one lands as a folder beside them (docs/development.md).',
+      severity: 'error',
+      from: { path: '^services/query/versions/([^/]+)/', pathNot: test },
+      to: { path: '^services/query/versions/', pathNot: '^services/query/versions/$1/' },
+    },
+    forbid('protocol-core-knows-no-version', 'The protocol core and the access step of the query service import no version folder.', '^services/query/(protocol|access)/', '^services/query/versions/'),
+    {
       name: 'every-folder-a-layer',
       comment: 'Each folder of services/ is one of the layers above; a new one is placed in the table first.',
       severity: 'error',

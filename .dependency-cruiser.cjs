@@ -56,7 +56,7 @@ module.exports = {
       from: { path: '^services/query/versions/([^/]+)/', pathNot: test },
       to: { path: '^services/query/versions/', pathNot: '^services/query/versions/$1/' },
     },
-    forbid('protocol-core-knows-no-version', 'The protocol core and the access step of the query service import no version folder.', '^services/query/(protocol|access)/', '^services/query/versions/'),
+    forbid('shared-layers-know-no-version', 'What every version of the query service shares (the protocol core, the access step, HTTP and its metrics, the limits) imports no version folder: a route names its own metric labels in its config.', '^services/query/(protocol|access|http|rate-limit)/', '^services/query/versions/'),
     {
       name: 'every-folder-a-layer',
       comment: 'Each folder of services/ is one of the layers above; a new one is placed in the table first.',

@@ -54,7 +54,7 @@ const routes: FastifyPluginAsync<PartnerJsonOptions> = async (app, options) => {
   app.get<{ Querystring: StatusQuerystring }>(
     '/orders/status',
     {
-      config: { swaggerTransform: documentedEnums({ queryType: STATUS_QUERY_TYPES }) },
+      config: { swaggerTransform: documentedEnums({ queryType: STATUS_QUERY_TYPES }), metrics: { interface: 'json', operation: 'getOrderStatus' } },
       schema: {
         operationId: 'getOrderStatus',
         summary: 'Current status of the credential’s orders (twin of SOAP getOrderStatusDetails)',
@@ -74,7 +74,7 @@ const routes: FastifyPluginAsync<PartnerJsonOptions> = async (app, options) => {
   app.get<{ Querystring: ShipmentsQuerystring }>(
     '/orders/shipments',
     {
-      config: { swaggerTransform: documentedEnums({ queryType: SHIPMENT_QUERY_TYPES }) },
+      config: { swaggerTransform: documentedEnums({ queryType: SHIPMENT_QUERY_TYPES }), metrics: { interface: 'json', operation: 'getShipments' } },
       schema: {
         operationId: 'getShipments',
         summary: 'Shipments of the credential’s orders (twin of SOAP getOrderShipmentNotification)',

@@ -78,7 +78,7 @@ export const promoStandardsSoap: FastifyPluginAsync<PromoStandardsSoapOptions> =
     const documents = served[index] as ServedDocuments;
     const path = files.endpointPath;
 
-    app.post(path, { bodyLimit }, async (request, reply) => {
+    app.post(path, { bodyLimit, config: { metrics: { interface: 'soap' } } }, async (request, reply) => {
       if (typeof request.body !== 'string') throw new SoapClientFault(MALFORMED_REQUEST);
       const element = operationElement(request.body);
       labelRequest(request, { operation: operations.get(element.name)?.name ?? 'unsupported', queryType: childText(element, 'queryType') });

@@ -111,7 +111,7 @@ const routes: FastifyPluginAsync<PartnerJsonV2Options> = async (app, options) =>
   app.get<{ Querystring: V2Querystring }>(
     '/orders/status',
     {
-      config: { swaggerTransform: documentedEnums(STATUS_ENUMS) },
+      config: { swaggerTransform: documentedEnums(STATUS_ENUMS), metrics: { interface: 'json', operation: 'v2/getOrderStatus' } },
       schema: {
         operationId: 'getOrderStatusV2',
         summary: 'Twin of SOAP OSS 2.0.0 getOrderStatus',
@@ -131,6 +131,7 @@ const routes: FastifyPluginAsync<PartnerJsonV2Options> = async (app, options) =>
   app.get<{ Querystring: V2Querystring }>(
     '/issues',
     {
+      config: { metrics: { interface: 'json', operation: 'v2/getIssue' } },
       schema: {
         operationId: 'getIssueV2',
         summary: 'Twin of SOAP OSS 2.0.0 getIssue',
@@ -150,7 +151,7 @@ const routes: FastifyPluginAsync<PartnerJsonV2Options> = async (app, options) =>
   app.get<{ Querystring: V2Querystring }>(
     '/orders/shipments',
     {
-      config: { swaggerTransform: documentedEnums(SHIPMENT_ENUMS) },
+      config: { swaggerTransform: documentedEnums(SHIPMENT_ENUMS), metrics: { interface: 'json', operation: 'v2/getShipments' } },
       schema: {
         operationId: 'getShipmentsV2',
         summary: 'Twin of SOAP OSN 2.0.0 getOrderShipmentNotification',

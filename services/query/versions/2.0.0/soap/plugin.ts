@@ -73,7 +73,7 @@ export const promoStandardsSoapV2: FastifyPluginAsync<PromoStandardsSoapV2Option
     if (!documents) throw new Error(`${files.folder}: documents not loaded`);
     const path = files.endpointPath;
 
-    app.post(path, { bodyLimit }, async (request, reply) => {
+    app.post(path, { bodyLimit, config: { metrics: { interface: 'soap' } } }, async (request, reply) => {
       if (typeof request.body !== 'string') throw new SoapClientFault(MALFORMED_REQUEST);
       const element = operationElement(request.body);
       const operation = operations.get(element.name);

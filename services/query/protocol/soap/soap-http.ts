@@ -1,10 +1,8 @@
-// The HTTP side every SOAP endpoint shares (1.0.0 and 2.0.0): request bodies read as XML text
-// whatever their declared type, the faults both versions send alike, and the WSDL and XSD routes.
+// The HTTP side every SOAP endpoint shares (./soap-plugin.ts): request bodies read as XML text
+// whatever their declared type, faults, and the WSDL and XSD routes.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { RateLimitedError } from '../../rate-limit/rate-limited-error.js';
 import { renderFault, type FaultCode } from './envelope.js';
 import { decodeRequestBody, refuseDisproportionate } from './parse-envelope.js';
-import { MALFORMED_REQUEST, SoapClientFault } from './soap-faults.js';
 import type { ServedDocuments, ServiceFiles } from './wsdl.js';
 
 export const XML_CONTENT_TYPE = 'text/xml; charset=utf-8';
@@ -22,31 +20,10 @@ export function isFastifyRequestError(error: FastifyError): boolean {
   return typeof error.code === 'string' && error.code.startsWith('FST_') && status >= 400 && status < 500;
 }
 
-/**
- * The faults 1.0.0 and 2.0.0 send alike, or undefined for any other error (each version answers
- * those its own way): the rate limit (429 with Retry-After: back-off is HTTP's job, zeep raises
- * the fault), a client fault, and Fastify's own request errors (a malformed request).
- */
-export function sendCommonFault(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
-  if (request.raw.aborted || error.code === 'ECONNRESET') {
-    // The client went away mid-body: nobody to answer and nothing of ours failed. Info, so that
-    // anyone opening and dropping connections cannot flood the error log.
-    request.log.info({ code: error.code }, 'SOAP request aborted by the client');
-    return sendFault(reply, 400, 'soap:Client', MALFORMED_REQUEST);
-  }
-  if (error instanceof RateLimitedError) {
-    reply.header('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
-    return sendFault(reply, 429, 'soap:Server', 'Rate limit exceeded — retry later');
-  }
-  if (error instanceof SoapClientFault) {
-    request.log.info({ fault: error.message }, 'SOAP client fault');
-    return sendFault(reply, 500, 'soap:Client', error.message);
-  }
-  if (isFastifyRequestError(error)) {
-    request.log.info({ fault: MALFORMED_REQUEST, code: error.code }, 'SOAP request refused');
-    return sendFault(reply, 500, 'soap:Client', MALFORMED_REQUEST);
-  }
-  return undefined;
+/** A soap:Client fault (HTTP 500, as the fault table says), logged at info: the client's mistake, not ours. */
+export function sendClientFault(request: FastifyRequest, reply: FastifyReply, message: string): FastifyReply {
+  request.log.info({ fault: message }, 'SOAP client fault');
+  return sendFault(reply, 500, 'soap:Client', message);
 }
 
 /** `?wsdl` in any case, with or without a value. */

@@ -1,23 +1,19 @@
-// What a read 2.0.0 request is answered, SOAP or JSON alike: the credential (105), the rate limit
-// (429), the scope (104), then the lookup (301 where a reference finds nothing). The lookup runs in
+// What a read 2.0.0 request is answered, SOAP or JSON alike: the access step (../../access/: the
+// credential 105, the rate limit 429, the scope 104), then the lookup (301 where a reference finds nothing). The lookup runs in
 // one of the credential's slots, bound to the request (http/request-work.ts).
 import type { CappedAnswer, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../../../contracts/lookup-answers-v2.js';
 import type { OrderLookupsV2, OrderStatusV2Query, ShipmentQuery } from '../../../../contracts/lookups.js';
 import type { Authenticator, Credential, LoginGuard, Scope } from '../../../domain/credentials/credential.js';
+import { authorize as access, type Access } from '../../access/authorize.js';
+import { LoginRefused } from '../../access/refusals.js';
 import type { FastifyRequest } from 'fastify';
 import type { RequestWork } from '../../http/request-work.js';
 import type { Degraded } from './fitting.js';
 import { fieldTooLong } from '../../order-queries.js';
 import type { ReadRequest, SentLogin } from './read-request.js';
-import { messages, ServiceMessageError } from './service-messages.js';
 
-export interface AnswerContext {
+export interface AnswerContext extends Access {
   lookups: OrderLookupsV2;
-  authenticator: Authenticator;
-  /** After the credential, before the scope: the rate limit (throws RateLimitedError). */
-  admit?: ((credential: Credential) => void | Promise<void>) | undefined;
-  /** Just before a password is checked against the store (see Authenticator.verify). */
-  beforePasswordCheck?: LoginGuard | undefined;
   work?: RequestWork | undefined;
 }
 
@@ -47,15 +43,10 @@ export const answerContext = (options: V2ServiceOptions, request: FastifyRequest
 /** An answer, or the reference that found nothing (301). */
 export type Found<T> = { found: T } | { notFound: 'referenceNumber' | 'issueId' };
 
-async function authorize(login: SentLogin, scope: Scope, context: AnswerContext): Promise<Credential> {
+function authorize(login: SentLogin, scope: Scope, context: AnswerContext): Promise<Credential> {
   // Never says which part failed (100 is never sent): unreadable, too long, unknown and wrong alike.
-  const failed = () => new ServiceMessageError(messages.credentialsFailed());
-  if (login === 'unreadable' || fieldTooLong(login.id) || fieldTooLong(login.password)) throw failed();
-  const credential = await context.authenticator.verify(login.id, login.password, context.beforePasswordCheck);
-  if (!credential) throw failed();
-  await context.admit?.(credential);
-  if (!credential.scopes.includes(scope)) throw new ServiceMessageError(messages.unauthorized());
-  return credential;
+  if (login === 'unreadable' || fieldTooLong(login.id) || fieldTooLong(login.password)) throw new LoginRefused();
+  return access(login, scope, context);
 }
 
 async function lookUp<T>(context: AnswerContext, credential: Credential, run: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {

@@ -1,8 +1,7 @@
 // The JSON error table of service.md plus the 400s of queries.md, mapped in one error handler:
 // every failure of the JSON routes, Fastify's own validation errors included, becomes {"error": …}.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { PasswordChecksBusyError } from '../../../../domain/credentials/check-slots.js';
-import { RateLimitedError } from '../../../rate-limit/rate-limited-error.js';
+import { answerRefusal } from '../../../access/refusals.js';
 import { ErrorCodes, OssnError, type ErrorCode } from '../../../../../contracts/errors/ossn-error.js';
 import { MAX_FIELD_LENGTH } from '../../../order-queries.js';
 import { BASIC_REALM } from '../../../protocol/json/basic-auth.js';
@@ -86,18 +85,20 @@ function isFastifyClientError(error: FastifyError): boolean {
   return typeof error.code === 'string' && error.code.startsWith('FST_') && status >= 400 && status < 500;
 }
 
+function sendHttpError(error: JsonHttpError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error.statusCode !== 400) request.log.info({ status: error.statusCode, error: error.message }, 'JSON request refused');
+  return reply.code(error.statusCode).headers(error.headers).send({ error: error.message });
+}
+
 export function handleJsonError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (error instanceof RateLimitedError) {
-    return reply.code(429).header('retry-after', String(error.retryAfterSeconds)).send({ error: 'Rate limit exceeded' });
-  }
-  if (error instanceof PasswordChecksBusyError) {
-    request.log.debug('password checks at their bound: login refused as busy'); // as SOAP: no warning per refusal in a flood
-    return reply.code(503).header('retry-after', '1').send({ error: 'Service busy — retry later' });
-  }
-  if (error instanceof JsonHttpError) {
-    if (error.statusCode !== 400) request.log.info({ status: error.statusCode, error: error.message }, 'JSON request refused');
-    return reply.code(error.statusCode).headers(error.headers).send({ error: error.message });
-  }
+  const refused = answerRefusal(error, request, {
+    rateLimited: ({ retryAfterSeconds }) => reply.code(429).header('retry-after', String(retryAfterSeconds)).send({ error: 'Rate limit exceeded' }),
+    busy: () => reply.code(503).header('retry-after', '1').send({ error: 'Service busy — retry later' }),
+    loginFailed: () => sendHttpError(new InvalidCredentialsError(), request, reply),
+    forbidden: ({ scope }) => sendHttpError(new ScopeForbiddenError(scope), request, reply),
+  });
+  if (refused) return refused;
+  if (error instanceof JsonHttpError) return sendHttpError(error, request, reply);
   if (error.validation) {
     return reply.code(400).send({ error: describeValidation(error.validation as AjvError[]) });
   }

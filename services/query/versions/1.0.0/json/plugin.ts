@@ -6,7 +6,8 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { OrderLookups } from '../../../../../contracts/lookups.js';
 import type { RequestWork } from '../../../http/request-work.js';
 import type { Credential, Authenticator, LoginGuard } from '../../../../domain/credentials/credential.js';
-import { authorize } from './authorize.js';
+import { authorize, type Access } from '../../../access/authorize.js';
+import { readBasicLogin } from './basic-login.js';
 import { BadRequestError, handleJsonError } from './json-errors.js';
 import { shipmentsRequest, statusRequest } from './queries.js';
 import { sendList } from './answer-body.js';
@@ -44,10 +45,10 @@ export interface PartnerJsonOptions {
   requestWork?: ((request: FastifyRequest) => RequestWork) | undefined;
 }
 
-/** The options of `authorize` for one request. */
-function authorizing(options: PartnerJsonOptions, request: FastifyRequest) {
-  const { beforePasswordCheck, beforeLookup } = options;
-  return { ...options, beforeLookup: beforeLookup?.(request), beforePasswordCheck: beforePasswordCheck?.(request) };
+/** What one request is let in by. */
+function access(options: PartnerJsonOptions, request: FastifyRequest): Access {
+  const { authenticator, beforePasswordCheck, beforeLookup } = options;
+  return { authenticator, admit: beforeLookup?.(request), beforePasswordCheck: beforePasswordCheck?.(request) };
 }
 
 const routes: FastifyPluginAsync<PartnerJsonOptions> = async (app, options) => {
@@ -66,7 +67,7 @@ const routes: FastifyPluginAsync<PartnerJsonOptions> = async (app, options) => {
     },
     async (request, reply) => {
       const query = statusRequest(request.query);
-      const credential = await authorize(request.headers.authorization, 'order_status', authorizing(options, request));
+      const credential = await authorize(readBasicLogin(request.headers.authorization), 'order_status', access(options, request));
       return sendList(reply, 'orders', await query.answer(options.lookups, credential, options.requestWork?.(request)), orderStatusItem);
     },
   );
@@ -86,7 +87,7 @@ const routes: FastifyPluginAsync<PartnerJsonOptions> = async (app, options) => {
     },
     async (request, reply) => {
       const query = shipmentsRequest(request.query);
-      const credential = await authorize(request.headers.authorization, 'osn', authorizing(options, request));
+      const credential = await authorize(readBasicLogin(request.headers.authorization), 'osn', access(options, request));
       return sendList(reply, 'shipments', await query.answer(options.lookups, credential, options.requestWork?.(request)), shipmentsItem);
     },
   );

@@ -1,12 +1,11 @@
 // The SOAP operations of each endpoint, chosen by the local name of the Body's first element.
-// Order of checks: arguments, credential, rate-limit hook, scope, lookup.
+// Order of checks: arguments, then the access step (credential, rate-limit hook, scope), then the lookup.
 import type { OrderLookups } from '../../../../../contracts/lookups.js';
 import type { RequestWork } from '../../../http/request-work.js';
 import type { Authenticator, Credential, LoginGuard, Scope } from '../../../../domain/credentials/credential.js';
+import { authorize as access } from '../../../access/authorize.js';
 import { orderStatusDetailsPayload, orderStatusTypesPayload } from './build-order-status.js';
 import { shipmentNotificationPayload } from './build-shipment-notification.js';
-import { SoapClientFault } from '../../../protocol/soap/soap-faults.js';
-import { ErrorCodes } from '../../../../../contracts/errors/ossn-error.js';
 import type { Payload } from '../../../protocol/soap/envelope.js';
 import type { XmlElement } from '../../../protocol/soap/parse-envelope.js';
 import { readLogin, readShipmentRequest, readStatusDetailsRequest, type Login } from './read-request.js';
@@ -26,18 +25,17 @@ export interface OperationContext {
   work?: RequestWork | undefined;
 }
 
-interface Operation {
+export interface Operation {
   name: OperationName;
   /** What writes the answer's Body content. */
   run(request: XmlElement, context: OperationContext): Promise<Payload>;
 }
 
-async function authorize(login: Login, scope: Scope, operation: OperationName, context: OperationContext): Promise<Credential> {
-  const credential = login.id === undefined ? undefined : await context.authenticator.verify(login.id, login.password ?? '', context.beforePasswordCheck);
-  if (!credential) throw new SoapClientFault('Invalid id or password', ErrorCodes.LOGIN_INVALID);
-  await context.beforeOperation?.(credential, operation);
-  if (!credential.scopes.includes(scope)) throw new SoapClientFault(`Credential not permitted for scope: ${scope}`, ErrorCodes.SCOPE_FORBIDDEN);
-  return credential;
+/** A login without an id has nothing to check; a missing password is an empty one. */
+function authorize(login: Login, scope: Scope, operation: OperationName, context: OperationContext): Promise<Credential> {
+  const { authenticator, beforeOperation, beforePasswordCheck } = context;
+  const sent = login.id === undefined ? undefined : { id: login.id, password: login.password ?? '' };
+  return access(sent, scope, { authenticator, beforePasswordCheck, admit: beforeOperation && ((credential) => beforeOperation(credential, operation)) });
 }
 
 const getOrderStatusDetails: Operation = {
@@ -79,9 +77,3 @@ export const ORDER_STATUS_OPERATIONS: OperationTable = new Map([
 export const SHIPMENT_NOTIFICATION_OPERATIONS: OperationTable = new Map([
   ['GetOrderShipmentNotificationRequest', getOrderShipmentNotification],
 ]);
-
-export async function runOperation(table: OperationTable, request: XmlElement, context: OperationContext): Promise<Payload> {
-  const operation = table.get(request.name);
-  if (!operation) throw new SoapClientFault(`Unsupported operation: ${request.name}`);
-  return operation.run(request, context);
-}

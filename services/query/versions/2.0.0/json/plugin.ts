@@ -6,12 +6,11 @@
 import swagger from '@fastify/swagger';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { basicAuth, documentedEnums, openapiOptions } from '../../../http/openapi.js';
-import { PasswordChecksBusyError } from '../../../../domain/credentials/check-slots.js';
 import { AnswerChunks } from '../../../http/answer-chunks.js';
 import { labelRequest } from '../../../http/request-labels.js';
 import { BASIC_REALM, readBasicAuth } from '../../../protocol/json/basic-auth.js';
 import { queryHasPassword } from '../../../protocol/json/url-password.js';
-import { RateLimitedError } from '../../../rate-limit/rate-limited-error.js';
+import { answerRefusal } from '../../../access/refusals.js';
 import { parseRequestDateTime } from '../../../request-date-time.js';
 import { answerContext, issueAnswer, orderStatusAnswer, shipmentAnswer, type V2ServiceOptions } from '../answers.js';
 import { shipmentNotificationV2Json } from '../osn/shipment-notification-answer.js';
@@ -80,20 +79,22 @@ function sendBody(reply: FastifyReply, write: (out: AnswerChunks) => void): Fast
   return reply.type(JSON_CONTENT_TYPE).send(out.bytes());
 }
 
+/** The message with the JSON twins' HTTP status of its code. */
+const sendMessage = (reply: FastifyReply, message: ServiceMessage) => sendMessages(reply, [message], httpStatusOf(message));
+
 function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (error instanceof RateLimitedError) {
-    return sendMessages(reply.header('retry-after', String(error.retryAfterSeconds)), [messages.rateLimited()], 429);
-  }
-  if (error instanceof ServiceMessageError) return sendMessages(reply, [error.serviceMessage], httpStatusOf(error.serviceMessage));
+  const refused = answerRefusal(error, request, {
+    rateLimited: ({ retryAfterSeconds }) => sendMessages(reply.header('retry-after', String(retryAfterSeconds)), [messages.rateLimited()], 429),
+    busy: () => sendMessages(reply.header('retry-after', '1'), [messages.busy()], 503),
+    loginFailed: () => sendMessage(reply, messages.credentialsFailed()),
+    forbidden: () => sendMessage(reply, messages.unauthorized()),
+  });
+  if (refused) return refused;
+  if (error instanceof ServiceMessageError) return sendMessage(reply, error.serviceMessage);
   if (error.validation) {
     // The only schema rule: one value per parameter.
     const field = error.validation[0]?.instancePath.replace(/^\//, '') || 'query';
     return sendMessages(reply, [messages.notSupported(field, '(given more than once)')], 400);
-  }
-  if (error instanceof PasswordChecksBusyError) {
-    request.log.debug('password checks at their bound: login refused as busy');
-    reply.header('retry-after', '1');
-    return sendMessages(reply, [messages.busy()], 503);
   }
   request.log.error({ err: error }, 'JSON v2 request failed');
   return sendMessages(reply, [messages.generalError()], 500);

@@ -1,5 +1,5 @@
 // Renders the same 5,000-purchase-order SOAP answers three ways, side by side in one run, and
-// prints the figures: the writer the service answers with (services/query/soap/build-*.ts: XML
+// prints the figures: the writer the service answers with (services/query/versions/1.0.0/soap/build-*.ts: XML
 // text straight from the views, UTF-8 in chunks), and the views shaped as an object tree (key
 // order = element order, arrays = repeated elements, '@'-keys = attributes) rendered by
 // fast-xml-parser's XMLBuilder (what the service used before) or by xmlbuilder2. All three must

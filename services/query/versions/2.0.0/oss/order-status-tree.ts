@@ -4,7 +4,7 @@
 // auditURL, ResolutionArray, issueBlockingStatus, Issue/ContactArray.
 import type { CappedAnswer, ContactView, IssueView, OrderStatusDetailV2View, OrderStatusV2View, ProductView, Quantity } from '../../../../../contracts/lookup-answers-v2.js';
 import type { AnswerChunks } from '../../../http/answer-chunks.js';
-import type { Tree } from '../answer-tree.js';
+import type { Tree } from '../../../protocol/content-tree.js';
 import { fitContact, type Degraded } from '../fitting.js';
 import { writeJsonAnswer } from '../json/answer-body.js';
 import { capMessages } from '../service-messages.js';

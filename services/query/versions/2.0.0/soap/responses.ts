@@ -4,13 +4,16 @@
 import type { CappedAnswer, IssueView, OrderStatusV2View } from '../../../../../contracts/lookup-answers-v2.js';
 import type { AnswerChunks } from '../../../http/answer-chunks.js';
 import type { Payload } from '../../../protocol/soap/envelope.js';
-import type { Tree } from '../answer-tree.js';
 import { SERVICE_METHODS } from '../answers.js';
 import type { Degraded } from '../fitting.js';
 import { OSN_V2_NS, OSN_V2_SHARED_NS, OSS_V2_NS, OSS_V2_SHARED_NS } from '../namespaces.js';
 import { issueTree, orderStatusTree } from '../oss/order-status-tree.js';
 import { capMessages, type ServiceMessage } from '../service-messages.js';
-import { arrayXml, treeXml } from './tree-xml.js';
+import type { Tree } from '../../../protocol/content-tree.js';
+import { treeXmlWriter } from '../../../protocol/soap/tree-xml.js';
+
+/** The item elements of the 2.0.0 arrays not named by their array less "Array". */
+const { arrayXml, treeXml } = treeXmlWriter({ OrderContactArray: 'Contact', ServiceMethodArray: 'serviceMethod' });
 
 export type OssResponse = 'GetOrderStatusResponse' | 'GetIssueResponse' | 'GetServiceMethodsResponse';
 

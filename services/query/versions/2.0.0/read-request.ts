@@ -4,14 +4,11 @@
 // (./answers.ts). Each interface says how it reads a field, a date-time and the login.
 import type { OrderStatusV2Query, ShipmentQuery } from '../../../../contracts/lookups.js';
 import { issueDetailTypes, orderStatusQueryTypes, type IssueDetailType, type OrderStatusQueryType } from '../../../../contracts/v2-vocabulary.js';
+import type { Login } from '../../access/authorize.js';
 import { messages, ServiceMessageError, type ServiceMessage } from './service-messages.js';
 
 export const WS_VERSION = '2.0.0';
 
-export interface Login {
-  id: string;
-  password: string;
-}
 
 /** The login a request carries: 'unreadable' when sent but not readable (a bad Basic header): 105. */
 export type SentLogin = Login | 'unreadable';

@@ -9,7 +9,7 @@ import { LoginRefused } from '../../access/refusals.js';
 import type { FastifyRequest } from 'fastify';
 import type { RequestWork } from '../../http/request-work.js';
 import type { Degraded } from './fitting.js';
-import { fieldTooLong } from '../../order-queries.js';
+import { fieldTooLong } from '../../protocol/field-length.js';
 import type { ReadRequest, SentLogin } from './read-request.js';
 
 export interface AnswerContext extends Access {

@@ -5,7 +5,7 @@ import type { Login } from '../../../access/authorize.js';
 import { LoginRefused } from '../../../access/refusals.js';
 import { readBasicAuth } from '../../../protocol/json/basic-auth.js';
 import { BadRequestError, MissingCredentialsError, tooLong } from './json-errors.js';
-import { fieldTooLong } from '../../../order-queries.js';
+import { fieldTooLong } from '../../../protocol/field-length.js';
 
 export function readBasicLogin(header: string | undefined): Login {
   const login = readBasicAuth(header);

@@ -3,7 +3,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { answerRefusal } from '../../../access/refusals.js';
 import { ErrorCodes, OssnError, type ErrorCode } from '../../../../../contracts/errors/ossn-error.js';
-import { MAX_FIELD_LENGTH } from '../../../order-queries.js';
+import { MAX_FIELD_LENGTH } from '../../../protocol/field-length.js';
 import { BASIC_REALM } from '../../../protocol/json/basic-auth.js';
 
 export const MISSING_CREDENTIALS = 'Missing credentials — use HTTP Basic auth (id:password)';

@@ -3,7 +3,7 @@
 // description. Bodies exactly as service.md lists them; dates are Date objects written as ISO 8601.
 import { statusTypes } from '../../../../../contracts/status-types.js';
 import { rateLimitHeaders, retryAfterHeader } from '../../../http/openapi.js';
-import { MAX_FIELD_LENGTH } from '../../../order-queries.js';
+import { MAX_FIELD_LENGTH } from '../../../protocol/field-length.js';
 
 const text = { type: 'string' } as const;
 const dateTime = { type: 'string', format: 'date-time' } as const;

@@ -1,8 +1,9 @@
 // Turns an operation element into validated arguments: the SOAP reading of a request (its fields,
-// their lengths, queryType as xsd:int); which queryType needs what is decided in ../../../order-queries.ts.
+// their lengths, queryType as xsd:int); which queryType needs what is decided in ../order-queries.ts.
 // Every message names the field, so a partner can fix its request without asking.
 import type { OrderStatusView, ShipmentNotificationView } from '../../../../../contracts/lookup-answers.js';
-import { fieldTooLong, MAX_FIELD_LENGTH, orderStatusQuery, shipmentQuery, type ArgumentDialect, type OrderQuery } from '../../../order-queries.js';
+import { orderStatusQuery, shipmentQuery, type ArgumentDialect, type OrderQuery } from '../order-queries.js';
+import { fieldTooLong, MAX_FIELD_LENGTH } from '../../../protocol/field-length.js';
 import { SoapClientFault } from '../../../protocol/soap/soap-faults.js';
 import { childText, type XmlElement } from '../../../protocol/soap/parse-envelope.js';
 import { parseRequestDateTime } from '../../../request-date-time.js';

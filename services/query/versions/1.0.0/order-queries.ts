@@ -2,18 +2,11 @@
 // which argument, how a missing or bad one is refused, and the lookup each queryType runs
 // ("Missing or bad arguments"). Each interface reads its own request (XML elements, a query
 // string), names its arguments and date-times in its own words, and writes its own answers.
-import type { OrderStatusView, ShipmentNotificationView } from '../../contracts/lookup-answers.js';
-import type { OrderLookups, ShipmentQuery, StatusQuery } from '../../contracts/lookups.js';
-import type { Credential } from '../domain/credentials/credential.js';
-import type { RequestWork } from './http/request-work.js';
+import type { OrderStatusView, ShipmentNotificationView } from '../../../../contracts/lookup-answers.js';
+import type { OrderLookups, ShipmentQuery, StatusQuery } from '../../../../contracts/lookups.js';
+import type { Credential } from '../../../domain/credentials/credential.js';
+import type { RequestWork } from '../../http/request-work.js';
 
-/** The longest an argument may be, in characters (code points, as XSD maxLength counts them). */
-export const MAX_FIELD_LENGTH = 64;
-
-/** Longer than MAX_FIELD_LENGTH code points (counted only when its UTF-16 length could be). */
-export function fieldTooLong(value: string): boolean {
-  return value.length > MAX_FIELD_LENGTH && [...value].length > MAX_FIELD_LENGTH;
-}
 
 /** How an interface reads and words its arguments. */
 export interface ArgumentDialect {

@@ -3,13 +3,12 @@
 // query parameters, the SOAP 2.0.0 content as the body, and the same checks in the same order;
 // every refusal, the rate limit's 429 included, as {"ServiceMessageArray":[…]} with the HTTP status
 // of its code, mapped in one error handler.
-import swagger from '@fastify/swagger';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { basicAuth, documentedEnums, openapiOptions } from '../../../http/openapi.js';
+import { basicAuth, documentedEnums } from '../../../http/openapi.js';
+import { jsonPlugin, type JsonPluginOptions } from '../../../protocol/json/json-plugin.js';
 import { AnswerChunks } from '../../../http/answer-chunks.js';
 import { labelRequest } from '../../../http/request-labels.js';
 import { BASIC_REALM, readBasicAuth } from '../../../protocol/json/basic-auth.js';
-import { queryHasPassword } from '../../../protocol/json/url-password.js';
 import { answerRefusal } from '../../../access/refusals.js';
 import { parseRequestDateTime } from '../../../request-date-time.js';
 import { answerContext, issueAnswer, orderStatusAnswer, shipmentAnswer, type V2ServiceOptions } from '../answers.js';
@@ -36,10 +35,7 @@ export const SHIPMENTS_JSON_V2_PATH = `${PARTNER_API_V2_PREFIX}/orders/shipments
 export const ISSUES_JSON_V2_PATH = `${PARTNER_API_V2_PREFIX}/issues`;
 export const OPENAPI_V2_PATH = `${PARTNER_API_V2_PREFIX}/openapi.json`;
 
-export type PartnerJsonV2Options = V2ServiceOptions & {
-  /** Public base URL, named as the server in the OpenAPI description. */
-  publicBaseUrl?: string | undefined;
-};
+export type PartnerJsonV2Options = V2ServiceOptions & JsonPluginOptions;
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -168,27 +164,17 @@ const routes: FastifyPluginAsync<PartnerJsonV2Options> = async (app, options) =>
       return sendBody(reply, shipmentNotificationV2Json(answer.found, degraded));
     },
   );
-
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 };
 
-export const partnerJsonApiV2: FastifyPluginAsync<PartnerJsonV2Options> = async (app, options) => {
-  await app.register(
-    swagger,
-    openapiOptions(
-      {
-        title: 'ossn partner API, 2.0.0',
-        version: '2.0.0',
-        description:
-          'Order status, issues and shipments of a partner’s orders: the JSON twins of the PromoStandards OSS/OSN 2.0.0 SOAP services. Every refusal is a ServiceMessageArray with the HTTP status of its code.',
-      },
-      options.publicBaseUrl,
-    ),
-  );
-  app.setErrorHandler(handleError);
-  // Before anything derived from the query is read or logged (../../../protocol/json/url-password.ts).
-  app.addHook('onRequest', async (request) => {
-    if (queryHasPassword(request.url)) throw new ServiceMessageError(messages.notSupported('password', 'in the URL: send the credential with HTTP Basic auth'));
-  });
-  await app.register(routes, { ...options, prefix: PARTNER_API_V2_PREFIX });
-};
+export const partnerJsonApiV2 = jsonPlugin<PartnerJsonV2Options>({
+  prefix: PARTNER_API_V2_PREFIX,
+  info: {
+    title: 'ossn partner API, 2.0.0',
+    version: '2.0.0',
+    description:
+      'Order status, issues and shipments of a partner’s orders: the JSON twins of the PromoStandards OSS/OSN 2.0.0 SOAP services. Every refusal is a ServiceMessageArray with the HTTP status of its code.',
+  },
+  handleError,
+  passwordInUrl: () => new ServiceMessageError(messages.notSupported('password', 'in the URL: send the credential with HTTP Basic auth')),
+  routes,
+});

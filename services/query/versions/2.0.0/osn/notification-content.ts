@@ -2,7 +2,7 @@
 // GetOrderShipmentNotificationResponse.xsd and SharedOSNObjects.xsd: keys are the element names in
 // XSD order, each XArray a list of its X, absent values undefined (contentXml writes no element for
 // one, JSON.stringify no key). The SOAP answer writes it as XML, the JSON v2 twin sends it as it
-// is, so the two cannot say different things. (Type aliases, not interfaces: content-xml.ts takes
+// is, so the two cannot say different things. (Type aliases, not interfaces: the tree writer takes
 // them as records of element names.)
 import type { ItemV2View, PackageV2View, SalesOrderShipmentV2View, ShipmentNotificationV2View, ShipmentV2View } from '../../../../../contracts/lookup-answers-v2.js';
 import { preProductionProofs, quantityUoms, type PreProductionProof, type QuantityUom } from '../../../../../contracts/v2-vocabulary.js';

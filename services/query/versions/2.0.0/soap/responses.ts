@@ -13,7 +13,7 @@ import type { Tree } from '../../../protocol/content-tree.js';
 import { treeXmlWriter } from '../../../protocol/soap/tree-xml.js';
 
 /** The item elements of the 2.0.0 arrays not named by their array less "Array". */
-const { arrayXml, treeXml } = treeXmlWriter({ OrderContactArray: 'Contact', ServiceMethodArray: 'serviceMethod' });
+const { arrayXml, treeXml } = treeXmlWriter({ itemNames: { OrderContactArray: 'Contact', ServiceMethodArray: 'serviceMethod' } });
 
 export type OssResponse = 'GetOrderStatusResponse' | 'GetIssueResponse' | 'GetServiceMethodsResponse';
 
@@ -26,7 +26,7 @@ function ossResponse(name: OssResponse, list: readonly ServiceMessage[], content
   return (out) => {
     out.add(`<${name} xmlns="${OSS_V2_NS}">`);
     content?.(out);
-    if (list.length > 0) out.add(arrayXml('ServiceMessageArray', list.map(messageTree), '', IN_OSS_SHARED));
+    if (list.length > 0) out.add(arrayXml('ServiceMessageArray', list.map(messageTree), IN_OSS_SHARED));
     out.add(`</${name}>`);
   };
 }
@@ -39,22 +39,22 @@ export function orderStatusPayload(answer: CappedAnswer<OrderStatusV2View>, degr
   return ossResponse('GetOrderStatusResponse', capMessages(answer), (out) => {
     if (answer.orders.length === 0) return;
     out.add(`<OrderStatusArray${IN_OSS_SHARED}>`);
-    for (const order of answer.orders) out.add(`<OrderStatus>${treeXml(orderStatusTree(order, degraded), '')}</OrderStatus>`);
+    for (const order of answer.orders) out.add(`<OrderStatus>${treeXml(orderStatusTree(order, degraded))}</OrderStatus>`);
     out.add('</OrderStatusArray>');
   });
 }
 
 /** GetIssueResponse of at least one issue (none is a 301). */
 export function issuePayload(issues: readonly IssueView[]): Payload {
-  return ossResponse('GetIssueResponse', [], (out) => out.add(arrayXml('IssueArray', issues.map(issueTree), '', IN_OSS_SHARED)));
+  return ossResponse('GetIssueResponse', [], (out) => out.add(arrayXml('IssueArray', issues.map(issueTree), IN_OSS_SHARED)));
 }
 
 export const serviceMethodsPayload: Payload = ossResponse('GetServiceMethodsResponse', [], (out) =>
-  out.add(arrayXml('ServiceMethodArray', [...SERVICE_METHODS], '', IN_OSS_SHARED)),
+  out.add(arrayXml('ServiceMethodArray', [...SERVICE_METHODS], IN_OSS_SHARED)),
 );
 
 /** An OSN answer of service messages alone: M:ServiceMessageArray holding S:ServiceMessage. */
 export function osnMessages(list: readonly ServiceMessage[]): Payload {
-  const items = list.map((m) => `<ServiceMessage xmlns="${OSN_V2_SHARED_NS}">${treeXml(messageTree(m), '')}</ServiceMessage>`).join('');
+  const items = list.map((m) => `<ServiceMessage xmlns="${OSN_V2_SHARED_NS}">${treeXml(messageTree(m))}</ServiceMessage>`).join('');
   return (out) => out.add(`<GetOrderShipmentNotificationResponse xmlns="${OSN_V2_NS}"><ServiceMessageArray>${items}</ServiceMessageArray></GetOrderShipmentNotificationResponse>`);
 }

@@ -8,7 +8,7 @@ import { orderStatusDetailsPayload, orderStatusTypesPayload } from './build-orde
 import { shipmentNotificationPayload } from './build-shipment-notification.js';
 import type { Payload } from '../../../protocol/soap/envelope.js';
 import type { XmlElement } from '../../../protocol/soap/parse-envelope.js';
-import { readLogin, readShipmentRequest, readStatusDetailsRequest, type Login } from './read-request.js';
+import { readLogin, readShipmentRequest, readStatusDetailsRequest, type LoginFields } from './read-request.js';
 
 export type OperationName = 'getOrderStatusDetails' | 'getOrderStatusTypes' | 'getOrderShipmentNotification';
 
@@ -32,7 +32,7 @@ export interface Operation {
 }
 
 /** A login without an id has nothing to check; a missing password is an empty one. */
-function authorize(login: Login, scope: Scope, operation: OperationName, context: OperationContext): Promise<Credential> {
+function authorize(login: LoginFields, scope: Scope, operation: OperationName, context: OperationContext): Promise<Credential> {
   const { authenticator, beforeOperation, beforePasswordCheck } = context;
   const sent = login.id === undefined ? undefined : { id: login.id, password: login.password ?? '' };
   return access(sent, scope, { authenticator, beforePasswordCheck, admit: beforeOperation && ((credential) => beforeOperation(credential, operation)) });

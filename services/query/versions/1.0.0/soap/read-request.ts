@@ -8,14 +8,15 @@ import { SoapClientFault } from '../../../protocol/soap/soap-faults.js';
 import { childText, type XmlElement } from '../../../protocol/soap/parse-envelope.js';
 import { parseRequestDateTime } from '../../../request-date-time.js';
 
-export interface Login {
+/** The id and password fields as sent (either may be missing); the access step (../../../access/authorize.ts) checks them as a Login. */
+export interface LoginFields {
   id: string | undefined;
   password: string | undefined;
 }
 
 /** A request's login and what it asks. */
 export interface ReadRequest<V> {
-  login: Login;
+  login: LoginFields;
   query: OrderQuery<V>;
 }
 
@@ -35,7 +36,7 @@ function limited(op: XmlElement, field: string): string | undefined {
 }
 
 /** wsVersion is accepted but not checked; only its length is. */
-export function readLogin(op: XmlElement): Login {
+export function readLogin(op: XmlElement): LoginFields {
   limited(op, 'wsVersion');
   return { id: limited(op, 'id'), password: limited(op, 'password') };
 }

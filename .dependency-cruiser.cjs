@@ -62,6 +62,14 @@ module.exports = {
     forbid('services-apart', 'The projector and the query service do not import each other.', '^services/projector/', '^services/query/'),
     forbid('services-apart-too', 'The projector and the query service do not import each other.', '^services/query/', '^services/projector/'),
     {
+      name: 'versions-apart',
+      comment: 'No version folder of the query service imports another version folder: each version (services/query/versions/<version>/) reads its requests, writes its answers and names its operations, on the shared protocol core, so the next one lands as a folder beside them (docs/development.md).',
+      severity: 'error',
+      from: { path: '^services/query/versions/([^/]+)/', pathNot: test },
+      to: { path: '^services/query/versions/', pathNot: '^services/query/versions/$1/' },
+    },
+    forbid('shared-layers-know-no-version', 'What every version of the query service shares (the protocol core, the access step, HTTP and its metrics, the limits) imports no version folder: a route names its own metric labels in its config.', '^services/query/(protocol|access|http|rate-limit)/', '^services/query/versions/'),
+    {
       name: 'every-folder-a-layer',
       comment: 'Each folder of services/ is one of the layers above; a new one is placed in the table first.',
       severity: 'error',

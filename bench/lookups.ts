@@ -22,7 +22,7 @@ import { CredentialStore, credentialsCollection } from '../services/adapters/mon
 import { hashPassword } from '../services/domain/credentials/password-hash.js';
 import { createLogger } from '../services/plumbing/logging/logger.js';
 import { buildApp } from '../services/query/app.js';
-import { ORDER_STATUS_PATH } from '../services/query/soap/index.js';
+import { ORDER_STATUS_PATH } from '../services/query/versions/1.0.0/soap/index.js';
 import { statusTypesRequest } from '../test/support/soap-requests.js';
 import { connectMongo } from '../services/adapters/mongodb/connect.js';
 import { MongoOrderLookups } from '../services/adapters/mongodb/lookups.js';

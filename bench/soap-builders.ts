@@ -1,5 +1,5 @@
 // Renders the same 5,000-purchase-order SOAP answers three ways, side by side in one run, and
-// prints the figures: the writer the service answers with (services/query/soap/build-*.ts: XML
+// prints the figures: the writer the service answers with (services/query/versions/1.0.0/soap/build-*.ts: XML
 // text straight from the views, UTF-8 in chunks), and the views shaped as an object tree (key
 // order = element order, arrays = repeated elements, '@'-keys = attributes) rendered by
 // fast-xml-parser's XMLBuilder (what the service used before) or by xmlbuilder2. All three must
@@ -7,11 +7,12 @@
 import { performance } from 'node:perf_hooks';
 import { XMLBuilder } from 'fast-xml-parser';
 import { create } from 'xmlbuilder2';
-import { orderStatusDetailsPayload } from '../services/query/soap/build-order-status.js';
-import { shipmentNotificationPayload } from '../services/query/soap/build-shipment-notification.js';
-import { renderEnvelope, type Payload } from '../services/query/soap/envelope.js';
-import { OSN_NS, OSN_SHARED_NS, OSS_NS, SOAP_ENVELOPE_NS } from '../services/query/soap/namespaces.js';
-import { escapeText, formatBoolean, formatDateTime, formatDecimal } from '../services/query/soap/xml-text.js';
+import { orderStatusDetailsPayload } from '../services/query/versions/1.0.0/soap/build-order-status.js';
+import { shipmentNotificationPayload } from '../services/query/versions/1.0.0/soap/build-shipment-notification.js';
+import { renderEnvelope, type Payload } from '../services/query/protocol/soap/envelope.js';
+import { OSN_NS, OSN_SHARED_NS, OSS_NS } from '../services/query/versions/1.0.0/namespaces.js';
+import { SOAP_ENVELOPE_NS } from '../services/query/protocol/soap/namespaces.js';
+import { escapeText, formatBoolean, formatDateTime, formatDecimal } from '../services/query/protocol/soap/xml-text.js';
 import type { Address, OrderStatusDetailView, OrderStatusView, PackageItem, PackageView, ShipmentLocationView, ShipmentNotificationView } from '../contracts/lookup-answers.js';
 
 const ORDERS = 5_000;

@@ -8,8 +8,8 @@
 // (time per case and side in each round, default 200).
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { DEFAULT_BODY_LIMIT } from '../services/query/soap/plugin.js';
-import { decodeRequestBody, MAX_ATTRIBUTES, MAX_MARKUP, operationElement, refuseDisproportionate } from '../services/query/soap/parse-envelope.js';
+import { DEFAULT_BODY_LIMIT } from '../services/query/protocol/soap/soap-http.js';
+import { decodeRequestBody, MAX_ATTRIBUTES, MAX_MARKUP, operationElement, refuseDisproportionate } from '../services/query/protocol/soap/parse-envelope.js';
 import { statusTypesRequest } from '../test/support/soap-requests.js';
 import { median } from './support/stats.js';
 

@@ -43,10 +43,10 @@ import { CredentialStore, credentialsCollection } from '../services/adapters/mon
 import { hashPassword } from '../services/domain/credentials/password-hash.js';
 import { createLogger } from '../services/plumbing/logging/logger.js';
 import type { StatusQuery } from '../contracts/lookups.js';
-import { orderStatusDetailsPayload } from '../services/query/soap/build-order-status.js';
-import { renderEnvelope } from '../services/query/soap/envelope.js';
-import { ORDER_STATUS_JSON_PATH, SHIPMENTS_JSON_PATH } from '../services/query/json/plugin.js';
-import { ORDER_STATUS_PATH, SHIPMENT_NOTIFICATION_PATH } from '../services/query/soap/index.js';
+import { orderStatusDetailsPayload } from '../services/query/versions/1.0.0/soap/build-order-status.js';
+import { renderEnvelope } from '../services/query/protocol/soap/envelope.js';
+import { ORDER_STATUS_JSON_PATH, SHIPMENTS_JSON_PATH } from '../services/query/versions/1.0.0/json/plugin.js';
+import { ORDER_STATUS_PATH, SHIPMENT_NOTIFICATION_PATH } from '../services/query/versions/1.0.0/soap/index.js';
 import { ORDER_STATUS_V2_URL, ossV2Request, shipmentRequest, statusDetailsRequest } from '../test/support/soap-requests.js';
 import { connectMongo } from '../services/adapters/mongodb/connect.js';
 import type { ReadModelCollections } from '../services/adapters/mongodb/documents.js';

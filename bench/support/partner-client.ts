@@ -3,8 +3,8 @@
 // end and sorted into ok or the kind of error: an HTTP status, a SOAP fault, or a network failure.
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { ORDER_STATUS_JSON_PATH, SHIPMENTS_JSON_PATH } from '../../services/query/json/index.js';
-import { ORDER_STATUS_PATH, SHIPMENT_NOTIFICATION_PATH } from '../../services/query/soap/index.js';
+import { ORDER_STATUS_JSON_PATH, SHIPMENTS_JSON_PATH } from '../../services/query/versions/1.0.0/json/index.js';
+import { ORDER_STATUS_PATH, SHIPMENT_NOTIFICATION_PATH } from '../../services/query/versions/1.0.0/soap/index.js';
 import { shipmentRequest, statusDetailsRequest } from '../../test/support/soap-requests.js';
 import { basic } from '../../test/support/json-requests.js';
 

@@ -1,7 +1,7 @@
-import { OPENAPI_PATH } from '../query/json/plugin.js';
-import { OSS_NS as oss } from '../query/soap/namespaces.js';
-import { OPENAPI_V2_PATH } from '../query/v2/json/plugin.js';
-import { OSS_V2_NS as ossV2 } from '../query/v2/namespaces.js';
+import { OPENAPI_PATH } from '../query/versions/1.0.0/json/plugin.js';
+import { OSS_NS as oss } from '../query/versions/1.0.0/namespaces.js';
+import { OPENAPI_V2_PATH } from '../query/versions/2.0.0/json/plugin.js';
+import { OSS_V2_NS as ossV2 } from '../query/versions/2.0.0/namespaces.js';
 
 /** What `ossn start` prints: the base URL, the demo credential, three commands to paste and the operators' ports. */
 export function examples({

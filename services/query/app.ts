@@ -5,7 +5,8 @@ import { capConnectionsPerAddress } from './http/connections-per-address.js';
 import { drainOversizedBodies } from './http/oversized-bodies.js';
 import { trackRequestWork } from './http/request-work.js';
 import { DEFAULT_SERVER_LIMITS, serverLimitOptions, type ServerLimits } from './http/server-limits.js';
-import { LoggableUrlLogController, partnerJsonApi, withLoggableRequests } from './json/index.js';
+import { LoggableUrlLogController, withLoggableRequests } from './protocol/json/url-password.js';
+import { partnerJsonApi } from './versions/1.0.0/json/index.js';
 import { MeasuredLookups, MeasuredLookupsV2 } from './measured-lookups.js';
 import { queryMetrics } from './http/request-metrics.js';
 import type { OrderLookups, OrderLookupsV2 } from '../../contracts/lookups.js';
@@ -13,9 +14,9 @@ import type { Authenticator } from '../domain/credentials/credential.js';
 import { guardLogins, type RequestLimits } from './rate-limit/index.js';
 import { rateLimitHeaders } from './rate-limit/rate-limit-headers.js';
 import { DEFAULT_LOOKUP_WAIT_MS, DEFAULT_LOOKUPS_IN_FLIGHT, LookupsInFlight } from './rate-limit/lookups-in-flight.js';
-import { promoStandardsSoap } from './soap/index.js';
-import { partnerJsonApiV2 } from './v2/json/plugin.js';
-import { promoStandardsSoapV2 } from './v2/soap/plugin.js';
+import { promoStandardsSoap } from './versions/1.0.0/soap/index.js';
+import { partnerJsonApiV2 } from './versions/2.0.0/json/plugin.js';
+import { promoStandardsSoapV2 } from './versions/2.0.0/soap/plugin.js';
 
 export interface AppDependencies {
   logger: Logger;
@@ -48,7 +49,7 @@ export interface AppDependencies {
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const serverLimits = { ...DEFAULT_SERVER_LIMITS, ...deps.serverLimits };
   const app = Fastify({
-    // No log line may show a password sent in a URL query (see json/url-password.ts).
+    // No log line may show a password sent in a URL query (see protocol/json/url-password.ts).
     loggerInstance: withLoggableRequests(deps.logger) as FastifyBaseLogger,
     logController: new LoggableUrlLogController(),
     trustProxy: (_address: string, hop: number) => hop < (deps.trustedProxyHops ?? 0),

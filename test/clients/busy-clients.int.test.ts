@@ -1,12 +1,12 @@
 // What a partner's client makes of a login refused as busy (1.0.0 SOAP: HTTP 503, Retry-After and
 // a fault saying so): zeep, the client the PromoStandards world mostly uses, raises it as a Fault
-// with its text. (node-soap: services/query/soap/node-soap.test.ts.)
+// with its text. (node-soap: services/query/versions/1.0.0/soap/node-soap.test.ts.)
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { callZeep } from '../../scripts/python/zeep-client.js';
 import { ensurePythonVenv } from '../../scripts/python/venv.js';
 import { PasswordChecksBusyError } from '../../services/domain/credentials/check-slots.js';
-import { promoStandardsSoap } from '../../services/query/soap/plugin.js';
+import { promoStandardsSoap } from '../../services/query/versions/1.0.0/soap/plugin.js';
 import { ACCOUNTS, FakeAuthenticator, FakeLookups } from '../support/fake-ports.js';
 import { freePort } from '../support/free-port.js';
 import { ORDER_STATUS_URL } from '../support/soap-requests.js';

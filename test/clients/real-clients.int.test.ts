@@ -10,7 +10,7 @@ import { callZeep, type ZeepOutcome } from '../../scripts/python/zeep-client.js'
 import { ensurePythonVenv } from '../../scripts/python/venv.js';
 import { statusTypes } from '../../contracts/status-types.js';
 import type { ShipmentQuery, StatusQuery } from '../../contracts/lookups.js';
-import { ORDER_STATUS_PATH, SHIPMENT_NOTIFICATION_PATH } from '../../services/query/soap/index.js';
+import { ORDER_STATUS_PATH, SHIPMENT_NOTIFICATION_PATH } from '../../services/query/versions/1.0.0/soap/index.js';
 import { comparable, comparableShipments, shipmentAnswerFromWire, statusAnswerFromWire, statusTypesFromWire } from './answers.js';
 import { useDemoApp } from './demo-app.js';
 

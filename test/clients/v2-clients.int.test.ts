@@ -13,7 +13,7 @@ import { isOpenIssue } from '../../contracts/v2-vocabulary.js';
 import type { IssueState } from '../../projections/state.js';
 import { callZeep, type ZeepOutcome } from '../../scripts/python/zeep-client.js';
 import { ensurePythonVenv } from '../../scripts/python/venv.js';
-import { ORDER_STATUS_V2_PATH, SHIPMENT_NOTIFICATION_V2_PATH } from '../../services/query/v2/soap/plugin.js';
+import { ORDER_STATUS_V2_PATH, SHIPMENT_NOTIFICATION_V2_PATH } from '../../services/query/versions/2.0.0/soap/plugin.js';
 import { useDemoApp } from './demo-app.js';
 
 const LINKED = ['CLIENT-001', 'CLIENT-002'];

@@ -13,7 +13,7 @@ import { readProjectorConfig, readQueryConfig } from '../../services/config/conf
 import { kafkaServerProperties, type KafkaNode } from '../../scripts/stack/kafka.js';
 import { variablesReadBy } from '../support/variables-read-by.js';
 import { goRun } from '../support/go-run.js';
-import { DEFAULT_BODY_LIMIT } from '../../services/query/soap/plugin.js';
+import { DEFAULT_BODY_LIMIT } from '../../services/query/protocol/soap/soap-http.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const composeFile = join(repo, 'docker-compose.yml');

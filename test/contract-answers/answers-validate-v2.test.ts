@@ -20,7 +20,7 @@ import { parseErpEvent } from '../../contracts/parse-erp-event.js';
 import { foldEvents } from '../../projections/fold.js';
 import { hasStatus } from '../../projections/state.js';
 import { buildApp } from '../../services/query/app.js';
-import { escapeText } from '../../services/query/soap/xml-text.js';
+import { escapeText } from '../../services/query/protocol/soap/xml-text.js';
 import { ACCOUNTS, FakeAuthenticator, FakeLookups } from '../support/fake-ports.js';
 import { basic } from '../support/json-requests.js';
 import { testSeed } from '../support/seed.js';

@@ -2,7 +2,7 @@
 // XML carries it (escaped, with U+FFFD for characters XML cannot hold, as xml-text.ts writes it),
 // numbers as numbers, dates as instants, absent fields absent.
 import { XMLParser } from 'fast-xml-parser';
-import { escapeText } from '../../services/query/soap/xml-text.js';
+import { escapeText } from '../../services/query/protocol/soap/xml-text.js';
 
 type Node = Record<string, unknown>;
 

@@ -1,8 +1,8 @@
 // SOAP requests as partners write them, and reading the answers (faults, the Body as parsed XML).
 import { XMLParser } from 'fast-xml-parser';
 import type { FastifyInstance } from 'fastify';
-import { OSN_NS, OSN_SHARED_NS, OSS_NS } from '../../services/query/soap/namespaces.js';
-import { OSN_V2_NS, OSN_V2_SHARED_NS, OSS_V2_NS, OSS_V2_SHARED_NS } from '../../services/query/v2/namespaces.js';
+import { OSN_NS, OSN_SHARED_NS, OSS_NS } from '../../services/query/versions/1.0.0/namespaces.js';
+import { OSN_V2_NS, OSN_V2_SHARED_NS, OSS_V2_NS, OSS_V2_SHARED_NS } from '../../services/query/versions/2.0.0/namespaces.js';
 
 function elements(fields: Record<string, string | undefined>, prefix: string): string {
   return Object.entries(fields)

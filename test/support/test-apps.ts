@@ -4,10 +4,10 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import type { Authenticator, Credential } from '../../services/domain/credentials/credential.js';
 import { buildApp } from '../../services/query/app.js';
-import { partnerJsonApi } from '../../services/query/json/plugin.js';
+import { partnerJsonApi } from '../../services/query/versions/1.0.0/json/plugin.js';
 import type { RequestLimits } from '../../services/query/rate-limit/request-limits.js';
-import type { BeforeOperation } from '../../services/query/soap/operations.js';
-import { promoStandardsSoap } from '../../services/query/soap/plugin.js';
+import type { BeforeOperation } from '../../services/query/versions/1.0.0/soap/operations.js';
+import { promoStandardsSoap } from '../../services/query/versions/1.0.0/soap/plugin.js';
 import type { QueryMetrics } from '../../services/plumbing/metrics/query-metrics.js';
 import { ACCOUNTS, FakeAuthenticator, FakeLookups, FakeLookupsV2 } from './fake-ports.js';
 

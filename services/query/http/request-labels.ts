@@ -1,8 +1,28 @@
-// What the metrics know of a partner request beyond its route: set by the protocol layer that
-// read the request (the SOAP operation is named inside the body), read when the answer is sent.
+// What the metrics know of a partner request: its route's own labels (the route's config, set by
+// the version that declares the route, so the metrics layer knows no route), and what the protocol
+// layer that read the request adds (the SOAP operation is named inside the body), read when the
+// answer is sent.
 import type { FastifyRequest } from 'fastify';
-import type { Outcome } from '../../plumbing/metrics/query-metrics.js';
+import type { Interface, Outcome } from '../../plumbing/metrics/query-metrics.js';
 import { orderStatusQueryTypes } from '../../../contracts/v2-vocabulary.js';
+
+/** A partner route's labels: its interface, and its operation where the route alone names it (JSON). */
+export interface RouteMetrics {
+  interface: Interface;
+  operation?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Present on the partner routes the request metrics count, absent on WSDLs, documents and probes. */
+    metrics?: RouteMetrics;
+  }
+}
+
+/** The partner route a request was routed to; undefined for WSDLs, probes, /metrics and the like. */
+export function routeMetrics(request: FastifyRequest): RouteMetrics | undefined {
+  return request.routeOptions.config.metrics;
+}
 
 export interface RequestLabels {
   operation?: string;

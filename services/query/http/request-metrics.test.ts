@@ -12,13 +12,13 @@ import { createRequestLimits, RateLimitedError } from '../rate-limit/index.js';
 import { LookupWaitTimeoutError } from '../rate-limit/lookups-in-flight.js';
 import { ErrorCodes } from '../../../contracts/errors/ossn-error.js';
 import { PasswordChecksBusyError } from '../../domain/credentials/check-slots.js';
-import { BadRequestError, InvalidCredentialsError, MissingCredentialsError, ScopeForbiddenError } from '../json/json-errors.js';
-import { ORDER_STATUS_JSON_PATH } from '../json/index.js';
-import { SoapClientFault } from '../soap/soap-faults.js';
+import { BadRequestError, InvalidCredentialsError, MissingCredentialsError, ScopeForbiddenError } from '../versions/1.0.0/json/json-errors.js';
+import { ORDER_STATUS_JSON_PATH } from '../versions/1.0.0/json/index.js';
+import { SoapClientFault } from '../protocol/soap/soap-faults.js';
 import { queryMetrics } from './request-metrics.js';
 import { ACCOUNTS, FakeAuthenticator, FakeLookups } from '../../../test/support/fake-ports.js';
 import { statusDetailsRequest } from '../../../test/support/soap-requests.js';
-import { ORDER_STATUS_PATH } from '../soap/index.js';
+import { ORDER_STATUS_PATH } from '../versions/1.0.0/soap/index.js';
 import { maxPurchaseOrdersPerAnswer } from '../../../projections/lookups/purchase-order-groups.js';
 
 async function appWithMetrics(requestsPerMinute = 1_000) {
@@ -103,6 +103,17 @@ describe('GET /metrics', () => {
     expect(sample(scrape, 'ossn_query_answer_purchase_orders_bucket{le="5000",lookup="order_status"}')).toBe(2);
   });
 
+  it('counts the partner requests only: no WSDL, XSD, endpoint page or OpenAPI document', async () => {
+    const { app, ops } = await appWithMetrics();
+    for (const url of [`${ORDER_STATUS_PATH}?wsdl`, ORDER_STATUS_PATH, `${ORDER_STATUS_PATH}/GetOrderStatusTypesRequest.xsd`, '/api/partners/v1/openapi.json']) {
+      expect((await app.inject({ method: 'GET', url })).statusCode).toBe(200);
+    }
+    await app.inject(soap(statusDetailsRequest()));
+    const scrape = (await ops.inject({ method: 'GET', url: '/metrics' })).body;
+    const counted = scrape.split('\n').filter((line) => line.startsWith('ossn_query_requests_total{'));
+    expect(counted).toEqual(['ossn_query_requests_total{interface="soap",operation="getOrderStatusDetails",query_type="4",outcome="ok"} 1']);
+  });
+
   it('counts logins refused as busy, SOAP and JSON, as busy refusals', async () => {
     const { app, ops, authenticator } = await appWithMetrics();
     authenticator.failure = new PasswordChecksBusyError();
@@ -121,7 +132,8 @@ describe('a partner request that failed', () => {
     const metrics = createQueryMetrics();
     const app = Fastify();
     await app.register(queryMetrics, { metrics });
-    app.get(ORDER_STATUS_JSON_PATH, async () => {
+    // A partner route names its labels in its config, as the versions' routes do.
+    app.get(ORDER_STATUS_JSON_PATH, { config: { metrics: { interface: 'json', operation: 'getOrderStatus' } } }, async () => {
       throw error;
     });
     await app.inject({ method: 'GET', url: `${ORDER_STATUS_JSON_PATH}?queryType=4` });

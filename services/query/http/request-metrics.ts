@@ -2,35 +2,12 @@
 // (fastify-plugin), so its hooks see the requests of the SOAP and JSON plugins beside it.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
-import type { Interface, Outcome, QueryMetrics } from '../../plumbing/metrics/query-metrics.js';
+import type { Outcome, QueryMetrics } from '../../plumbing/metrics/query-metrics.js';
 import { ErrorCodes, hasCode, OssnError } from '../../../contracts/errors/ossn-error.js';
-import { ORDER_STATUS_JSON_PATH, SHIPMENTS_JSON_PATH } from '../json/index.js';
-import { ORDER_STATUS_PATH, SHIPMENT_NOTIFICATION_PATH } from '../soap/index.js';
-import { ISSUES_JSON_V2_PATH, ORDER_STATUS_JSON_V2_PATH, SHIPMENTS_JSON_V2_PATH } from '../v2/json/plugin.js';
-import { ORDER_STATUS_V2_PATH, SHIPMENT_NOTIFICATION_V2_PATH } from '../v2/soap/plugin.js';
-import { labelsOf, queryTypeLabel } from './request-labels.js';
+import { labelsOf, queryTypeLabel, routeMetrics } from './request-labels.js';
 
 export interface QueryMetricsOptions {
   metrics: QueryMetrics;
-}
-
-const routes = new Map<string, { interface: Interface; operation?: string }>([
-  [ORDER_STATUS_PATH, { interface: 'soap' }],
-  [SHIPMENT_NOTIFICATION_PATH, { interface: 'soap' }],
-  [ORDER_STATUS_JSON_PATH, { interface: 'json', operation: 'getOrderStatus' }],
-  [SHIPMENTS_JSON_PATH, { interface: 'json', operation: 'getShipments' }],
-  [ORDER_STATUS_V2_PATH, { interface: 'soap' }],
-  [SHIPMENT_NOTIFICATION_V2_PATH, { interface: 'soap' }],
-  [ORDER_STATUS_JSON_V2_PATH, { interface: 'json', operation: 'v2/getOrderStatus' }],
-  [SHIPMENTS_JSON_V2_PATH, { interface: 'json', operation: 'v2/getShipments' }],
-  [ISSUES_JSON_V2_PATH, { interface: 'json', operation: 'v2/getIssue' }],
-]);
-
-/** The partner route a request was routed to; undefined for WSDLs, probes, /metrics and the like. */
-function partnerRoute(request: FastifyRequest) {
-  const route = routes.get(request.routeOptions.url ?? '');
-  if (!route || (route.interface === 'soap' && request.method !== 'POST')) return undefined;
-  return route;
 }
 
 /** Our refusals of either protocol by their code (never their text or status); any other error by its HTTP status. */
@@ -62,7 +39,7 @@ const plugin: FastifyPluginAsync<QueryMetricsOptions> = async (app, { metrics })
   });
 
   app.addHook('onError', async (request, _reply, error) => {
-    const route = partnerRoute(request);
+    const route = routeMetrics(request);
     if (!route) return;
     const outcome = outcomeOf(error);
     outcomes.set(request, outcome);
@@ -73,7 +50,7 @@ const plugin: FastifyPluginAsync<QueryMetricsOptions> = async (app, { metrics })
   });
 
   app.addHook('onResponse', async (request, reply) => {
-    const route = partnerRoute(request);
+    const route = routeMetrics(request);
     if (!route) return;
     const labels = labelsOf(request);
     const operation = labels.operation ?? route.operation ?? 'unknown';

@@ -10,7 +10,7 @@ import { basic, STATUS_URL } from '../../../test/support/json-requests.js';
 import type { OrderLookups } from '../../../contracts/lookups.js';
 import { ACCOUNTS, FakeAuthenticator, FakeLookups, FakeLookupsV2 } from '../../../test/support/fake-ports.js';
 import { faultOf, ORDER_STATUS_URL, ORDER_STATUS_V2_URL, ossV2Request, serviceMessagesOf, statusDetailsRequest } from '../../../test/support/soap-requests.js';
-import { ORDER_STATUS_JSON_V2_PATH } from '../v2/json/plugin.js';
+import { ORDER_STATUS_JSON_V2_PATH } from '../versions/2.0.0/json/plugin.js';
 
 /** Lookups that answer only when released, recording each one's signal. */
 class HeldLookups implements OrderLookups {

@@ -1,0 +1,29 @@
+// The JSON writer of content trees: item by item, the bytes of one JSON.stringify of the body
+// without its empty arrays.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { AnswerChunks } from '../../http/answer-chunks.js';
+import { writeJsonArrays } from './json-body.js';
+
+const written = (arrays: Array<[string, unknown[]]>) => {
+  const out = new AnswerChunks();
+  writeJsonArrays(out, arrays);
+  return out.bytes().toString('utf8');
+};
+
+describe('writeJsonArrays', () => {
+  it('writes what JSON.stringify writes of the body, empty arrays left out', () => {
+    const item = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.dictionary(fc.string(), fc.string()));
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.tuple(fc.string(), fc.array(item, { maxLength: 3 })), { selector: ([name]) => name, maxLength: 3 }), (arrays) => {
+        const body = Object.fromEntries(arrays.filter(([, items]) => items.length > 0));
+        expect(written(arrays)).toBe(JSON.stringify(body));
+      }),
+    );
+  });
+
+  it('writes an answer with nothing in it as an empty object', () => {
+    expect(written([['OrderStatusArray', []], ['ServiceMessageArray', []]])).toBe('{}');
+    expect(written([['OrderStatusArray', []], ['ServiceMessageArray', [{ code: 200 }]]])).toBe('{"ServiceMessageArray":[{"code":200}]}');
+  });
+});

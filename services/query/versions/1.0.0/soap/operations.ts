@@ -1,0 +1,79 @@
+// The SOAP operations of each endpoint, chosen by the local name of the Body's first element.
+// Order of checks: arguments, then the access step (credential, rate-limit hook, scope), then the lookup.
+import type { OrderLookups } from '../../../../../contracts/lookups.js';
+import type { RequestWork } from '../../../http/request-work.js';
+import type { Authenticator, Credential, LoginGuard, Scope } from '../../../../domain/credentials/credential.js';
+import { authorize as access } from '../../../access/authorize.js';
+import { orderStatusDetailsPayload, orderStatusTypesPayload } from './build-order-status.js';
+import { shipmentNotificationPayload } from './build-shipment-notification.js';
+import type { Payload } from '../../../protocol/soap/envelope.js';
+import type { XmlElement } from '../../../protocol/soap/parse-envelope.js';
+import { readLogin, readShipmentRequest, readStatusDetailsRequest, type LoginFields } from './read-request.js';
+
+export type OperationName = 'getOrderStatusDetails' | 'getOrderStatusTypes' | 'getOrderShipmentNotification';
+
+/** Called once the credential is known, before the scope check and the lookup; may throw RateLimitedError. */
+export type BeforeOperation = (credential: Credential, operation: OperationName) => void | Promise<void>;
+
+export interface OperationContext {
+  lookups: OrderLookups;
+  authenticator: Authenticator;
+  beforeOperation?: BeforeOperation | undefined;
+  /** Just before a password is checked against the store (see Authenticator.verify). */
+  beforePasswordCheck?: LoginGuard | undefined;
+  /** What the request's lookup is bound to: cancelled with the request, one of the credential's slots. */
+  work?: RequestWork | undefined;
+}
+
+export interface Operation {
+  name: OperationName;
+  /** What writes the answer's Body content. */
+  run(request: XmlElement, context: OperationContext): Promise<Payload>;
+}
+
+/** A login without an id has nothing to check; a missing password is an empty one. */
+function authorize(login: LoginFields, scope: Scope, operation: OperationName, context: OperationContext): Promise<Credential> {
+  const { authenticator, beforeOperation, beforePasswordCheck } = context;
+  const sent = login.id === undefined ? undefined : { id: login.id, password: login.password ?? '' };
+  return access(sent, scope, { authenticator, beforePasswordCheck, admit: beforeOperation && ((credential) => beforeOperation(credential, operation)) });
+}
+
+const getOrderStatusDetails: Operation = {
+  name: 'getOrderStatusDetails',
+  async run(request, context) {
+    const { login, query } = readStatusDetailsRequest(request);
+    const credential = await authorize(login, 'order_status', this.name, context);
+    const orders = await query.answer(context.lookups, credential, context.work);
+    return (out) => orderStatusDetailsPayload(orders, out);
+  },
+};
+
+const getOrderStatusTypes: Operation = {
+  name: 'getOrderStatusTypes',
+  async run(request, context) {
+    await authorize(readLogin(request), 'order_status', this.name, context);
+    return orderStatusTypesPayload;
+  },
+};
+
+const getOrderShipmentNotification: Operation = {
+  name: 'getOrderShipmentNotification',
+  async run(request, context) {
+    const { login, query } = readShipmentRequest(request);
+    const credential = await authorize(login, 'osn', this.name, context);
+    const notifications = await query.answer(context.lookups, credential, context.work);
+    return (out) => shipmentNotificationPayload(notifications, out);
+  },
+};
+
+/** Request element local name -> operation, per endpoint. */
+export type OperationTable = ReadonlyMap<string, Operation>;
+
+export const ORDER_STATUS_OPERATIONS: OperationTable = new Map([
+  ['GetOrderStatusDetailsRequest', getOrderStatusDetails],
+  ['GetOrderStatusTypesRequest', getOrderStatusTypes],
+]);
+
+export const SHIPMENT_NOTIFICATION_OPERATIONS: OperationTable = new Map([
+  ['GetOrderShipmentNotificationRequest', getOrderShipmentNotification],
+]);

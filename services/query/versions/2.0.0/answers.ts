@@ -1,0 +1,88 @@
+// What a read 2.0.0 request is answered, SOAP or JSON alike: the access step (../../access/: the
+// credential 105, the rate limit 429, the scope 104), then the lookup (301 where a reference finds nothing). The lookup runs in
+// one of the credential's slots, bound to the request (http/request-work.ts).
+import type { CappedAnswer, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../../../contracts/lookup-answers-v2.js';
+import type { OrderLookupsV2, OrderStatusV2Query, ShipmentQuery } from '../../../../contracts/lookups.js';
+import type { Authenticator, Credential, LoginGuard, Scope } from '../../../domain/credentials/credential.js';
+import { authorize as access, type Access } from '../../access/authorize.js';
+import { LoginRefused } from '../../access/refusals.js';
+import type { FastifyRequest } from 'fastify';
+import type { RequestWork } from '../../http/request-work.js';
+import type { Degraded } from './fitting.js';
+import { fieldTooLong } from '../../protocol/field-length.js';
+import type { ReadRequest, SentLogin } from './read-request.js';
+
+export interface AnswerContext extends Access {
+  lookups: OrderLookupsV2;
+  work?: RequestWork | undefined;
+}
+
+/** What both 2.0.0 plugins (SOAP and JSON) are given to answer with. */
+export interface V2ServiceOptions {
+  lookups: OrderLookupsV2;
+  authenticator: Authenticator;
+  /** The rate limit, per request: runs after authentication, before the scope check; throw RateLimitedError to refuse. */
+  admit?: ((request: FastifyRequest) => (credential: Credential) => void | Promise<void>) | undefined;
+  /** Runs just before a password is checked against the store; throw RateLimitedError to refuse. */
+  beforePasswordCheck?: ((request: FastifyRequest) => LoginGuard) | undefined;
+  /** What a request's lookup is bound to: cancelled with the request, one of the credential's slots. */
+  requestWork?: ((request: FastifyRequest) => RequestWork) | undefined;
+  /** Told of each value cut or left out to keep an answer valid (ossn_query_v2_degraded_total). */
+  degraded?: Degraded | undefined;
+}
+
+/** One request's AnswerContext from the plugin's options. */
+export const answerContext = (options: V2ServiceOptions, request: FastifyRequest): AnswerContext => ({
+  lookups: options.lookups,
+  authenticator: options.authenticator,
+  admit: options.admit?.(request),
+  beforePasswordCheck: options.beforePasswordCheck?.(request),
+  work: options.requestWork?.(request),
+});
+
+/** An answer, or the reference that found nothing (301). */
+export type Found<T> = { found: T } | { notFound: 'referenceNumber' | 'issueId' };
+
+function authorize(login: SentLogin, scope: Scope, context: AnswerContext): Promise<Credential> {
+  // Never says which part failed (100 is never sent): unreadable, too long, unknown and wrong alike.
+  if (login === 'unreadable' || fieldTooLong(login.id) || fieldTooLong(login.password)) throw new LoginRefused();
+  return access(login, scope, context);
+}
+
+async function lookUp<T>(context: AnswerContext, credential: Credential, run: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+  await context.work?.admitLookup(credential);
+  return run(context.work?.signal);
+}
+
+const byReference = (query: OrderStatusV2Query) => query.queryType === 'poSearch' || query.queryType === 'soSearch';
+
+export async function orderStatusAnswer({ login, query }: ReadRequest<OrderStatusV2Query>, context: AnswerContext): Promise<Found<CappedAnswer<OrderStatusV2View>>> {
+  const credential = await authorize(login, 'order_status', context);
+  // No stored number is longer: such a reference finds nothing, like an unknown one.
+  if (byReference(query) && fieldTooLong(query.referenceNumber ?? '')) return { notFound: 'referenceNumber' };
+  const answer = await lookUp(context, credential, (signal) => context.lookups.orderStatusV2(credential.clientIds, query, signal));
+  return byReference(query) && answer.orders.length === 0 ? { notFound: 'referenceNumber' } : { found: answer };
+}
+
+export async function issueAnswer({ login, query }: ReadRequest<{ issueId: string }>, context: AnswerContext): Promise<Found<IssueView[]>> {
+  const credential = await authorize(login, 'order_status', context);
+  if (fieldTooLong(query.issueId)) return { notFound: 'issueId' };
+  const issues = await lookUp(context, credential, (signal) => context.lookups.issues(credential.clientIds, query.issueId, signal));
+  return issues.length === 0 ? { notFound: 'issueId' } : { found: issues };
+}
+
+/** getServiceMethods asks the credential and scope only. */
+export async function serviceMethodsAnswer({ login }: ReadRequest<undefined>, context: AnswerContext): Promise<void> {
+  await authorize(login, 'order_status', context);
+}
+
+export async function shipmentAnswer({ login, query }: ReadRequest<ShipmentQuery>, context: AnswerContext): Promise<Found<CappedAnswer<ShipmentNotificationV2View>>> {
+  const credential = await authorize(login, 'osn', context);
+  const referenced = query.queryType === 1 || query.queryType === 2;
+  if (referenced && fieldTooLong(query.referenceNumber ?? '')) return { notFound: 'referenceNumber' };
+  const answer = await lookUp(context, credential, (signal) => context.lookups.shipmentNotificationsV2(credential.clientIds, query, signal));
+  return referenced && answer.orders.length === 0 ? { notFound: 'referenceNumber' } : { found: answer };
+}
+
+/** The operations of OSS 2.0.0's getServiceMethods, as it answers them. */
+export const SERVICE_METHODS = ['getOrderStatus', 'getIssue', 'getServiceMethods'] as const;

@@ -15,7 +15,7 @@ import { projectBatch } from './project-batch.js';
 import { retryUntilDone } from './retry.js';
 import { sendDeadLetters, type DeadLetter } from './send-dead-letters.js';
 import { StateCache } from './state-cache.js';
-import { writeSettingAsideRefusals } from './write-step.js';
+import { writeSettingAsideRefusals, type BatchFold } from './write-step.js';
 
 export interface ProjectorDependencies {
   collections: ReadModelCollections;
@@ -36,6 +36,8 @@ export interface ProjectorDependencies {
   alreadyDeadLettered?: DeadLetteredCheck;
   /** Told what each batch did once it took effect (metrics). */
   observer?: (outcome: BatchOutcome<SourceMessage>) => void;
+  /** projectBatch when absent. */
+  fold?: BatchFold;
 }
 
 /** Writes of a batch the store refuses (isRefusedDocument) before its sales orders are written one by one. */
@@ -56,6 +58,7 @@ const writeRefusalsBeforeIsolating = 3;
  */
 export function createBatchProjector(deps: ProjectorDependencies): BatchHandler {
   const cache = new StateCache(deps.stateCacheSize);
+  const fold = deps.fold ?? projectBatch;
   return async (messages, context) => {
     const { valid, bad } = parseMessages(messages);
     const keys = [...new Set(valid.map(({ event }) => documentId(event.clientId, event.salesOrderNumber)))];
@@ -74,7 +77,7 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
         const foldBatch = async (useKept: boolean) => {
           if (!useKept) cache.forget(keys);
           const { states, keptStates } = await loadThroughCache(deps.collections, cache, keys);
-          return { states, projected: foldSettingAsideFailures(projectBatch, states, valid), keptStates };
+          return { states, projected: foldSettingAsideFailures(fold, states, valid), keptStates };
         };
         // A failed attempt may be a stale kept state's doing (a guard that no longer held).
         const folded = await foldBatch(attempts++ === 0);
@@ -86,7 +89,7 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
         await sendNew([...bad, ...projected.rejected]);
         if (writeRefusals >= writeRefusalsBeforeIsolating) {
           cache.forget(keys);
-          await writeSettingAsideRefusals({ ...deps, sendDeadLetters: sendNew }, states, valid, projected);
+          await writeSettingAsideRefusals({ ...deps, fold, sendDeadLetters: sendNew }, states, valid, projected);
           return;
         }
         try {

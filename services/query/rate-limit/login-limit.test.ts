@@ -50,9 +50,13 @@ const INTERFACES = {
     app.inject({ url: '/api/partners/v2/orders/shipments?queryType=1&referenceNumber=PO-1', headers: { authorization: basic('acme', password) }, remoteAddress }),
 };
 
-/** The authenticator, counting the checks that have ended. */
-function counted(inner: Authenticator): Authenticator & { settled: number } {
-  const checks = { settled: 0, verify: (...args: Parameters<Authenticator['verify']>) => inner.verify(...args).finally(() => void checks.settled++) };
+/** The authenticator, counting the checks that have begun and those that have ended. */
+function counted(inner: Authenticator): Authenticator & { begun: number; settled: number } {
+  const checks = {
+    begun: 0,
+    settled: 0,
+    verify: (...args: Parameters<Authenticator['verify']>) => (checks.begun++, inner.verify(...args).finally(() => void checks.settled++)),
+  };
   return checks;
 }
 
@@ -65,12 +69,12 @@ async function appWith(authenticator: Authenticator, options: Partial<RequestLim
 const login = (app: FastifyInstance, password: string, remoteAddress = '10.0.0.1', id = 'acme') =>
   app.inject({ url: STATUS, headers: { authorization: basic(id, password) }, remoteAddress });
 
-/** Sends a GET with the pair over a real socket and closes it 5 ms later, while the check runs. */
-function abortedGuess(port: number, password: string): Promise<void> {
+/** Sends a GET with the pair over a real socket and closes it once its check has `begun()`, while it runs. */
+function abortedGuess(port: number, password: string, begun: () => boolean): Promise<void> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1', () => {
       socket.write(`GET ${STATUS} HTTP/1.1\r\nHost: x\r\nAuthorization: ${basic('acme', password)}\r\n\r\n`);
-      setTimeout(() => socket.destroy(), 5);
+      void vi.waitUntil(begun, { timeout: 10_000, interval: 1 }).finally(() => socket.destroy());
     });
     socket.on('close', () => resolve());
     socket.on('error', () => undefined);
@@ -129,11 +133,14 @@ it('reads a password with surrounding whitespace the same way on every interface
 
 describe('failed logins stay counted', () => {
   it('when the guessing requests are aborted while their passwords are checked', async () => {
-    const checks = counted(await acme());
+    // The store answers only once every guess is gone.
+    let answer = () => {};
+    const checks = counted(await acme(new Promise((resolve) => (answer = resolve))));
     const app = await appWith(checks, { loginFailuresPerMinute: 5 });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = app.server.address() as { port: number };
-    for (let n = 0; n < 10; n++) await abortedGuess(port, `guess-${n}`);
+    for (let n = 0; n < 10; n++) await abortedGuess(port, `guess-${n}`, () => checks.begun === n + 1);
+    answer();
     // The checks finish after their requests are gone: wait for all ten, however loaded the machine.
     await expect.poll(() => checks.settled, { timeout: 20_000, interval: 50 }).toBe(10);
     const right = await fetch(`http://127.0.0.1:${port}${STATUS}`, { headers: { authorization: basic('acme', 'right') } });

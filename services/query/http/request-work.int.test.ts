@@ -1,5 +1,7 @@
 // What a partner request's lookup is bound to: a few lookups at once per credential, the rest waiting, and
-// a signal that aborts the lookup's store work once its client has gone away.
+// a signal that aborts the lookup's store work once its client has gone away. In the integration
+// tier: clients go away over real sockets, and the server's notice of it is waited for on the wall
+// clock (docs/development.md, test tiers).
 import type { FastifyInstance } from 'fastify';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';

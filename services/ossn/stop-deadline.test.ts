@@ -28,6 +28,7 @@ it('ends within its deadline when a step never does, naming the step it abandons
   await vi.advanceTimersByTimeAsync(99);
   expect(ended).toBe(false);
   await vi.advanceTimersByTimeAsync(1);
+  expect(ended).toBe(true);
   await stopping;
   expect(ran).toEqual(['port']);
   expect(lines.map(({ msg, abandoned }) => ({ msg, abandoned }))).toEqual([{ msg: 'the stop abandoned: not done within 100 ms', abandoned: 'stopping the projector' }]);

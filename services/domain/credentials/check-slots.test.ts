@@ -114,8 +114,8 @@ it('refuses a check that waited its longest for a slot, refuses one beyond the q
   await vi.advanceTimersByTimeAsync(49);
   expect(waited).toBeUndefined();
   await vi.advanceTimersByTimeAsync(1);
-  await waiting;
   expect(waited).toBeInstanceOf(PasswordChecksBusyError);
+  await waiting;
   // The one that gave up holds nothing: after the release, a slot is there at once.
   const next = slots.acquire();
   release();

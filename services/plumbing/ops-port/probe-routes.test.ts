@@ -44,6 +44,7 @@ describe.each([
     await vi.advanceTimersByTimeAsync(199);
     expect(answered).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
+    expect(answered).toBe(true);
     expect((await answer).statusCode).toBe(503);
   });
 });

@@ -51,8 +51,8 @@ it('gives up a waiter whose turn does not come within the wait, and counts nothi
   await vi.advanceTimersByTimeAsync(49);
   expect(gaveUp).toBeUndefined();
   await vi.advanceTimersByTimeAsync(1);
-  await waiting;
   expect(gaveUp).toBeInstanceOf(LookupWaitTimeoutError);
+  await waiting;
   leave();
   expect(inFlight.size).toBe(0);
   // One given its turn in time keeps it past the wait.

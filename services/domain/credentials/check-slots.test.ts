@@ -48,7 +48,7 @@ it('refuses logins beyond its bound as busy before checking them, and answers a 
       return answer;
     }),
   );
-  await expect.poll(() => refused, { timeout: 30_000 }).toBe(108);
+  await expect.poll(() => refused, { timeout: 20_000 }).toBe(108);
   expect(scrypt.runs).toBe(4);
   // A partner arriving now is answered while every check of the flood is still held: busy, at once.
   const partner = await app.inject({ url: STATUS, headers: { authorization: basic('both', 'right') }, remoteAddress: '192.0.2.10' });

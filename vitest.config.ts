@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Three tiers: unit tests need no servers and stay fast; integration tests (*.int.test.ts)
+// Three tiers: unit tests need no servers, stay fast and neither sleep nor bound elapsed time (fake
+// timers and events instead; a test whose behaviour is a server's own timers on real sockets is an
+// integration test); integration tests (*.int.test.ts)
 // get real Kafka, MongoDB-protocol and Redis servers from test/global-setup.ts; cluster tests
 // (*.cluster.test.ts) get the local cluster (3 mongod, 3 Kafka nodes, Redis) from
 // test/cluster/global-setup.ts, and kill and restart its members.
@@ -12,6 +14,9 @@ export default defineConfig({
           name: 'unit',
           include: ['{services,projections,contracts,scripts,test}/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', '**/*.cluster.test.ts', '**/node_modules/**'],
+          // No unit test bounds elapsed time: the timeout only catches a hang, with room for a 2-core
+          // machine running the integration tier beside it.
+          testTimeout: 30_000,
         },
       },
       {

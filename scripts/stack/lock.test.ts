@@ -1,7 +1,6 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquireLock, withLock } from './lock.js';
 
@@ -26,7 +25,8 @@ describe('the lock file', () => {
       withLock(file, options, async () => {
         most = Math.max(most, ++inside);
         order.push(`${name} in`);
-        await sleep(300);
+        // A turn of the event loop inside: callers let in together would all be inside now.
+        await new Promise((resolve) => setImmediate(resolve));
         order.push(`${name} out`);
         inside--;
         return name;
@@ -44,8 +44,7 @@ describe('the lock file', () => {
     const release = await acquireLock(file, options);
     const waited = withLock(file, { ...options, timeoutMs: 600, holder: 'another cluster test run' }, async () => 'ran');
     await expect(waited).rejects.toThrow(`another cluster test run (pid ${process.pid}) has held ${file} for 0.6 s; let it finish or stop it`);
-    const next = withLock(file, options, async () => 'ran');
-    await sleep(300);
+    const next = withLock(file, options, async () => 'ran'); // waiting from its first look at the file
     await release();
     expect(await next).toBe('ran');
   });

@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import { stopWithinDeadline } from './stop-deadline.js';
 
 /** A logger whose lines the test reads. */
@@ -11,19 +11,25 @@ function logged() {
 const never = () => new Promise<never>(() => undefined);
 
 afterEach(() => {
+  vi.useRealTimers();
   process.exitCode = undefined;
 });
 
 it('ends within its deadline when a step never does, naming the step it abandons', async () => {
   const { lines, logger } = logged();
   const ran: string[] = [];
-  const started = Date.now();
-  await stopWithinDeadline(100, logger, [
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  let ended = false;
+  const stopping = stopWithinDeadline(100, logger, [
     ['closing a port', async () => void ran.push('port')],
     ['stopping the projector', never],
     ['closing the connections', async () => void ran.push('connections')],
-  ]);
-  expect(Date.now() - started).toBeLessThan(1_000);
+  ]).then(() => (ended = true));
+  await vi.advanceTimersByTimeAsync(99);
+  expect(ended).toBe(false);
+  await vi.advanceTimersByTimeAsync(1);
+  expect(ended).toBe(true);
+  await stopping;
   expect(ran).toEqual(['port']);
   expect(lines.map(({ msg, abandoned }) => ({ msg, abandoned }))).toEqual([{ msg: 'the stop abandoned: not done within 100 ms', abandoned: 'stopping the projector' }]);
   expect(process.exitCode).toBeUndefined();

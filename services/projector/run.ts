@@ -11,6 +11,7 @@ import { ensureIndexes, readModelCollections } from '../adapters/mongodb/documen
 import type { ProjectorMetrics } from '../plumbing/metrics/projector-metrics.js';
 import { batchObserver, countingDeadLetters, measuredBatches, watchConsumerLag } from './measure.js';
 import { createBatchProjector } from './projector.js';
+import type { BatchFold } from './fold-step.js';
 import { GroupOfAnotherTopicError, refuseGroupOfAnotherTopic } from './group-policy.js';
 import { untilAnswered } from '../plumbing/lifecycle/until-answered.js';
 import { stopStepWithin } from '../plumbing/lifecycle/bounded-stop.js';
@@ -36,6 +37,8 @@ export interface ProjectorExtras {
   writeFence?: () => Promise<boolean>;
   /** A rebuild's: events the dead-letter topic holds already. */
   alreadyDeadLettered?: DeadLetteredCheck;
+  /** See ProjectorDependencies.fold. */
+  fold?: BatchFold;
 }
 
 /** Starts once MongoDB and Kafka answer, however long that takes (each wait is logged). */
@@ -82,6 +85,7 @@ export async function startProjector(config: ProjectorConfig, logger: Logger, ex
       observer: metrics ? batchObserver(metrics) : undefined,
       alreadyDeadLettered: extras.alreadyDeadLettered,
       writeFence: extras.writeFence,
+      fold: extras.fold,
     });
     const consumer = await untilAnswered(
       'Kafka',

@@ -3,7 +3,7 @@
 // models would see: every event projected exactly as the reference fold says, none lost.
 import type { MongoClient } from 'mongodb';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoEvents } from '../../services/ossn/demo-events/demo-events.js';
 import { Random } from '../../services/ossn/demo-events/random.js';
 import type { ErpEvent } from '../../contracts/erp-events.js';
@@ -15,7 +15,8 @@ import { topicSize, waitUntilCaughtUp } from '../../services/adapters/kafka/prog
 import { connectProducer } from '../../services/adapters/kafka/producer.js';
 import { ensureTopics } from '../../services/adapters/kafka/topics.js';
 import { createLogger } from '../../services/plumbing/logging/logger.js';
-import type * as ProjectBatchModule from '../../services/projector/project-batch.js';
+import { projectBatch } from '../../services/projector/project-batch.js';
+import type { BatchFold } from '../../services/projector/fold-step.js';
 import { startProjector } from '../../services/projector/run.js';
 import { connectMongo } from '../../services/adapters/mongodb/connect.js';
 import { readModelCollections } from '../../services/adapters/mongodb/documents.js';
@@ -28,18 +29,14 @@ import { readModels, reference } from '../support/read-models.js';
 import { testSeed } from '../support/seed.js';
 import { testEnvironment, uniqueNames } from '../support/servers.js';
 
-// A projection defect, stood in for the poison-message case: the projector's fold (projectBatch)
-// throws on the batch that holds this event, as a defective projection would. No other event of
-// this file carries its id, so the rest of the file folds as the product does.
-const foldThrowsOnEventId = vi.hoisted(() => 'dead0000-0000-4000-8000-000000000001');
-vi.mock('../../services/projector/project-batch.js', async (importOriginal) => {
-  const original = await importOriginal<typeof ProjectBatchModule>();
-  const projectBatch: typeof original.projectBatch = (loaded, items, positions) => {
-    if (items.some(({ event }) => event.eventId === foldThrowsOnEventId)) throw new TypeError('projection defect');
-    return original.projectBatch(loaded, items, positions);
-  };
-  return { ...original, projectBatch };
-});
+// A projection defect, stood in for the poison-message case: the fold given to that case's projector
+// throws on the batch that holds this event, as a defective projection would, and is projectBatch
+// otherwise (with the batch's positions, so that it folds with resume marks as the product does).
+const foldThrowsOnEventId = 'dead0000-0000-4000-8000-000000000001';
+const defectiveFold: BatchFold = (loaded, items, positions) => {
+  if (items.some(({ event }) => event.eventId === foldThrowsOnEventId)) throw new TypeError('projection defect');
+  return projectBatch(loaded, items, positions);
+};
 
 const logger = createLogger('fault-suite', 'silent');
 const env = testEnvironment();
@@ -155,7 +152,7 @@ describe('fault suite: projector', () => {
     const busy = generateDemoEvents({ clients: 2, orders: 150, seed: 9 });
     const half = Math.floor(busy.length / 2);
 
-    // 1. The fold throws on this event (a projection defect, stood in at the top of this file).
+    // 1. The fold throws on this event (a projection defect, given to the projector below).
     const defective = statusChanged(1, { purchaseOrderNumber: 'PO-DEFECT', statusId: 10 });
     const foldThrowsOn = { ...defective, eventId: foldThrowsOnEventId, salesOrderNumber: 'SO-DEFECT' };
     // 2. The store refuses the read model this event would make: its shipments document would
@@ -187,7 +184,7 @@ describe('fault suite: projector', () => {
       await producer.close();
     }
 
-    const projector = await startProjector(config, logger);
+    const projector = await startProjector(config, logger, { fold: defectiveFold });
     try {
       await waitUntilCaughtUp(kafka, config.consumerGroup, config.topic, 240_000);
     } finally {

@@ -1,12 +1,11 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { scryptRuns } from '../../../test/support/scrypt-runs.js';
+import { CachingAuthenticator } from './authenticator.js';
 import type { CredentialDocument } from '../../adapters/mongodb/credential-store.js';
+import { hashPassword } from './password-hash.js';
 
 // The real scrypt runs, counted.
-vi.mock('./password-hash.js', async (original) => (await import('./scrypt-runs.js')).countingScrypt(await original()));
-const { scrypt } = await import('./scrypt-runs.js');
-
-const { CachingAuthenticator } = await import('./authenticator.js');
-const { hashPassword } = await import('./password-hash.js');
+const scrypt = scryptRuns();
 
 async function storeOf(doc: CredentialDocument) {
   const byId = new Map([[doc._id, doc]]);
@@ -17,7 +16,7 @@ describe('CachingAuthenticator past its TTL', () => {
   it('renews a partner polling less often than the TTL from a store read, without another scrypt, until its password changes', async () => {
     let now = 0;
     const store = await storeOf({ _id: 'acme', passwordHash: await hashPassword('pw'), scopes: ['order_status'], clientIds: ['C1'], active: true, createdAt: new Date() });
-    const auth = new CachingAuthenticator(store, { ttlMs: 30_000, now: () => now });
+    const auth = new CachingAuthenticator(store, { ttlMs: 30_000, now: () => now, verifyPassword: scrypt.verifyPassword });
     scrypt.runs = 0;
     expect(await auth.verify('acme', 'pw')).toMatchObject({ id: 'acme', clientIds: ['C1'] });
     expect(scrypt.runs).toBe(1);
@@ -41,7 +40,7 @@ describe('CachingAuthenticator past its TTL', () => {
   it('refuses a disabled credential at the first poll past the TTL', async () => {
     let now = 0;
     const store = await storeOf({ _id: 'acme', passwordHash: await hashPassword('pw'), scopes: ['osn'], clientIds: ['C1'], active: true, createdAt: new Date() });
-    const auth = new CachingAuthenticator(store, { ttlMs: 30_000, now: () => now });
+    const auth = new CachingAuthenticator(store, { ttlMs: 30_000, now: () => now, verifyPassword: scrypt.verifyPassword });
     expect(await auth.verify('acme', 'pw')).toBeDefined();
     store.byId.get('acme')!.active = false;
     now += 29_000;
@@ -58,7 +57,7 @@ describe('CachingAuthenticator past its TTL', () => {
   it('refuses a partner, cached or past the TTL, while its id or address is locked out by a guesser, and renews it without scrypt once the lock ends', async () => {
     let now = 0;
     const store = await storeOf({ _id: 'acme', passwordHash: await hashPassword('pw'), scopes: ['osn'], clientIds: ['C1'], active: true, createdAt: new Date() });
-    const auth = new CachingAuthenticator(store, { ttlMs: 30_000, now: () => now });
+    const auth = new CachingAuthenticator(store, { ttlMs: 30_000, now: () => now, verifyPassword: scrypt.verifyPassword });
     expect(await auth.verify('acme', 'pw')).toBeDefined();
     // From now on every failed login the limit could reserve is used up.
     const reservations: string[] = [];

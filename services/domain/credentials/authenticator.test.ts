@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CachingAuthenticator } from './authenticator.js';
 import type { CredentialDocument } from '../../adapters/mongodb/credential-store.js';
 import { hashPassword, verifyPassword } from './password-hash.js';
@@ -99,15 +99,19 @@ describe('CachingAuthenticator', () => {
 
   it('keeps the reservation of a check whose caller stopped waiting, unless the check finds the credential', async () => {
     const slow = storeWith([await credential('alice', 'pw-a')]);
-    const store = { find: async (id: string) => (await new Promise((resolve) => setTimeout(resolve, 100)), slow.find(id)) };
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    let asked = 0;
+    const store = { find: async (id: string) => (asked++, await answered, slow.find(id)) };
     const auth = new CachingAuthenticator(store);
     const given: string[] = [];
     const reserve = (password: string) => ({ refuseLocked: async () => undefined, reserve: async () => () => void given.push(password) });
-    // Callers that give up after 10 ms (a deadline, an aborted request): the checks go on.
+    // Callers that give up while the store is still asked (a deadline, an aborted request): the checks go on.
     const checks = ['guess', 'pw-a'].map((password) => auth.verify('alice', password, reserve(password)));
-    await Promise.race([Promise.all(checks), new Promise((resolve) => setTimeout(resolve, 10))]);
+    await vi.waitUntil(() => asked === 2, { timeout: 10_000, interval: 1 });
     expect(given).toEqual([]);
-    // The checks themselves end whenever the machine lets them (no wall-clock bound on the scrypts).
+    // The checks themselves end once the store answers.
+    answer();
     await Promise.allSettled(checks);
     expect(given).toEqual(['pw-a']);
   });
@@ -123,7 +127,8 @@ describe('CachingAuthenticator', () => {
     const slow = storeWith([await credential('alice', 'pw-a')]);
     let release = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const store = { find: async (id: string) => (await gate, slow.find(id)) };
+    let asked = 0;
+    const store = { find: async (id: string) => (asked++, await gate, slow.find(id)) };
     const auth = new CachingAuthenticator(store);
     let locked = false;
     const guard = {
@@ -134,7 +139,7 @@ describe('CachingAuthenticator', () => {
     };
     // A check of the right pair is pending when the lock-out begins: a copy of it does not join it.
     const first = auth.verify('alice', 'pw-a', guard);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await vi.waitUntil(() => asked === 1, { timeout: 10_000, interval: 1 });
     locked = true;
     await expect(auth.verify('alice', 'pw-a', guard)).rejects.toThrow('locked out');
     release();

@@ -12,6 +12,8 @@ export interface CachingAuthenticatorOptions {
   now?: () => number;
   /** The bound on password checks in this process; DEFAULT_CHECK_SLOTS when absent. */
   checkSlots?: CheckSlotOptions;
+  /** The scrypt verification (password-hash.ts) unless given: a test counts or holds the checks through it. */
+  verifyPassword?: (password: string, hash: string) => Promise<boolean>;
 }
 
 interface CacheEntry {
@@ -50,6 +52,7 @@ export class CachingAuthenticator implements Authenticator {
   private readonly maxEntries: number;
   private readonly now: () => number;
   private readonly slots: CheckSlots;
+  private readonly verifyPassword: (password: string, hash: string) => Promise<boolean>;
 
   constructor(
     private readonly store: Pick<CredentialStore, 'find'>,
@@ -59,6 +62,7 @@ export class CachingAuthenticator implements Authenticator {
     this.maxEntries = options.maxEntries ?? 10_000;
     this.now = options.now ?? Date.now;
     this.slots = new CheckSlots(options.checkSlots ?? DEFAULT_CHECK_SLOTS);
+    this.verifyPassword = options.verifyPassword ?? verifyPassword;
   }
 
   async verify(id: string, sent: string, guard?: LoginGuard): Promise<Credential | undefined> {
@@ -127,7 +131,7 @@ export class CachingAuthenticator implements Authenticator {
     try {
       // An unknown id costs the same scrypt as a known one; an old password in its overlap, a second.
       for (const candidate of accepted.length > 0 ? accepted : [{ hash: await decoyHash }]) {
-        if (await this.hashing(() => verifyPassword(password, candidate.hash))) {
+        if (await this.hashing(() => this.verifyPassword(password, candidate.hash))) {
           matched = candidate;
           break;
         }

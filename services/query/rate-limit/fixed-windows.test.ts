@@ -1,6 +1,7 @@
 // Fixed windows in this process (no Redis): the counting and the time until a take passes again.
-import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, expect, it } from 'vitest';
+// The clock the windows read (and their sweeper's interval) is vitest's, moved by the tests;
+// bottleneck's own zero-delay timers stay real.
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { FixedWindows, localStore } from './fixed-windows.js';
 
 const opened: FixedWindows[] = [];
@@ -11,19 +12,20 @@ function windows(limit: number, windowMs: number): FixedWindows {
   opened.push(w);
   return w;
 }
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
+});
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((w) => w.close()));
+  vi.useRealTimers();
 });
-
-const HEARTBEAT = 250; // bottleneck's local refill tick
 
 it('allows `limit` takes per key and window, then refuses at once with the time to the window end', async () => {
   const w = windows(3, 60_000);
   const takes = await Promise.all([1, 2, 3, 4, 5].map(() => w.take('a')));
   expect(takes.map((t) => t.allowed)).toEqual([true, true, true, false, false]);
   const refused = takes[3]!;
-  expect(refused.retryAfterMs).toBeGreaterThan(59_000);
-  expect(refused.retryAfterMs).toBeLessThanOrEqual(60_000 + HEARTBEAT);
+  expect(refused.retryAfterMs).toBe(60_000);
   expect((await w.take('b')).allowed).toBe(true);
 });
 
@@ -33,10 +35,9 @@ it('allows again once the window has ended, not before', async () => {
   await w.take('a');
   const refused = await w.take('a');
   expect(refused.allowed).toBe(false);
-  // retryAfterMs is an upper bound: the refill comes at the first heartbeat after the window.
-  await sleep(Math.max(0, refused.retryAfterMs - HEARTBEAT - 250));
+  vi.advanceTimersByTime(refused.retryAfterMs - 1);
   expect((await w.take('a')).allowed).toBe(false);
-  await sleep(HEARTBEAT + 350);
+  vi.advanceTimersByTime(1);
   expect((await w.take('a')).allowed).toBe(true);
 });
 
@@ -55,7 +56,7 @@ it('takes back a given-back token once, and refusals do not dig the window deepe
 it('does not give a token of an ended window to the next one', async () => {
   const w = windows(1, 300);
   const old = await w.take('a');
-  await sleep(400);
+  vi.advanceTimersByTime(300);
   expect((await w.take('a')).allowed).toBe(true);
   await old.giveBack();
   expect((await w.take('a')).allowed).toBe(false);
@@ -75,7 +76,10 @@ it('forgets a key idle for a window, and counts it afresh when it comes back', a
   const w = windows(1, 400);
   await w.take('a');
   expect(w.size).toBe(1);
-  await sleep(1_000);
+  vi.advanceTimersByTime(399);
+  expect(w.size).toBe(1);
+  // Within half a window after it ended.
+  vi.advanceTimersByTime(201);
   expect(w.size).toBe(0);
   expect((await w.take('a')).allowed).toBe(true);
   expect((await w.take('a')).allowed).toBe(false);

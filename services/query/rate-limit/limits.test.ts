@@ -1,7 +1,6 @@
 // The limits wired into the app (in-process counting): one count per credential across SOAP and
 // JSON, and failed logins per source address, with the answers each protocol gives.
-import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { LoginGuard } from '../../domain/credentials/credential.js';
 import { basic } from '../../../test/support/json-requests.js';
@@ -12,6 +11,7 @@ import { appWithLimits } from '../../../test/support/test-apps.js';
 
 const apps: FastifyInstance[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   await Promise.all(apps.splice(0).map((a) => a.close()));
 });
 
@@ -58,13 +58,18 @@ describe('requests per credential', () => {
   });
 
   it('tell when a request will be accepted again, and accept it then', async () => {
+    // The clock the windows read, moved by the test.
+    vi.useFakeTimers({ toFake: ['Date'] });
     const app = await appWith({ requestsPerMinute: 1, windowMs: 1_500 });
     expect((await json(app, basic('both', 'secret'))).statusCode).toBe(200);
+    vi.advanceTimersByTime(100);
     const refused = await json(app, basic('both', 'secret'));
     expect(refused.statusCode).toBe(429);
-    const seconds = Number(refused.headers['retry-after']);
-    expect([1, 2]).toContain(seconds);
-    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    // 1.4 s left, rounded up.
+    expect(refused.headers['retry-after']).toBe('2');
+    vi.advanceTimersByTime(1_399);
+    expect((await json(app, basic('both', 'secret'))).statusCode).toBe(429);
+    vi.advanceTimersByTime(1);
     expect((await json(app, basic('both', 'secret'))).statusCode).toBe(200);
   });
 });
@@ -113,14 +118,18 @@ describe('failed logins per address', () => {
   });
 
   it('hold against parallel guesses: no more passwords are checked than the limit allows', async () => {
-    // A slow password check (scrypt) lets all guesses be in flight at once.
+    // A password check that does not end while guesses arrive (as scrypt is slow): all are in flight
+    // at once. The checks end once the limit's twenty have begun; any beyond them would not wait.
     const checked: string[] = [];
+    let checking = () => {};
+    const twentyBegun = new Promise<void>((resolve) => (checking = resolve));
     const accounts = new FakeAuthenticator(ACCOUNTS);
     const authenticator = {
       async verify(id: string, password: string, guard?: LoginGuard) {
         const giveBack = await guard?.reserve(id);
         checked.push(password);
-        await sleep(50);
+        if (checked.length === 20) checking();
+        await twentyBegun;
         const credential = await accounts.verify(id, password);
         if (credential) giveBack?.();
         return credential;

@@ -3,9 +3,8 @@
 // addresses against one id, and an IPv6 /64's many addresses. Real scrypt, real CachingAuthenticator
 // (its credential lookup in memory: no server is involved in the limit's decision).
 import { connect } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CachingAuthenticator } from '../../domain/credentials/authenticator.js';
 import { hashPassword } from '../../domain/credentials/password-hash.js';
 import { withDeadline } from '../../plumbing/lifecycle/deadline.js';
@@ -18,17 +17,18 @@ import { appWithLimits } from '../../../test/support/test-apps.js';
 
 const apps: FastifyInstance[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   await Promise.all(apps.splice(0).map((a) => a.close()));
 });
 
 const STATUS = '/api/partners/v1/orders/status?queryType=4';
 
-/** The real authenticator over one credential, acme:right, whose lookup takes `delayMs`. */
-async function acme(delayMs = 0, ttlMs?: number): Promise<CachingAuthenticator> {
+/** The real authenticator over one credential, acme:right, whose lookup answers once `answered` resolves. */
+async function acme(answered?: Promise<void>, ttlMs?: number): Promise<CachingAuthenticator> {
   const doc = { _id: 'acme', passwordHash: await hashPassword('right'), scopes: ['order_status' as const, 'osn' as const], clientIds: ['C1'], active: true, createdAt: new Date() };
   // Room for every check: the bound on checks in flight is not under test here.
   return new CachingAuthenticator(
-    { find: async (id) => (await sleep(delayMs), id === doc._id ? doc : null) },
+    { find: async (id) => (await answered, id === doc._id ? doc : null) },
     { checkSlots: { concurrent: 4, queued: 1_000, maxWaitMs: 60_000 }, ...(ttlMs === undefined ? {} : { ttlMs }) },
   );
 }
@@ -50,9 +50,13 @@ const INTERFACES = {
     app.inject({ url: '/api/partners/v2/orders/shipments?queryType=1&referenceNumber=PO-1', headers: { authorization: basic('acme', password) }, remoteAddress }),
 };
 
-/** The authenticator, counting the checks that have ended. */
-function counted(inner: Authenticator): Authenticator & { settled: number } {
-  const checks = { settled: 0, verify: (...args: Parameters<Authenticator['verify']>) => inner.verify(...args).finally(() => void checks.settled++) };
+/** The authenticator, counting the checks that have begun and those that have ended. */
+function counted(inner: Authenticator): Authenticator & { begun: number; settled: number } {
+  const checks = {
+    begun: 0,
+    settled: 0,
+    verify: (...args: Parameters<Authenticator['verify']>) => (checks.begun++, inner.verify(...args).finally(() => void checks.settled++)),
+  };
   return checks;
 }
 
@@ -65,12 +69,12 @@ async function appWith(authenticator: Authenticator, options: Partial<RequestLim
 const login = (app: FastifyInstance, password: string, remoteAddress = '10.0.0.1', id = 'acme') =>
   app.inject({ url: STATUS, headers: { authorization: basic(id, password) }, remoteAddress });
 
-/** Sends a GET with the pair over a real socket and closes it 5 ms later, while the check runs. */
-function abortedGuess(port: number, password: string): Promise<void> {
+/** Sends a GET with the pair over a real socket and closes it once its check has `begun()`, while it runs. */
+function abortedGuess(port: number, password: string, begun: () => boolean): Promise<void> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1', () => {
       socket.write(`GET ${STATUS} HTTP/1.1\r\nHost: x\r\nAuthorization: ${basic('acme', password)}\r\n\r\n`);
-      setTimeout(() => socket.destroy(), 5);
+      void vi.waitUntil(begun, { timeout: 10_000, interval: 1 }).finally(() => socket.destroy());
     });
     socket.on('close', () => resolve());
     socket.on('error', () => undefined);
@@ -84,10 +88,12 @@ describe('a locked-out address or id', () => {
     ['verified moments ago (cached)', 30_000],
     ['verified past the cache (renewed from the store)', 1],
   ])('gets 429 with Retry-After for every password, the right one %s included, on every interface', async (_case, ttlMs) => {
-    const app = await appWith(await acme(0, ttlMs), { loginFailuresPerMinute: 3, loginFailuresPerIdPerMinute: 6 });
+    // The clock the cache and the windows read, moved by the test.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const app = await appWith(await acme(undefined, ttlMs), { loginFailuresPerMinute: 3, loginFailuresPerIdPerMinute: 6 });
     // Served (JSON v2 answers a purchase order it does not know 404).
     for (const [name, send] of Object.entries(INTERFACES)) expect([200, 404], name).toContain((await send(app, 'right', '10.0.0.1')).statusCode);
-    await sleep(5);
+    vi.advanceTimersByTime(5);
     // The address uses up its failures; then the id does, from other addresses.
     for (let n = 0; n < 3; n++) expect((await login(app, `guess-${n}`, '10.0.0.1')).statusCode).toBe(401);
     for (const [name, send] of Object.entries(INTERFACES)) {
@@ -104,12 +110,15 @@ describe('a locked-out address or id', () => {
     }
   });
 
-  it('is served again once its window ends', async () => {
+  it('is served again once its window ends, not before', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
     const app = await appWith(await acme(), { loginFailuresPerMinute: 1, windowMs: 3_000 });
     expect((await login(app, 'right')).statusCode).toBe(200);
     expect((await login(app, 'guess')).statusCode).toBe(401);
     expect((await login(app, 'right')).statusCode).toBe(429);
-    await sleep(3_100);
+    vi.advanceTimersByTime(2_990);
+    expect((await login(app, 'right')).statusCode).toBe(429);
+    vi.advanceTimersByTime(10);
     expect((await login(app, 'right')).statusCode).toBe(200);
   });
 });
@@ -124,11 +133,14 @@ it('reads a password with surrounding whitespace the same way on every interface
 
 describe('failed logins stay counted', () => {
   it('when the guessing requests are aborted while their passwords are checked', async () => {
-    const checks = counted(await acme());
+    // The store answers only once every guess is gone.
+    let answer = () => {};
+    const checks = counted(await acme(new Promise((resolve) => (answer = resolve))));
     const app = await appWith(checks, { loginFailuresPerMinute: 5 });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = app.server.address() as { port: number };
-    for (let n = 0; n < 10; n++) await abortedGuess(port, `guess-${n}`);
+    for (let n = 0; n < 10; n++) await abortedGuess(port, `guess-${n}`, () => checks.begun === n + 1);
+    answer();
     // The checks finish after their requests are gone: wait for all ten, however loaded the machine.
     await expect.poll(() => checks.settled, { timeout: 20_000, interval: 50 }).toBe(10);
     const right = await fetch(`http://127.0.0.1:${port}${STATUS}`, { headers: { authorization: basic('acme', 'right') } });
@@ -137,14 +149,17 @@ describe('failed logins stay counted', () => {
   });
 
   it('when their checks outlive the store deadline and are answered 500', async () => {
-    const caching = await acme(100);
+    // The store answers only once every guess has had its answer.
+    let answer = () => {};
+    const checks = counted(await acme(new Promise((resolve) => (answer = resolve))));
     // As server.ts wraps it: the store's deadline, here 20 ms; the check itself goes on.
-    const authenticator: Authenticator = { verify: (id, password, guard) => withDeadline(caching.verify(id, password, guard), 20, 'a store operation') };
+    const authenticator: Authenticator = { verify: (id, password, guard) => withDeadline(checks.verify(id, password, guard), 20, 'a store operation') };
     const app = await appWith(authenticator, { loginFailuresPerMinute: 5 });
     const codes = [];
     for (let n = 0; n < 8; n++) codes.push((await login(app, `guess-${n}`)).statusCode);
     expect(codes).toEqual([500, 500, 500, 500, 500, 429, 429, 429]);
-    await sleep(500);
+    answer();
+    await expect.poll(() => checks.settled, { timeout: 20_000, interval: 20 }).toBe(8);
     expect((await login(app, 'right')).statusCode).toBe(429);
   });
 

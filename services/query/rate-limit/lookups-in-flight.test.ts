@@ -1,5 +1,9 @@
-import { expect, it, vi } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import { LookupsInFlight, LookupWaitTimeoutError } from './lookups-in-flight.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 it('hands an ended lookup\'s slot to the first waiter, never to a newcomer of the same moment', async () => {
   const inFlight = new LookupsInFlight(1);
@@ -17,7 +21,7 @@ it('hands an ended lookup\'s slot to the first waiter, never to a newcomer of th
   endA();
   const c = run('c'); // arrives as a's slot goes to b
   const endB = await b;
-  await new Promise((resolve) => setTimeout(resolve, 10));
+  await new Promise((resolve) => setImmediate(resolve)); // c, had it been let in, would be running now
   expect(running).toEqual(['b']);
   endB();
   (await c)();
@@ -39,11 +43,16 @@ it('drops a waiter whose signal aborts, and counts nothing for it', async () => 
 });
 
 it('gives up a waiter whose turn does not come within the wait, and counts nothing for it', async () => {
+  vi.useFakeTimers();
   const inFlight = new LookupsInFlight(1, 50);
   const leave = await inFlight.enter('acme');
-  const started = Date.now();
-  await expect(inFlight.enter('acme')).rejects.toBeInstanceOf(LookupWaitTimeoutError);
-  expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+  let gaveUp: unknown;
+  const waiting = inFlight.enter('acme').catch((error: unknown) => (gaveUp = error));
+  await vi.advanceTimersByTimeAsync(49);
+  expect(gaveUp).toBeUndefined();
+  await vi.advanceTimersByTimeAsync(1);
+  expect(gaveUp).toBeInstanceOf(LookupWaitTimeoutError);
+  await waiting;
   leave();
   expect(inFlight.size).toBe(0);
   // One given its turn in time keeps it past the wait.
@@ -51,7 +60,7 @@ it('gives up a waiter whose turn does not come within the wait, and counts nothi
   const second = inFlight.enter('acme');
   first();
   const leaveSecond = await second;
-  await new Promise((resolve) => setTimeout(resolve, 80));
+  await vi.advanceTimersByTimeAsync(80);
   leaveSecond();
   expect(inFlight.size).toBe(0);
 });

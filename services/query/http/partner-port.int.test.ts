@@ -1,6 +1,7 @@
 // The partner port over real sockets, where the behaviour lives in the socket: clients that go
 // away mid-body, bodies that would make the parser work before anyone is authenticated, bodies
-// sent slowly.
+// sent slowly. In the integration tier: Node's own server timers decide, on the wall clock
+// (docs/development.md, test tiers).
 import { connect, type Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';

@@ -1,5 +1,6 @@
 // The partner port's time and connection limits, over real sockets: a slow body, connections that
-// never send a request, and more connections than the cap.
+// never send a request, and more connections than the cap. In the integration tier: Node's own
+// server timers decide, on the wall clock (docs/development.md, test tiers).
 import { connect, type Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, expect, it } from 'vitest';

@@ -14,8 +14,11 @@ const written = (arrays: Array<[string, unknown[]]>) => {
 describe('writeJsonArrays', () => {
   it('writes what JSON.stringify writes of the body, empty arrays left out', () => {
     const item = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.dictionary(fc.string(), fc.string()));
+    // Names as an answer's are (OrderStatusArray): JavaScript puts integer-like keys of an object
+    // first, so JSON.stringify would not keep the order of '0' and '' that the writer keeps.
+    const name = fc.string().filter((text) => !/^(0|[1-9]\d*)$/.test(text));
     fc.assert(
-      fc.property(fc.uniqueArray(fc.tuple(fc.string(), fc.array(item, { maxLength: 3 })), { selector: ([name]) => name, maxLength: 3 }), (arrays) => {
+      fc.property(fc.uniqueArray(fc.tuple(name, fc.array(item, { maxLength: 3 })), { selector: ([n]) => n, maxLength: 3 }), (arrays) => {
         const body = Object.fromEntries(arrays.filter(([, items]) => items.length > 0));
         expect(written(arrays)).toBe(JSON.stringify(body));
       }),

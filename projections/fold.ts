@@ -1,6 +1,7 @@
 import { eventKey, type ErpEvent } from '../contracts/erp-events.js';
 import { EventRejectedError } from './event-rejected.js';
 import { evolveOrderStatus } from './order-status.js';
+import { statusApplies } from './sequence-guard.js';
 import { evolveShipments } from './shipments.js';
 import type { OrderStatusState, ShipmentsState } from './state.js';
 
@@ -26,30 +27,30 @@ export function foldEvents(
   return result;
 }
 
-/**
- * Whether an event both read models take (SalesOrderStatusChanged) would change only one of them:
- * each guards on its own sequence, and the two advance on different event types, so a status
- * arriving late (below one's sequence, above the other's) applies to one and not the other. The
- * fold keeps the two guards apart, for a batch written to one collection and not the other (a
- * store failure between the two writes) is completed by the retry only so; `ossn dlq redrive`
- * refuses such a letter.
- */
-export function appliesToPartOnly(status: { sequence: number } | undefined, shipments: { sequence: number } | undefined, event: ErpEvent): boolean {
-  if (event.type !== 'SalesOrderStatusChanged') return false;
-  const sequences = [status?.sequence ?? 0, shipments?.sequence ?? 0];
-  return event.sequence <= Math.max(...sequences) && event.sequence > Math.min(...sequences);
-}
-
 /** Folds one more event into `result` (its maps and rejections grow in place): for streams too long to hold. */
 export function foldEventInto(result: FoldResult, event: ErpEvent): void {
   const key = eventKey(event.clientId, event.salesOrderNumber);
+  // A status feeds both read models: one guard for the two (statusApplies), not each its own.
+  const applies = event.type !== 'SalesOrderStatusChanged' || statusApplies(result.orderStatus.get(key), result.shipments.get(key), event);
+  foldEventTo(result, event, { orderStatus: applies, shipments: applies });
+}
+
+/**
+ * Folds an event into the read models named by `targets` only (the others keep their state):
+ * false when either rejects it, which then changes neither.
+ */
+export function foldEventTo(result: FoldResult, event: ErpEvent, targets: { orderStatus: boolean; shipments: boolean }): boolean {
+  const key = eventKey(event.clientId, event.salesOrderNumber);
+  const [before, shipped] = [result.orderStatus.get(key), result.shipments.get(key)];
   try {
-    const status = evolveOrderStatus(result.orderStatus.get(key), event);
-    const shipments = evolveShipments(result.shipments.get(key), event);
+    const status = targets.orderStatus ? evolveOrderStatus(before, event) : before;
+    const shipments = targets.shipments ? evolveShipments(shipped, event) : shipped;
     if (status) result.orderStatus.set(key, status);
     if (shipments) result.shipments.set(key, shipments);
+    return true;
   } catch (error) {
     if (!(error instanceof EventRejectedError)) throw error;
     result.rejected.push({ event, reason: error.reason });
+    return false;
   }
 }

@@ -1,4 +1,5 @@
 import type { LocationState, OrderStatusState, PackageState, ShipmentsState } from '../state.js';
+import type { ResumeMark } from '../resume-marks.js';
 
 // The read models' documents with the times a poller relies on (queries.md, the polling promise),
 // as the change-time policy (change-times.ts) decides them and the store keeps them (the MongoDB
@@ -19,6 +20,8 @@ import type { LocationState, OrderStatusState, PackageState, ShipmentsState } fr
  * a partner may then see a change twice, never zero times.
  */
 export interface TimedOrderStatus extends OrderStatusState {
+  /** What the document holds of its partition, for a retry after a write that reached one read model only (resume-marks.ts). */
+  resume?: ResumeMark;
   /**
    * 1.0.0's change time: stamped only in a write that moves `statusSequence` (a status event), so
    * that events of contract v2 alone show 1.0.0 pollers nothing. Absent before the first status
@@ -38,7 +41,7 @@ export interface TimedOrderStatus extends OrderStatusState {
 }
 
 /** The store's own fields of an order-status document: a projection without them reads it as the state the projections fold. */
-export const orderStatusStoreFields = { changedAt: 0, updatedAt: 0, issueIds: 0, openIssue: 0 } as const;
+export const orderStatusStoreFields = { changedAt: 0, updatedAt: 0, issueIds: 0, openIssue: 0, resume: 0 } as const;
 
 /**
  * The times that shipment queryType 3 filters on besides shipmentDate, each the service's own
@@ -67,6 +70,8 @@ export interface LeftPurchaseOrder {
 
 export interface TimedShipments extends Omit<ShipmentsState, 'locations'> {
   locations: StoredLocation[];
+  /** As TimedOrderStatus's. */
+  resume?: ResumeMark;
   /**
    * When the sales order's complete flag last changed, and when it came under its purchase order
    * number (its packages are then new to that purchase order); absent while it never did. With

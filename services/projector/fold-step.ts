@@ -9,7 +9,7 @@ export interface BatchItem {
   source: SourceMessage;
 }
 
-type Fold = (loaded: LoadedStates, items: BatchItem[]) => ProjectedBatch<SourceMessage>;
+export type Fold = (loaded: LoadedStates, items: BatchItem[]) => ProjectedBatch<SourceMessage>;
 
 export const messageOf = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 

@@ -21,6 +21,7 @@ import { BatchAbandoned } from '../adapters/kafka/consumer.js';
 import type { OutgoingMessage, SourceMessage } from '../adapters/kafka/messages.js';
 import { documentId, ensureIndexes, readModelCollections } from '../adapters/mongodb/documents.js';
 import { loadStates } from '../adapters/mongodb/writes.js';
+import { MongoOrderLookups } from '../adapters/mongodb/lookups.js';
 import { holdPreviousVersion, mayWrite, recordBuild, releasePreviousVersion } from '../adapters/mongodb/active-version.js';
 import { locationRecorded, packageShipped, statusChanged } from '../../test/fixtures/sample-events.js';
 import { freshProjectorConfig, projectUntilCaughtUp, publishEvents } from '../../test/support/projector-system.js';
@@ -239,6 +240,30 @@ describe('projector against real Kafka and MongoDB', () => {
   it('does not dead-letter an event that only a kept state gone stale rejects: it folds the batch again from the store', async () => {
     // The kept state (sequence 2) has no location 2, which `other` recorded: no write to fail a guard.
     await projectAcrossRebalance('stale-reject', [statusChanged(1), locationRecorded(2, 1), locationRecorded(3, 2), packageShipped(4, 2, 1)]);
+  });
+
+  it('skips a status arriving late for both read models: the order status and shipments lookups keep agreeing about the purchase order', async () => {
+    const { config, db, collections } = await freshSetup('late-status');
+    const inOrder = [
+      statusChanged(1, { purchaseOrderNumber: 'PO-A', statusId: 20 }),
+      locationRecorded(2, 1),
+      packageShipped(3, 1, 1),
+      packageShipped(5, 1, 2),
+    ];
+    const late = statusChanged(4, { purchaseOrderNumber: 'PO-B', statusId: 20 });
+    await publish(inOrder, config.topic);
+    await runUntilCaughtUp(config);
+    await publish([late], config.topic);
+    await runUntilCaughtUp(config);
+
+    const lookups = new MongoOrderLookups(collections);
+    const bySalesOrder = { queryType: 2, referenceNumber: 'SO-9' };
+    const status = await lookups.orderStatus(['C1'], bySalesOrder);
+    const shipments = await lookups.shipmentNotifications(['C1'], bySalesOrder);
+    expect(status.map((p) => p.purchaseOrderNumber)).toEqual(['PO-A']);
+    expect(shipments.map((p) => p.purchaseOrderNumber)).toEqual(['PO-A']);
+    // A rebuild folds the same way.
+    expect(await readModels(db)).toEqual(reference([...inOrder, late]));
   });
 
   it('rides out a MongoDB outage mid-stream: retries, logs, and ends in the reference state', { timeout: 180_000 }, async () => {

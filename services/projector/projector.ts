@@ -12,10 +12,11 @@ import { loadStates, writeEffects, type LoadedStates } from '../adapters/mongodb
 import { foldSettingAsideFailures, type BatchItem } from './fold-step.js';
 import { batchOutcome, type BatchOutcome } from './batch-outcome.js';
 import { projectBatch } from './project-batch.js';
+import type { BatchPositions } from '../../projections/resume-marks.js';
 import { retryUntilDone } from './retry.js';
 import { sendDeadLetters, type DeadLetter } from './send-dead-letters.js';
 import { StateCache } from './state-cache.js';
-import { writeSettingAsideRefusals, type BatchFold } from './write-step.js';
+import { writeSettingAsideRefusals } from './write-step.js';
 
 export interface ProjectorDependencies {
   collections: ReadModelCollections;
@@ -36,8 +37,8 @@ export interface ProjectorDependencies {
   alreadyDeadLettered?: DeadLetteredCheck;
   /** Told what each batch did once it took effect (metrics). */
   observer?: (outcome: BatchOutcome<SourceMessage>) => void;
-  /** projectBatch when absent. */
-  fold?: BatchFold;
+  /** The projection of a batch: projectBatch unless a test stands in a defective one. */
+  projectBatch?: typeof projectBatch<SourceMessage>;
 }
 
 /** Writes of a batch the store refuses (isRefusedDocument) before its sales orders are written one by one. */
@@ -58,9 +59,11 @@ const writeRefusalsBeforeIsolating = 3;
  */
 export function createBatchProjector(deps: ProjectorDependencies): BatchHandler {
   const cache = new StateCache(deps.stateCacheSize);
-  const fold = deps.fold ?? projectBatch;
+  const project = deps.projectBatch ?? projectBatch;
   return async (messages, context) => {
     const { valid, bad } = parseMessages(messages);
+    const positions = positionsOf(messages);
+    const fold = (loaded: LoadedStates, items: BatchItem[]) => project(loaded, items, positions);
     const keys = [...new Set(valid.map(({ event }) => documentId(event.clientId, event.salesOrderNumber)))];
     const sent = new Set<string>();
     const sendNew = async (letters: DeadLetter[]) => {
@@ -89,7 +92,7 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
         await sendNew([...bad, ...projected.rejected]);
         if (writeRefusals >= writeRefusalsBeforeIsolating) {
           cache.forget(keys);
-          await writeSettingAsideRefusals({ ...deps, fold, sendDeadLetters: sendNew }, states, valid, projected);
+          await writeSettingAsideRefusals({ ...deps, sendDeadLetters: sendNew, fold }, states, valid, projected);
           return;
         }
         try {
@@ -116,6 +119,15 @@ async function untilWritable(writable: () => Promise<boolean>, context: BatchCon
     if (context.isStopping()) throw new BatchAbandoned();
     await sleep(250, undefined, { signal: context.signal }).catch(() => undefined);
   }
+}
+
+/** Where the batch (of one partition) starts, and each message's place: for a retry's fold (resume-marks.ts). */
+function positionsOf(messages: SourceMessage[]): BatchPositions<SourceMessage> | undefined {
+  const of = (message: SourceMessage) => ({ partition: message.partition, offset: Number(message.offset) });
+  const [first, ...rest] = messages;
+  if (!first) return undefined;
+  const start = rest.reduce((earliest, message) => Math.min(earliest, Number(message.offset)), Number(first.offset));
+  return { start: { partition: first.partition, offset: start }, of };
 }
 
 /** Parse step: the valid events, and the messages that are not one (or under the wrong key) with the reason. */
@@ -148,6 +160,10 @@ async function loadThroughCache(
   const states = {
     orderStatus: new Map([...known.orderStatus, ...stored.orderStatus]),
     shipments: new Map([...known.shipments, ...stored.shipments]),
+    marks: {
+      orderStatus: new Map([...(known.marks?.orderStatus ?? []), ...(stored.marks?.orderStatus ?? [])]),
+      shipments: new Map([...(known.marks?.shipments ?? []), ...(stored.marks?.shipments ?? [])]),
+    },
   };
   return { states, keptStates };
 }

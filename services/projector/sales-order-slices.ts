@@ -22,9 +22,11 @@ export function bySalesOrder<T extends { event: ErpEvent }>(items: T[]): Map<str
 export function statesOf(states: LoadedStates, key: string): LoadedStates {
   const orderStatus = states.orderStatus.get(key);
   const shipments = states.shipments.get(key);
+  const only = <V>(value: V | undefined) => new Map<string, V>(value ? [[key, value]] : []);
   return {
-    orderStatus: new Map(orderStatus ? [[key, orderStatus]] : []),
-    shipments: new Map(shipments ? [[key, shipments]] : []),
+    orderStatus: only(orderStatus),
+    shipments: only(shipments),
+    marks: { orderStatus: only(states.marks?.orderStatus.get(key)), shipments: only(states.marks?.shipments.get(key)) },
   };
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { OrderStatusState, ShipmentsState } from '../../projections/state.js';
 import type { LoadedStates } from '../adapters/mongodb/writes.js';
 import { StateCache } from './state-cache.js';
+import { noMarks } from '../../projections/resume-marks.js';
 
 const status = (salesOrderNumber: string, sequence: number): OrderStatusState => ({
   clientId: 'C1',
@@ -22,6 +23,7 @@ const shipments = (salesOrderNumber: string, sequence: number): ShipmentsState =
 const states = (entries: [string, OrderStatusState?, ShipmentsState?][]): LoadedStates => ({
   orderStatus: new Map(entries.flatMap(([key, s]) => (s ? [[key, s] as const] : []))),
   shipments: new Map(entries.flatMap(([key, , sh]) => (sh ? [[key, sh] as const] : []))),
+  marks: noMarks(),
 });
 
 describe('the states a projector keeps between batches', () => {
@@ -52,5 +54,16 @@ describe('the states a projector keeps between batches', () => {
     const none = new StateCache(0);
     none.remember(['C1:A'], states([['C1:A', status('A', 1)]]));
     expect(none.lookup(['C1:A']).missing).toEqual(['C1:A']);
+  });
+
+  it('keeps the resume marks of the documents it wrote, for a retry of a half-written batch', () => {
+    const cache = new StateCache(10);
+    const written = states([['C1:A', status('A', 3), shipments('A', 2)]]);
+    const mark = { partition: 1, from: 40, through: 47, statuses: [3] };
+    written.marks!.orderStatus.set('C1:A', mark);
+    cache.remember(['C1:A'], written);
+    const { known } = cache.lookup(['C1:A']);
+    expect(known.marks?.orderStatus.get('C1:A')).toEqual(mark);
+    expect(known.marks?.shipments.has('C1:A')).toBe(false);
   });
 });

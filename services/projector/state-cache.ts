@@ -1,10 +1,12 @@
 import type { OrderStatusState, ShipmentsState } from '../../projections/state.js';
 import type { LoadedStates } from '../adapters/mongodb/writes.js';
+import { noMarks, type ResumeMark } from '../../projections/resume-marks.js';
 
-/** What the store held for one sales order after this projector's last write; absent: no document. */
+/** What the store held for one sales order after this projector's last write; absent: no document (or no mark). */
 interface KnownStates {
   orderStatus?: OrderStatusState;
   shipments?: ShipmentsState;
+  marks: { orderStatus?: ResumeMark; shipments?: ResumeMark };
 }
 
 /**
@@ -31,7 +33,7 @@ export class StateCache {
 
   /** The states known for `keys`, and the keys whose states must be read from the store. */
   lookup(keys: string[]): { known: LoadedStates; missing: string[] } {
-    const known: LoadedStates = { orderStatus: new Map(), shipments: new Map() };
+    const known = { orderStatus: new Map(), shipments: new Map(), marks: noMarks() } satisfies LoadedStates;
     const missing: string[] = [];
     for (const key of keys) {
       const entry = this.entries.get(key);
@@ -42,13 +44,18 @@ export class StateCache {
       this.touch(key, entry);
       if (entry.orderStatus) known.orderStatus.set(key, entry.orderStatus);
       if (entry.shipments) known.shipments.set(key, entry.shipments);
+      if (entry.marks.orderStatus) known.marks.orderStatus.set(key, entry.marks.orderStatus);
+      if (entry.marks.shipments) known.marks.shipments.set(key, entry.marks.shipments);
     }
     return { known, missing };
   }
 
   /** Remembers the states of `keys` as the store holds them after a successful write. */
   remember(keys: string[], states: LoadedStates): void {
-    for (const key of keys) this.touch(key, { orderStatus: states.orderStatus.get(key), shipments: states.shipments.get(key) });
+    for (const key of keys) {
+      const marks = { orderStatus: states.marks?.orderStatus.get(key), shipments: states.marks?.shipments.get(key) };
+      this.touch(key, { orderStatus: states.orderStatus.get(key), shipments: states.shipments.get(key), marks });
+    }
     for (const oldest of this.entries.keys()) {
       if (this.entries.size <= this.capacity) break;
       this.entries.delete(oldest);

@@ -1,21 +1,19 @@
 import type { ReadModelCollections } from '../adapters/mongodb/documents.js';
 import { isRefusedDocument } from '../adapters/mongodb/store-refusals.js';
 import { writeEffects, type LoadedStates } from '../adapters/mongodb/writes.js';
-import { foldSettingAsideFailures, messageOf, type BatchItem } from './fold-step.js';
+import { foldSettingAsideFailures, messageOf, type BatchItem, type Fold } from './fold-step.js';
 import type { ProjectedBatch } from './project-batch.js';
 import { bySalesOrder, effectsOf, hasEffects, statesOf } from './sales-order-slices.js';
 import type { DeadLetter } from './send-dead-letters.js';
 import type { SourceMessage } from '../adapters/kafka/messages.js';
-
-/** The projection of a batch onto its states: projectBatch, unless a test stands in a defective one. */
-export type BatchFold = Parameters<typeof foldSettingAsideFailures>[0];
 
 export interface IsolatingWriteDependencies {
   collections: ReadModelCollections;
   previousCollections?: ReadModelCollections;
   /** Sends those of the dead letters not sent yet for this batch. */
   sendDeadLetters(letters: DeadLetter[]): Promise<void>;
-  fold: BatchFold;
+  /** The batch's fold (the projector's, with the batch's positions). */
+  fold: Fold;
 }
 
 /**

@@ -7,6 +7,7 @@ import { evolveShipments } from '../../../projections/shipments.js';
 import type { OrderStatusState, ShipmentsState } from '../../../projections/state.js';
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
 import { connectMongo } from './connect.js';
+import { readModels, reference } from '../../../test/support/read-models.js';
 import { ensureIndexes, readModelCollections, type ReadModelCollections, type ShipmentsDocument } from './documents.js';
 import { projectBatch } from '../../projector/project-batch.js';
 import { insertPipeline, plainInsert, plainUpdate, updatePipeline } from './shipments-update.js';
@@ -404,6 +405,37 @@ describe('visible times of shipments documents, stamped by the server', () => {
     const timeFields = new Set(['visibleAt', 'completeChangedAt', 'purchaseOrderSetAt', 'lastNewsAt']);
     const normalized = (found: unknown[]) => JSON.parse(JSON.stringify(found, (field, value: unknown) => (timeFields.has(field) ? stampedIn(value as string) : value))) as unknown[];
     expect(normalized(docs)).toEqual(normalized(await reference.shipments.find().sort({ _id: 1 }).toArray()));
+  });
+
+  it('finishes a batch whose write reached one read model only, as the first attempt decided: the two never part over a status', async () => {
+    const collections = fresh();
+    await ensureIndexes(collections);
+    // The issue's stream, with a status arriving late, then two that apply; one partition, offsets 0-6.
+    const events = [
+      statusChanged(1, { purchaseOrderNumber: 'PO-A', statusId: 20 }),
+      locationRecorded(2, 1),
+      statusChanged(4, { purchaseOrderNumber: 'PO-B', statusId: 20 }),
+      packageShipped(3, 1, 1),
+      statusChanged(6, { purchaseOrderNumber: 'PO-C', statusId: 30 }),
+      packageShipped(5, 1, 2),
+      statusChanged(7, { purchaseOrderNumber: 'PO-D', statusId: 30 }),
+    ];
+    const items = events.map((event, offset) => ({ event, source: offset }));
+    const positions = { start: { partition: 0, offset: 0 }, of: (offset: number) => ({ partition: 0, offset }) };
+    for (const reached of ['orderStatus', 'shipments'] as const) {
+      await collections.orderStatus.deleteMany({});
+      await collections.shipments.deleteMany({});
+      // The first attempt: the store takes one read model's write, then fails.
+      const first = projectBatch(await loadStates(collections, ['C1:SO-9']), items, positions);
+      await writeEffects(collections, { orderStatus: [], shipments: [], [reached]: first.effects[reached] });
+      // The retry reads the store again (the marks with it), folds the batch again and writes.
+      const retry = projectBatch(await loadStates(collections, ['C1:SO-9']), items, positions);
+      await writeEffects(collections, retry.effects);
+      const db = collections.orderStatus.db;
+      expect(await readModels(db), `${reached} written first`).toEqual(reference(events));
+      const [status, shipments] = [await collections.orderStatus.findOne({}), await collections.shipments.findOne({})];
+      expect([status?.purchaseOrderNumber, shipments?.purchaseOrderNumber]).toEqual(['PO-D', 'PO-D']);
+    }
   });
 });
 

@@ -13,11 +13,14 @@ import { writeErrorsOf } from './store-refusals.js';
 import { insertPipeline, plainInsert, plainUpdate, updatePipeline } from './shipments-update.js';
 import { carriedOver, statusWriteTimes, visibleTimes, type ShownChangeTimes } from '../../../projections/polling/change-times.js';
 import { ErrorCodes, OssnError } from '../../../contracts/errors/ossn-error.js';
+import { noMarks, type ResumeMark, type ResumeMarks } from '../../../projections/resume-marks.js';
 
 /** A read model's state for one sales order before and after a batch; before is absent for a new one. */
 export interface StateChange<S> {
   before?: S;
   after: S;
+  /** What the document will hold of its partition (resume-marks.ts): written with it. */
+  mark?: ResumeMark;
 }
 
 export interface BatchEffects {
@@ -28,6 +31,8 @@ export interface BatchEffects {
 export interface LoadedStates {
   orderStatus: Map<string, OrderStatusState>;
   shipments: Map<string, ShipmentsState>;
+  /** The stored documents' resume marks, where they have one. */
+  marks?: ResumeMarks;
 }
 
 /** Another writer changed a document between our read and our write; reload and fold again. */
@@ -41,16 +46,28 @@ export class WriteConflictError extends OssnError {
 /** Ids per read: a batch's sales orders in a few point-read queries of bounded size. */
 const idsPerLoad = 1_000;
 
+// The state projections, keeping the resume mark, which loadStates takes off the state.
+const { resume: _statusMark, ...orderStatusLoadProjection } = orderStatusStateProjection;
+const { resume: _shipmentsMark, ...shipmentsLoadProjection } = shipmentsStateProjection;
+
 export async function loadStates(collections: ReadModelCollections, keys: string[]): Promise<LoadedStates> {
-  const loaded: LoadedStates = { orderStatus: new Map(), shipments: new Map() };
+  const loaded = { orderStatus: new Map(), shipments: new Map(), marks: noMarks() } satisfies LoadedStates;
   for (let start = 0; start < keys.length; start += idsPerLoad) {
     const filter = { _id: { $in: keys.slice(start, start + idsPerLoad) } };
     const [statuses, shipments] = await Promise.all([
-      collections.orderStatus.find(filter, { projection: orderStatusStateProjection }).toArray(),
-      collections.shipments.find(filter, { projection: shipmentsStateProjection }).toArray(),
+      collections.orderStatus.find(filter, { projection: orderStatusLoadProjection }).toArray(),
+      collections.shipments.find(filter, { projection: shipmentsLoadProjection }).toArray(),
     ]);
-    for (const s of statuses) loaded.orderStatus.set(documentId(s.clientId, s.salesOrderNumber), s as OrderStatusState);
-    for (const s of shipments) loaded.shipments.set(documentId(s.clientId, s.salesOrderNumber), s as ShipmentsState);
+    for (const { resume, ...state } of statuses) {
+      const key = documentId(state.clientId, state.salesOrderNumber);
+      loaded.orderStatus.set(key, state as OrderStatusState);
+      if (resume) loaded.marks.orderStatus.set(key, resume);
+    }
+    for (const { resume, ...state } of shipments) {
+      const key = documentId(state.clientId, state.salesOrderNumber);
+      loaded.shipments.set(key, state as ShipmentsState);
+      if (resume) loaded.marks.shipments.set(key, resume);
+    }
   }
   return loaded;
 }
@@ -110,12 +127,14 @@ function guardedWrite<T extends { _id: string; sequence: number }>(
 function guardedShipmentsWrite(key: string, change: StateChange<ShipmentsState>, shown: ShipmentsDocument | undefined): GuardedWrite<ShipmentsDocument> {
   const { before, after } = change;
   const times = carriedOver(visibleTimes(before, after), after, shown, !before);
+  // The mark is written with the state, as one more top-level field (never read back as state).
+  const written: ShipmentsState = change.mark ? ({ ...after, resume: change.mark } as ShipmentsState) : after;
   if (!before) {
-    const update = plainInsert(after, times) ?? insertPipeline(key, after, times);
+    const update = plainInsert(written, times) ?? insertPipeline(key, written, times);
     return { op: { updateOne: { filter: { _id: key }, update, upsert: true } }, inserts: true };
   }
-  const { changed, removed } = differences(before, after);
-  const update = plainUpdate(before, after, changed, removed, times) ?? updatePipeline(changed, removed, after, times, before);
+  const { changed, removed } = differences(before, written);
+  const update = plainUpdate(before, written, changed, removed, times) ?? updatePipeline(changed, removed, written, times, before);
   return { op: { updateOne: { filter: { _id: key, sequence: before.sequence }, update } }, inserts: false };
 }
 
@@ -169,7 +188,8 @@ export async function writeEffects(
     const { set, stamp } = changeTimes(change, carried.get(key));
     // The issue fields follow the issues: the projections keep the very same array while they are unchanged.
     const issues = !change.before || change.before.issues !== change.after.issues ? issueFieldsOf(change.after) : {};
-    return guardedWrite<OrderStatusDocument>(key, change, { ...change.after, ...issues, ...set }, stamp);
+    const mark = change.mark ? { resume: change.mark } : {};
+    return guardedWrite<OrderStatusDocument>(key, change, { ...change.after, ...issues, ...set, ...mark }, stamp);
   });
 
   const shipmentOps = effects.shipments.map((change) => {

@@ -60,10 +60,10 @@ describe('judgeRedrive', () => {
     ]);
   });
 
-  it('refuses a status that would change the order status and not the shipments (below their sequence), and says why', () => {
+  it('refuses a status that arrived after a higher sequence of either read model: it applies to neither', () => {
     const late = letter(statusChanged(4, { purchaseOrderNumber: 'PO-B', statusId: 20 }), 'wrong-key');
     expect(outcome(judgeRedrive([late], stored([statusChanged(1), locationRecorded(2, 1), packageShipped(3, 1, 1), packageShipped(5, 1, 2)])))).toEqual([
-      `refuse ${late.id}: it feeds both read models of sales order C1:SO-9 and would change only one (order status at sequence 1, shipments at 5, this one is 4): the ERP must republish what it carries with a sequence above 5`,
+      `refuse ${late.id}: sales order C1:SO-9 moved past it (sequence 5 applied, this one is 4): the ERP must republish what it carries with a sequence above 5`,
     ]);
   });
 

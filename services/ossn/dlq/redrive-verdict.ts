@@ -1,7 +1,6 @@
 import { parseErpEvent, type ErpEvent } from '../../../contracts/erp-events.js';
 import { messageOf } from '../../projector/fold-step.js';
 import { projectBatch } from '../../projector/project-batch.js';
-import { appliesToPartOnly } from '../../../projections/fold.js';
 import { hasEffects, statesOf } from '../../projector/sales-order-slices.js';
 import { documentId } from '../../adapters/mongodb/documents.js';
 import type { LoadedStates } from '../../adapters/mongodb/writes.js';
@@ -53,14 +52,6 @@ export function judgeRedrive(records: DeadLetterRecord[], stored: LoadedStates):
     if (!event) return { record, send: false, reason: problem ?? 'not an event of the contract' };
     const key = documentId(event.clientId, event.salesOrderNumber);
     const last = lastSequence(states, key);
-    const [status, shipments] = [states.orderStatus.get(key), states.shipments.get(key)];
-    if (appliesToPartOnly(status, shipments, event)) {
-      return {
-        record,
-        send: false,
-        reason: `it feeds both read models of sales order ${key} and would change only one (order status at sequence ${status?.sequence ?? 0}, shipments at ${shipments?.sequence ?? 0}, this one is ${event.sequence}): the ERP must republish what it carries with a sequence above ${last}`,
-      };
-    }
     let projected;
     try {
       projected = projectBatch(statesOf(states, key), [{ event, source: record }]);
@@ -70,7 +61,8 @@ export function judgeRedrive(records: DeadLetterRecord[], stored: LoadedStates):
     }
     const rejection = projected.rejected[0];
     if (rejection) return { record, send: false, reason: `rejected again: ${rejection.reason}` };
-    // Changing nothing, by the projector's own sequence rule (each read model's sequence): moved past.
+    // Changing nothing, by the projector's own sequence rule (a status above both read models'
+    // sequences or neither, so never one alone): moved past.
     if (!hasEffects(projected.effects)) {
       const by = movedBy.get(key);
       const applied = by ? `sequence ${last} re-sent with dead letter ${by}` : `sequence ${last} applied`;

@@ -2,7 +2,6 @@ import type { ErpEvent } from '../../contracts/erp-events.js';
 import type { SourceMessage } from '../adapters/kafka/messages.js';
 import type { LoadedStates } from '../../projections/batch.js';
 import type { ProjectedBatch } from './project-batch.js';
-import type { BatchPositions } from '../../projections/resume-marks.js';
 import { bySalesOrder, statesOf } from './sales-order-slices.js';
 
 export interface BatchItem {
@@ -12,9 +11,6 @@ export interface BatchItem {
 
 /** A batch's fold onto its states: projectBatch with the batch's positions bound (projector.ts). */
 export type Fold = (loaded: LoadedStates, items: BatchItem[]) => ProjectedBatch<SourceMessage>;
-
-/** The projection of a batch onto its states: projectBatch, unless a test stands in a defective one. */
-export type BatchFold = (loaded: LoadedStates, items: BatchItem[], positions?: BatchPositions<SourceMessage>) => ProjectedBatch<SourceMessage>;
 
 export const messageOf = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 

@@ -10,7 +10,7 @@ import { documentId, type ReadModelCollections } from '../adapters/mongodb/docum
 import { isRefusedDocument } from '../adapters/mongodb/store-refusals.js';
 import { loadStates, writeEffects } from '../adapters/mongodb/writes.js';
 import type { LoadedStates } from '../../projections/batch.js';
-import { foldSettingAsideFailures, type BatchFold, type BatchItem, type Fold } from './fold-step.js';
+import { foldSettingAsideFailures, type BatchItem } from './fold-step.js';
 import { batchOutcome, type BatchOutcome } from './batch-outcome.js';
 import { projectBatch } from './project-batch.js';
 import type { BatchPositions, TopicPosition } from '../../projections/resume-marks.js';
@@ -38,8 +38,8 @@ export interface ProjectorDependencies {
   alreadyDeadLettered?: DeadLetteredCheck;
   /** Told what each batch did once it took effect (metrics). */
   observer?: (outcome: BatchOutcome<SourceMessage>) => void;
-  /** projectBatch when absent. */
-  fold?: BatchFold;
+  /** The projection of a batch: projectBatch unless a test stands in a defective one. */
+  projectBatch?: typeof projectBatch<SourceMessage>;
 }
 
 /** Writes of a batch the store refuses (isRefusedDocument) before its sales orders are written one by one. */
@@ -60,12 +60,12 @@ const writeRefusalsBeforeIsolating = 3;
  */
 export function createBatchProjector(deps: ProjectorDependencies): BatchHandler {
   const cache = new StateCache(deps.stateCacheSize);
-  const batchFold = deps.fold ?? projectBatch;
+  const project = deps.projectBatch ?? projectBatch;
   return async (messages, context) => {
     const { valid, bad } = parseMessages(messages);
     const positions = positionsOf(messages);
     if (positions) cache.startBatch(positions.start);
-    const fold: Fold = (loaded, items) => batchFold(loaded, items, positions);
+    const fold = (loaded: LoadedStates, items: BatchItem[]) => project(loaded, items, positions);
     const keys = [...new Set(valid.map(({ event }) => documentId(event.clientId, event.salesOrderNumber)))];
     const sent = new Set<string>();
     const sendNew = async (letters: DeadLetter[]) => {

@@ -10,8 +10,7 @@ import { connectMongo } from '../adapters/mongodb/connect.js';
 import { ensureIndexes, readModelCollections } from '../adapters/mongodb/documents.js';
 import type { ProjectorMetrics } from '../plumbing/metrics/projector-metrics.js';
 import { batchObserver, countingDeadLetters, measuredBatches, watchConsumerLag } from './measure.js';
-import { createBatchProjector } from './projector.js';
-import type { BatchFold } from './fold-step.js';
+import { createBatchProjector, type ProjectorDependencies } from './projector.js';
 import { GroupOfAnotherTopicError, refuseGroupOfAnotherTopic } from './group-policy.js';
 import { untilAnswered } from '../plumbing/lifecycle/until-answered.js';
 import { stopStepWithin } from '../plumbing/lifecycle/bounded-stop.js';
@@ -37,8 +36,8 @@ export interface ProjectorExtras {
   writeFence?: () => Promise<boolean>;
   /** A rebuild's: events the dead-letter topic holds already. */
   alreadyDeadLettered?: DeadLetteredCheck;
-  /** See ProjectorDependencies.fold. */
-  fold?: BatchFold;
+  /** See ProjectorDependencies.projectBatch. */
+  projectBatch?: ProjectorDependencies['projectBatch'];
 }
 
 /** Starts once MongoDB and Kafka answer, however long that takes (each wait is logged). */
@@ -85,7 +84,7 @@ export async function startProjector(config: ProjectorConfig, logger: Logger, ex
       observer: metrics ? batchObserver(metrics) : undefined,
       alreadyDeadLettered: extras.alreadyDeadLettered,
       writeFence: extras.writeFence,
-      fold: extras.fold,
+      projectBatch: extras.projectBatch,
     });
     const consumer = await untilAnswered(
       'Kafka',

@@ -16,7 +16,7 @@ import { connectProducer } from '../../services/adapters/kafka/producer.js';
 import { ensureTopics } from '../../services/adapters/kafka/topics.js';
 import { createLogger } from '../../services/plumbing/logging/logger.js';
 import { projectBatch } from '../../services/projector/project-batch.js';
-import type { BatchFold } from '../../services/projector/fold-step.js';
+import type { ProjectorExtras } from '../../services/projector/run.js';
 import { startProjector } from '../../services/projector/run.js';
 import { connectMongo } from '../../services/adapters/mongodb/connect.js';
 import { readModelCollections } from '../../services/adapters/mongodb/documents.js';
@@ -33,7 +33,7 @@ import { testEnvironment, uniqueNames } from '../support/servers.js';
 // throws on the batch that holds this event, as a defective projection would, and is projectBatch
 // otherwise (with the batch's positions, so that it folds with resume marks as the product does).
 const foldThrowsOnEventId = 'dead0000-0000-4000-8000-000000000001';
-const defectiveFold: BatchFold = (loaded, items, positions) => {
+const defectiveFold: ProjectorExtras['projectBatch'] = (loaded, items, positions) => {
   if (items.some(({ event }) => event.eventId === foldThrowsOnEventId)) throw new TypeError('projection defect');
   return projectBatch(loaded, items, positions);
 };
@@ -184,7 +184,7 @@ describe('fault suite: projector', () => {
       await producer.close();
     }
 
-    const projector = await startProjector(config, logger, { fold: defectiveFold });
+    const projector = await startProjector(config, logger, { projectBatch: defectiveFold });
     try {
       await waitUntilCaughtUp(kafka, config.consumerGroup, config.topic, 240_000);
     } finally {

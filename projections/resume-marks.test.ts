@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ErpEvent } from '../contracts/erp-events.js';
 import { Random } from '../services/ossn/demo-events/random.js';
-import { locationRecorded, packageShipped, shipmentCompleted, statusChanged } from '../test/fixtures/sample-events.js';
+import { halfWrittenBatch, locationRecorded, packageShipped, partitionZero, shipmentCompleted, statusChanged } from '../test/fixtures/sample-events.js';
 import { testSeed } from '../test/support/seed.js';
 import { foldEvents } from './fold.js';
 import { foldResuming, holds, markAfter, noMarks, type BatchPositions, type ResumeMark, type ResumeMarks } from './resume-marks.js';
@@ -15,7 +15,7 @@ interface Item {
   event: ErpEvent;
   source: number;
 }
-const positions = (start: number): BatchPositions<number> => ({ start: { partition: 0, offset: start }, of: (offset) => ({ partition: 0, offset }) });
+const positions = (start: number): BatchPositions<number> => partitionZero(start);
 
 /** The store: each read model's documents, with their marks. */
 interface Store {
@@ -51,15 +51,7 @@ const so = (number: string) => <E extends ErpEvent>(event: E): E => ({ ...event,
 
 describe('a status decided once, whatever reached the store', () => {
   // The stream of the issue: status 1 (PO-A), location 2, package 3, status 4 (PO-B) late after package 5.
-  const stream = [
-    statusChanged(1, { purchaseOrderNumber: 'PO-A', statusId: 20 }),
-    locationRecorded(2, 1),
-    statusChanged(4, { purchaseOrderNumber: 'PO-B', statusId: 20 }),
-    packageShipped(3, 1, 1),
-    statusChanged(6, { purchaseOrderNumber: 'PO-C', statusId: 30 }),
-    packageShipped(5, 1, 2),
-    statusChanged(7, { purchaseOrderNumber: 'PO-D', statusId: 30 }),
-  ].map((event, offset) => ({ event, source: offset }));
+  const stream = halfWrittenBatch();
   const reference = foldEvents(stream.map(({ event }) => event));
 
   // Each row: the first attempt's end and what of it reached the store, then the retry's end.

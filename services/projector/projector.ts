@@ -126,10 +126,9 @@ async function untilWritable(writable: () => Promise<boolean>, context: BatchCon
 /** Where the batch (of one partition) starts, and each message's place: for a retry's fold (resume-marks.ts). */
 function positionsOf(messages: SourceMessage[]): BatchPositions<SourceMessage> | undefined {
   const of = (message: SourceMessage) => ({ partition: message.partition, offset: Number(message.offset) });
-  const [first, ...rest] = messages;
-  if (!first) return undefined;
-  const start = rest.reduce((earliest, message) => Math.min(earliest, Number(message.offset)), Number(first.offset));
-  return { start: { partition: first.partition, offset: start }, of };
+  // A batch's messages come in offset order: the first is where it starts.
+  const first = messages[0];
+  return first && { start: of(first), of };
 }
 
 /** Where the partition's next batch starts: right after this one. */

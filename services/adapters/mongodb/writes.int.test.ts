@@ -2,7 +2,7 @@ import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoEvents } from '../../ossn/demo-events/demo-events.js';
 import type { ErpEvent } from '../../../contracts/erp-events.js';
-import { issueRecorded, locationRecorded, packageShipped, packageVoided, shipmentCompleted, statusChanged } from '../../../test/fixtures/sample-events.js';
+import { halfWrittenBatch, issueRecorded, locationRecorded, packageShipped, packageVoided, partitionZero, shipmentCompleted, statusChanged } from '../../../test/fixtures/sample-events.js';
 import { evolveShipments } from '../../../projections/shipments.js';
 import type { OrderStatusState, ShipmentsState } from '../../../projections/state.js';
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
@@ -412,17 +412,9 @@ describe('visible times of shipments documents, stamped by the server', () => {
     const collections = fresh();
     await ensureIndexes(collections);
     // The issue's stream, with a status arriving late, then two that apply; one partition, offsets 0-6.
-    const events = [
-      statusChanged(1, { purchaseOrderNumber: 'PO-A', statusId: 20 }),
-      locationRecorded(2, 1),
-      statusChanged(4, { purchaseOrderNumber: 'PO-B', statusId: 20 }),
-      packageShipped(3, 1, 1),
-      statusChanged(6, { purchaseOrderNumber: 'PO-C', statusId: 30 }),
-      packageShipped(5, 1, 2),
-      statusChanged(7, { purchaseOrderNumber: 'PO-D', statusId: 30 }),
-    ];
-    const items = events.map((event, offset) => ({ event, source: offset }));
-    const positions = { start: { partition: 0, offset: 0 }, of: (offset: number) => ({ partition: 0, offset }) };
+    const items = halfWrittenBatch();
+    const events = items.map(({ event }) => event);
+    const positions = partitionZero();
     for (const reached of ['orderStatus', 'shipments'] as const) {
       await collections.orderStatus.deleteMany({});
       await collections.shipments.deleteMany({});

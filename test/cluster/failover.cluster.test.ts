@@ -13,6 +13,7 @@
 // connection the killed service refuses goes to the other one.
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterMemberForKafkaNode, clusterMemberForMongoHost, clusterMemory, killClusterMember, restartClusterMember, type ClusterMemberName } from '../../scripts/stack/cluster.js';
 import { sendDeadlineMs } from '../../services/adapters/kafka/producer.js';
@@ -23,6 +24,7 @@ import { useClusterClients } from './support/cluster-clients.js';
 import { clusterServers } from './support/cluster-servers.js';
 import { ErpStream, publishTimeoutMs, type BatchRecord } from './support/erp-stream.js';
 import { expectedView, heldView, unprojectedCount, untilApplied, untilProjected } from './support/final-state.js';
+import { mismatchReport } from './support/mismatch-report.js';
 import { OssnSystem } from './support/ossn-system.js';
 import { outageWindow, type OutageWindow } from './support/outage-window.js';
 import { admittedWindows, mostAdmittedWithin, OverLimitLoad, type AdmittedRun } from './support/over-limit-load.js';
@@ -167,6 +169,10 @@ async function failoverCase(name: string, bound: OutageBound, fault: () => Promi
 
   // Nothing lost, nothing applied twice.
   const { stored, expected } = await untilProjected(db(), stream.acknowledged, 90_000);
+  if (!isDeepStrictEqual(stored, expected)) {
+    const report = await mismatchReport({ kafka: clients.kafka, topic, db: db(), stored, expected, acknowledged: stream.acknowledged, batches: stream.batches });
+    console.log(`${name}: the read models differ from the reference fold\n${report.join('\n')}\nprojectors' output:\n${system.projectors.map((p) => p.output().slice(-20_000)).join('\n---\n')}`);
+  }
   expect(stored, `${name}: read models against the reference fold`).toEqual(expected);
   // The promise: two polls after the last event was projected, each poller holds the final state, and was never handed an older one.
   await traffic.pollsSince(Date.now(), 2, 30_000);

@@ -20,7 +20,7 @@ function runBench(script: string, args: string[], env: Record<string, string>, n
   if (result.status !== 0) throw new Error(`bench/${script} failed (exit code ${result.status ?? result.signal})`);
 }
 
-// `npm run bench -- projector` runs that one alone (names: lookups, soap, soap-parser, projector, system, replay); the table is
+// `npm run bench -- projector` runs that one alone (names: lookups, soap, soap-parser, projector, system, replay, publish); the table is
 // drawn from every bench's latest figures either way (`npm run bench -- table`: that alone).
 const benches = {
   lookups: () => runBench('lookups.ts', [], { BENCH_SIZES: sizes.join(',') }),
@@ -32,6 +32,8 @@ const benches = {
   system: () => runBench('system.ts', [], {}),
   // `ossn replay` of 2,000,000 events in its own process: its steps and peak memory.
   replay: () => runBench('replay.ts', [], {}),
+  // ossn's producer (one send per partition) against one kafkajs send per chunk (printed only).
+  publish: () => runBench('publish.ts', [], {}),
 };
 const chosen = process.argv.slice(2);
 for (const name of chosen) if (!(name in benches) && name !== 'table') throw new Error(`no bench named '${name}' (there are ${Object.keys(benches).join(', ')}, and table for the table alone)`);

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { clusterSize, readClusterConfig, shown, type ClusterConfig } from './config.js';
 import { kafkaAnswers, kafkaServer, type KafkaNode } from './kafka.js';
 import { mongodbServer, settleReplicaSet, type MongodMember } from './mongodb.js';
-import { killGroup, isRunning } from './process.js';
+import { killGroup, isRunning, signalGroup } from './process.js';
 import { redisServer } from './redis.js';
 import type { Server } from './server.js';
 import { ensureOneServer, ensureServers, serversMemory, serversStatus, stopServers, withStackLock, type ServerStatus, type StackEnv, type StackOptions, type Topology } from './stack.js';
@@ -142,6 +142,19 @@ export async function killClusterMember(name: ClusterMemberName, options: StackO
     if (!isRunning(record)) return;
     const left = await killGroup(record.pid);
     if (left.length > 0) throw new StackError(`${name}: pids ${left.join(', ')} still run 10 s after SIGKILL`);
+  });
+}
+
+/**
+ * SIGSTOPs the member's process group, as a machine that hangs: its connections stay open and
+ * nothing answers. A frozen member counts as running (restartClusterMember leaves it as it is):
+ * end it with killClusterMember, then restart it.
+ */
+export async function freezeClusterMember(name: ClusterMemberName, options: StackOptions = {}): Promise<void> {
+  const config = readClusterConfig(options.env);
+  await withStackLock(config, options, async () => {
+    const record = recordOf(config, name);
+    if (isRunning(record)) signalGroup(record.pid, 'SIGSTOP');
   });
 }
 

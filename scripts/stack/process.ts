@@ -62,7 +62,7 @@ export function groupMembers(pgid: number): number[] {
   return members;
 }
 
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pgid, signal);
   } catch (error) {

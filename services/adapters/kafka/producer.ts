@@ -1,4 +1,5 @@
-import { Partitioners, type Kafka, type Producer } from 'kafkajs';
+import { Partitioners, type Kafka, type Message, type PartitionMetadata, type Producer } from 'kafkajs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { OutgoingMessage } from './messages.js';
 
 export interface MessageProducer {
@@ -46,6 +47,9 @@ export interface ProducerOptions {
  * within sendDeadlineMs whatever happens. After such a failure the batch may or may not have been
  * written: kafkajs hands its sequence numbers to the next batch, which the broker could then take
  * for a duplicate and drop, so the producer is replaced (a new producer id) before the next send.
+ *
+ * Each send hands kafkajs one partition's messages at a time (sendPerPartition): a send that spans
+ * brokers loses messages when a leader dies under it (see there).
  */
 export async function connectProducer(kafka: Kafka, options: ProducerOptions = {}): Promise<MessageProducer> {
   const deadlineMs = options.sendDeadlineMs ?? sendDeadlineMs;
@@ -68,6 +72,7 @@ export async function connectProducer(kafka: Kafka, options: ProducerOptions = {
     }
     return producer;
   };
+  const partitionCounts = partitionCountsOf(kafka, deadlineMs);
   // Opened again at the next send once a send or an opening failed (see above).
   let current: Promise<Producer> | undefined = open();
   await current;
@@ -78,7 +83,7 @@ export async function connectProducer(kafka: Kafka, options: ProducerOptions = {
       const drop = () => {
         if (current === used) current = undefined;
       };
-      const sending = used.then((producer) => producer.send({ topic, acks: -1, messages }).then(() => undefined));
+      const sending = used.then((producer) => sendPerPartition(producer, topic, messages, partitionCounts));
       try {
         await settledWithin(sending, deadlineMs, () => new UnacknowledgedSendError(deadlineMs));
       } catch (error) {
@@ -103,6 +108,75 @@ export async function connectProducer(kafka: Kafka, options: ProducerOptions = {
     },
   };
 }
+
+/**
+ * The partitions of each topic sent to, asked once per topic (ossn never adds partitions to a topic
+ * in use: keys would move). A topic the brokers do not know (yet: one just created reaches each
+ * broker's metadata a moment later) is asked again until the send's deadline has passed, as
+ * kafkajs's producer waits for a topic's metadata.
+ */
+function partitionCountsOf(kafka: Kafka, deadlineMs: number): (topic: string) => Promise<number> {
+  const counts = new Map<string, Promise<number>>();
+  const ask = async (topic: string): Promise<number> => {
+    const admin = kafka.admin();
+    // A moment past the send's deadline, which ends the caller's wait first.
+    const giveUpAt = Date.now() + deadlineMs + 1_000;
+    try {
+      await admin.connect();
+      for (;;) {
+        const error = await admin.fetchTopicMetadata({ topics: [topic] }).then(
+          ({ topics: [metadata] }) => metadata?.partitions.length || new Error(`Kafka names no partition of topic ${topic}`),
+          (failure: Error) => failure,
+        );
+        if (typeof error === 'number') return error;
+        if (Date.now() + unknownTopicPauseMs > giveUpAt) throw error;
+        await sleep(unknownTopicPauseMs);
+      }
+    } finally {
+      await admin.disconnect().catch(() => undefined);
+    }
+  };
+  return (topic) => {
+    let count = counts.get(topic);
+    if (!count) {
+      count = ask(topic);
+      counts.set(topic, count);
+      count.catch(() => counts.delete(topic)); // asked again at the next send
+    }
+    return count;
+  };
+}
+
+/**
+ * Sends `messages` as one kafkajs send per partition, all at once, and resolves when every one is
+ * acknowledged. kafkajs 2.2.4 loses messages of a send that spans brokers when a leader dies under
+ * it (src/producer/sendMessages.js): a retry sends only to the brokers that have not answered yet,
+ * so the partitions that moved to a broker that had answered for its own partitions are never sent,
+ * and the send resolves as if they were. The failover suite lost acknowledged events so. With one
+ * partition a send, the only broker that can have answered is the one that took its messages.
+ * Partitions are chosen as kafkajs's default partitioner chooses them (by key), so a sales order's
+ * events stay in one partition, in order.
+ */
+async function sendPerPartition(producer: Producer, topic: string, messages: OutgoingMessage[], partitionCount: (topic: string) => Promise<number>): Promise<void> {
+  const count = await partitionCount(topic);
+  const partitionMetadata: PartitionMetadata[] = Array.from({ length: count }, (_, partitionId) => ({ partitionErrorCode: 0, partitionId, leader: 0, replicas: [], isr: [] }));
+  const groups = new Map<number, Message[]>();
+  for (const message of messages) {
+    const partition = partitioner({ topic, partitionMetadata, message });
+    const group = groups.get(partition) ?? [];
+    group.push({ ...message, partition });
+    groups.set(partition, group);
+  }
+  const sent = await Promise.allSettled([...groups.values()].map((group) => producer.send({ topic, acks: -1, messages: group })));
+  const failed = sent.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
+/** The pause before a topic unknown to the brokers is asked for again. */
+const unknownTopicPauseMs = 250;
+
+/** kafkajs's default partitioner: murmur2 of the key modulo the partitions (keyed messages), as its producer would choose. */
+const partitioner = Partitioners.DefaultPartitioner();
 
 /** Disconnects a producer given up on, without waiting for it. */
 function disconnectInBackground(producer: Producer): void {

@@ -2,7 +2,8 @@
 // kafkajs reports through the client's public log), which kafkajs allows only with acks=all: it
 // refuses every send of an idempotent producer that asks for fewer acknowledgements. (One broker
 // cannot tell acks=all from a leader's acknowledgement by what it answers.)
-import { Kafka, logLevel, type LogEntry } from 'kafkajs';
+import { Kafka, logLevel, type ISocketFactory, type LogEntry } from 'kafkajs';
+import { connect } from 'node:net';
 import { afterAll, expect, it } from 'vitest';
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
 import { createLogger } from '../../plumbing/logging/logger.js';
@@ -87,4 +88,74 @@ it('gives up on a send Kafka does not acknowledge within the deadline, and the n
     await producer.close();
   }
   expect((await readTopic(kafka, topic)).map((m) => String(m.value))).toEqual(['after']);
+});
+
+it('acknowledges no send it did not write, to a topic created again with fewer partitions', { timeout: 60_000 }, async () => {
+  const topic = `${names.topic}.recreated`;
+  await admin.connect();
+  await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 6 }] });
+  const producer = await connectProducer(kafka, { sendDeadlineMs: 10_000 });
+  const keys = Array.from({ length: 12 }, (_, n) => `C1:SO-${n}`);
+  try {
+    await producer.send(topic, keys.map((key) => ({ key, value: `before ${key}` })));
+    await admin.deleteTopics({ topics: [topic], timeout: 30_000 });
+    // Created again once the deletion is through (until then the name is still taken).
+    while (!(await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 2 }] }).catch(() => false)));
+    // As a caller does (the projector retries its batch): sent again until acknowledged.
+    const failures: unknown[] = [];
+    for (;;) {
+      const error: unknown = await producer.send(topic, keys.map((key) => ({ key, value: `after ${key}` }))).catch((e: unknown) => e);
+      if (error === undefined) break;
+      failures.push(error);
+      if (failures.length > 2) throw error;
+    }
+  } finally {
+    await producer.close();
+  }
+  // Every message of the acknowledged send is in the topic (the 6-partition count kept, 8 of the 12 were not).
+  const values = new Set((await readTopic(kafka, topic)).map((m) => String(m.value)));
+  expect(keys.filter((key) => !values.has(`after ${key}`))).toEqual([]);
+});
+
+it('loses no message of sends called at once when the answer to one is lost after the broker wrote it', { timeout: 60_000 }, async () => {
+  const topic = `${names.topic}.answer-lost`;
+  await admin.connect();
+  await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 1 }] });
+  // The connection drops as the broker answers the next produce request (as when a leader dies
+  // having written it): the request is written, its sender sees a closed connection.
+  let dropNextProduceAnswer = false;
+  const socketFactory: ISocketFactory = ({ host, port, onConnect }) => {
+    const socket = connect({ host, port }, onConnect);
+    let produceInFlight = false;
+    const write = socket.write.bind(socket) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    // A request: its size (int32), then its API key (int16): 0 is Produce.
+    socket.write = ((chunk: unknown, ...rest: unknown[]) => {
+      if (dropNextProduceAnswer && Buffer.isBuffer(chunk) && chunk.length >= 6 && chunk.readInt16BE(4) === 0) produceInFlight = true;
+      return write(chunk, ...rest);
+    }) as typeof socket.write;
+    const emit = socket.emit.bind(socket) as (event: string | symbol, ...args: unknown[]) => boolean;
+    socket.emit = ((event: string | symbol, ...args: unknown[]) => {
+      if (event !== 'data' || !produceInFlight) return emit(event, ...args);
+      produceInFlight = dropNextProduceAnswer = false;
+      socket.destroy();
+      return emit('end');
+    }) as typeof socket.emit;
+    return socket;
+  };
+  const faulty = new Kafka({ clientId: 'producer-answer-lost-test', brokers: testEnvironment().kafkaBrokers, logLevel: logLevel.NOTHING, retry: { retries: 3, initialRetryTime: 100 }, socketFactory });
+  const producer = await connectProducer(faulty, { sendDeadlineMs: 20_000 });
+  let outcomes: PromiseSettledResult<void>[];
+  try {
+    await producer.send(topic, [{ key: 'C1:SO-0', value: 'first' }]);
+    dropNextProduceAnswer = true;
+    // As the projector's batches of two partitions send their dead letters.
+    outcomes = await Promise.allSettled([producer.send(topic, [{ key: 'C1:SO-1', value: 'A' }]), producer.send(topic, [{ key: 'C1:SO-2', value: 'B' }])]);
+  } finally {
+    await producer.close();
+  }
+  expect(dropNextProduceAnswer).toBe(false);
+  const values = (await readTopic(kafka, topic)).map((m) => String(m.value));
+  const acknowledged = ['A', 'B'].filter((_, n) => outcomes[n]?.status === 'fulfilled');
+  expect(acknowledged.filter((value) => !values.includes(value))).toEqual([]);
+  expect(acknowledged).toEqual(['A', 'B']);
 });

@@ -49,7 +49,8 @@ export interface ProducerOptions {
  * for a duplicate and drop, so the producer is replaced (a new producer id) before the next send.
  *
  * Each send hands kafkajs one partition's messages at a time (sendPerPartition): a send that spans
- * brokers loses messages when a leader dies under it (see there).
+ * brokers loses messages when a leader dies under it (see there). Sends called at once go one
+ * after the other (see send).
  */
 export async function connectProducer(kafka: Kafka, options: ProducerOptions = {}): Promise<MessageProducer> {
   const deadlineMs = options.sendDeadlineMs ?? sendDeadlineMs;
@@ -76,28 +77,48 @@ export async function connectProducer(kafka: Kafka, options: ProducerOptions = {
   // Opened again at the next send once a send or an opening failed (see above).
   let current: Promise<Producer> | undefined = open();
   await current;
+  // Settles when the last send called has ended (acknowledged, failed or past its deadline).
+  let lastSend: Promise<void> = Promise.resolve();
   return {
     async send(topic, messages) {
       if (messages.length === 0) return;
-      const used = (current ??= open());
-      const drop = () => {
-        if (current === used) current = undefined;
-      };
-      const sending = used.then((producer) => sendPerPartition(producer, topic, messages, partitionCounts));
+      // One send at a time, each on the producer the one before left (the projector's batches send
+      // dead letters at once). kafkajs takes back a failed request's sequence numbers, and a send
+      // waiting beside it would take them for its own messages: had the failed request been written
+      // (its answer lost), the broker takes the other for a duplicate and drops it, acknowledged
+      // (producer.int.test.ts). Waiting counts within the deadline.
+      const before = lastSend;
+      let ended!: () => void;
+      lastSend = new Promise<void>((resolve) => (ended = resolve));
+      let used: Promise<Producer> | undefined;
+      let gaveUp = false;
+      const sending = before.then(async () => {
+        if (gaveUp) return;
+        used = current ??= open();
+        await sendPerPartition(await used, topic, messages, partitionCounts.of);
+      });
       try {
         await settledWithin(sending, deadlineMs, () => new UnacknowledgedSendError(deadlineMs));
       } catch (error) {
-        drop();
-        // Not awaited: kafkajs's disconnect waits for the requests in flight, which a hung send never ends.
-        void used.then(
-          (producer) => {
-            disconnectInBackground(producer);
-            // A send past its deadline may still retry and reconnect: whatever it opened is closed once it ends.
-            if (error instanceof UnacknowledgedSendError) void sending.catch(() => undefined).then(() => disconnectInBackground(producer));
-          },
-          () => undefined,
-        );
+        gaveUp = true;
+        // Asked again at the next send: the topic may have been deleted, or created again.
+        partitionCounts.forget(topic);
+        const failed = used;
+        if (failed) {
+          if (current === failed) current = undefined;
+          // Not awaited: kafkajs's disconnect waits for the requests in flight, which a hung send never ends.
+          void failed.then(
+            (producer) => {
+              disconnectInBackground(producer);
+              // A send past its deadline may still retry and reconnect: whatever it opened is closed once it ends.
+              if (error instanceof UnacknowledgedSendError) void sending.catch(() => undefined).then(() => disconnectInBackground(producer));
+            },
+            () => undefined,
+          );
+        }
         throw error;
+      } finally {
+        ended();
       }
     },
     async close() {
@@ -111,11 +132,12 @@ export async function connectProducer(kafka: Kafka, options: ProducerOptions = {
 
 /**
  * The partitions of each topic sent to, asked once per topic (ossn never adds partitions to a topic
- * in use: keys would move). A topic the brokers do not know (yet: one just created reaches each
+ * in use: keys would move) and again after a failed send (`forget`: the topic may have been deleted
+ * or created again meanwhile). A topic the brokers do not know (yet: one just created reaches each
  * broker's metadata a moment later) is asked again until the send's deadline has passed, as
  * kafkajs's producer waits for a topic's metadata.
  */
-function partitionCountsOf(kafka: Kafka, deadlineMs: number): (topic: string) => Promise<number> {
+function partitionCountsOf(kafka: Kafka, deadlineMs: number): { of: (topic: string) => Promise<number>; forget: (topic: string) => void } {
   const counts = new Map<string, Promise<number>>();
   const ask = async (topic: string): Promise<number> => {
     const admin = kafka.admin();
@@ -133,17 +155,24 @@ function partitionCountsOf(kafka: Kafka, deadlineMs: number): (topic: string) =>
         await sleep(unknownTopicPauseMs);
       }
     } finally {
-      await admin.disconnect().catch(() => undefined);
+      // Not awaited (kafkajs's disconnect waits for requests in flight, see close): a count that
+      // never came would hold every later send to the topic.
+      disconnectInBackground(admin);
     }
   };
-  return (topic) => {
-    let count = counts.get(topic);
-    if (!count) {
-      count = ask(topic);
-      counts.set(topic, count);
-      count.catch(() => counts.delete(topic)); // asked again at the next send
-    }
-    return count;
+  return {
+    of(topic) {
+      let count = counts.get(topic);
+      if (!count) {
+        const asked = ask(topic);
+        counts.set(topic, asked);
+        // Asked again at the next send (unless a newer question has taken its place).
+        asked.catch(() => counts.get(topic) === asked && counts.delete(topic));
+        count = asked;
+      }
+      return count;
+    },
+    forget: (topic) => void counts.delete(topic),
   };
 }
 
@@ -167,7 +196,16 @@ async function sendPerPartition(producer: Producer, topic: string, messages: Out
     group.push({ ...message, partition });
     groups.set(partition, group);
   }
-  const sent = await Promise.allSettled([...groups.values()].map((group) => producer.send({ topic, acks: -1, messages: group })));
+  const sent = await Promise.allSettled(
+    [...groups].map(async ([partition, group]) => {
+      const written = await producer.send({ topic, acks: -1, messages: group });
+      // kafkajs resolves a send to a partition its metadata does not have without sending anything
+      // (a topic deleted and created again with fewer partitions than counted: producer.int.test.ts).
+      if (!written.some((record) => record.partition === partition)) {
+        throw new Error(`Kafka acknowledged no write to partition ${partition} of topic ${topic} (${group.length} messages): the topic has fewer partitions than when ossn counted them; send them again`);
+      }
+    }),
+  );
   const failed = sent.find((outcome) => outcome.status === 'rejected');
   if (failed) throw failed.reason;
 }
@@ -178,9 +216,9 @@ const unknownTopicPauseMs = 250;
 /** kafkajs's default partitioner: murmur2 of the key modulo the partitions (keyed messages), as its producer would choose. */
 const partitioner = Partitioners.DefaultPartitioner();
 
-/** Disconnects a producer given up on, without waiting for it. */
-function disconnectInBackground(producer: Producer): void {
-  void producer.disconnect().catch(() => undefined);
+/** Disconnects a producer (or admin) given up on, without waiting for it. */
+function disconnectInBackground(client: { disconnect(): Promise<void> }): void {
+  void client.disconnect().catch(() => undefined);
 }
 
 /** `work`, or `expired()` once `ms` have passed before it settled; no timer is left once it settles. */

@@ -159,3 +159,19 @@ it('loses no message of sends called at once when the answer to one is lost afte
   expect(acknowledged.filter((value) => !values.includes(value))).toEqual([]);
   expect(acknowledged).toEqual(['A', 'B']);
 });
+
+it('sends nothing after close(), not even a send that was waiting for the one before', { timeout: 60_000 }, async () => {
+  const topic = `${names.topic}.closed`;
+  await admin.connect();
+  await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 1 }] });
+  const producer = await connectProducer(kafka, { sendDeadlineMs: 20_000 });
+  const first = producer.send(topic, [{ key: 'k', value: 'first' }]).catch((e: unknown) => e);
+  const second = producer.send(topic, [{ key: 'k', value: 'after close' }]).catch((e: unknown) => e);
+  // Closed once the first send is under way (it starts as soon as the calls above have returned):
+  // it fails on the closed producer, and the second, its turn come, must not open another.
+  await new Promise((resolve) => setImmediate(resolve));
+  await producer.close();
+  await first;
+  expect(await second).toBeInstanceOf(Error);
+  expect((await readTopic(kafka, topic)).map((m) => String(m.value))).not.toContain('after close');
+});

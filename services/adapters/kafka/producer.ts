@@ -79,6 +79,7 @@ export async function connectProducer(kafka: Kafka, options: ProducerOptions = {
   await current;
   // Settles when the last send called has ended (acknowledged, failed or past its deadline).
   let lastSend: Promise<void> = Promise.resolve();
+  let closed = false;
   return {
     async send(topic, messages) {
       if (messages.length === 0) return;
@@ -94,6 +95,8 @@ export async function connectProducer(kafka: Kafka, options: ProducerOptions = {
       let gaveUp = false;
       const sending = before.then(async () => {
         if (gaveUp) return;
+        // A producer opened now would outlive close(), holding the process open.
+        if (closed) throw new Error('the producer was closed before this send went out');
         used = current ??= open();
         await sendPerPartition(await used, topic, messages, partitionCounts.of);
       });
@@ -122,6 +125,7 @@ export async function connectProducer(kafka: Kafka, options: ProducerOptions = {
       }
     },
     async close() {
+      closed = true;
       const closing = current;
       current = undefined;
       const producer = await closing?.catch(() => undefined);

@@ -43,7 +43,7 @@ import { CredentialStore, credentialsCollection } from '../services/adapters/mon
 import { hashPassword } from '../services/domain/credentials/password-hash.js';
 import { createLogger } from '../services/plumbing/logging/logger.js';
 import type { StatusQuery } from '../contracts/lookups.js';
-import { orderStatusDetailsPayload } from '../services/query/versions/1.0.0/soap/build-order-status.js';
+import { orderStatusDetailsPayload } from '../services/query/versions/1.0.0/soap/order-status-tree.js';
 import { renderEnvelope } from '../services/query/protocol/soap/envelope.js';
 import { ORDER_STATUS_JSON_PATH, SHIPMENTS_JSON_PATH } from '../services/query/versions/1.0.0/json/plugin.js';
 import { ORDER_STATUS_PATH, SHIPMENT_NOTIFICATION_PATH } from '../services/query/versions/1.0.0/soap/index.js';

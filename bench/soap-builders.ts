@@ -13,7 +13,8 @@ import { shipmentNotificationPayload } from '../services/query/versions/1.0.0/so
 import { renderEnvelope, type Payload } from '../services/query/protocol/soap/envelope.js';
 import { OSN_NS, OSN_SHARED_NS, OSS_NS } from '../services/query/versions/1.0.0/namespaces.js';
 import { SOAP_ENVELOPE_NS } from '../services/query/protocol/soap/namespaces.js';
-import { escapeText, formatBoolean, formatDateTime, formatDecimal } from '../services/query/protocol/soap/xml-text.js';
+import { escapeText, formatBoolean, formatDecimal } from '../services/query/protocol/soap/xml-text.js';
+import { formatDateTime } from '../services/query/protocol/xsd-datetime.js';
 import type { Address, OrderStatusDetailView, OrderStatusView, PackageItem, PackageView, ShipmentLocationView, ShipmentNotificationView } from '../contracts/lookup-answers.js';
 
 const ORDERS = 5_000;

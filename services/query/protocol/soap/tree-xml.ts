@@ -4,7 +4,8 @@
 // is written with that namespace's prefix. An element with nothing in it is written empty
 // (`<X/>`), an array without items too. Straight text, no XML library: bench/soap-builders.ts
 // compares it with xmlbuilder2 and fast-xml-parser's builder (docs/benchmarks.md).
-import { escapeText, formatBoolean, formatDateTime, formatDecimal } from './xml-text.js';
+import { escapeText, formatBoolean, formatDecimal } from './xml-text.js';
+import { formatDateTime } from '../xsd-datetime.js';
 import type { Tree, TreeValue } from '../content-tree.js';
 
 /** The elements written with `prefix`: those `refs` names and all inside them, and the children of those `typed` names (elements of another namespace's type). */

@@ -10,16 +10,15 @@ import { authorize, type Access } from '../../../access/authorize.js';
 import { readBasicLogin } from './basic-login.js';
 import { BadRequestError, handleJsonError } from './json-errors.js';
 import { shipmentsRequest, statusRequest } from './queries.js';
-import { sendList } from './answer-body.js';
+import { orderStatusJson, shipmentsJson } from './answer-body.js';
+import { sendJsonBody } from '../../../protocol/json/json-body.js';
 import {
   errorResponses,
   okResponse,
   orderStatusBody,
   SHIPMENT_QUERY_TYPES,
   STATUS_QUERY_TYPES,
-  orderStatusItem,
   shipmentsBody,
-  shipmentsItem,
   shipmentsQuerystring,
   statusQuerystring,
   type ShipmentsQuerystring,
@@ -65,7 +64,7 @@ const routes: FastifyPluginAsync<PartnerJsonOptions> = async (app, options) => {
     async (request, reply) => {
       const query = statusRequest(request.query);
       const credential = await authorize(readBasicLogin(request.headers.authorization), 'order_status', access(options, request));
-      return sendList(reply, 'orders', await query.answer(options.lookups, credential, options.requestWork?.(request)), orderStatusItem);
+      return sendJsonBody(reply, orderStatusJson(await query.answer(options.lookups, credential, options.requestWork?.(request))));
     },
   );
 
@@ -85,7 +84,7 @@ const routes: FastifyPluginAsync<PartnerJsonOptions> = async (app, options) => {
     async (request, reply) => {
       const query = shipmentsRequest(request.query);
       const credential = await authorize(readBasicLogin(request.headers.authorization), 'osn', access(options, request));
-      return sendList(reply, 'shipments', await query.answer(options.lookups, credential, options.requestWork?.(request)), shipmentsItem);
+      return sendJsonBody(reply, shipmentsJson(await query.answer(options.lookups, credential, options.requestWork?.(request))));
     },
   );
 

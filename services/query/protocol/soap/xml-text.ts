@@ -40,6 +40,10 @@ export function formatBoolean(value: boolean): string {
  * 1e21 -> "1000000000000000000000"). Uses the shortest round-trip digits JavaScript gives.
  */
 export function formatDecimal(value: number): string {
+  // Nearly every number of an answer: String writes it without an exponent (it uses one below 1e-6
+  // and from 1e21), as it is.
+  const magnitude = Math.abs(value);
+  if (magnitude >= 1e-6 && magnitude < 1e21) return String(value);
   if (!Number.isFinite(value)) throw new RangeError(`not a finite decimal: ${value}`);
   if (Object.is(value, -0)) return '0';
   const text = String(value);

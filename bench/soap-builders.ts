@@ -1,18 +1,20 @@
 // Renders the same 5,000-purchase-order SOAP answers three ways, side by side in one run, and
-// prints the figures: the writer the service answers with (services/query/versions/1.0.0/soap/build-*.ts: XML
-// text straight from the views, UTF-8 in chunks), and the views shaped as an object tree (key
-// order = element order, arrays = repeated elements, '@'-keys = attributes) rendered by
-// fast-xml-parser's XMLBuilder (what the service used before) or by xmlbuilder2. All three must
-// give the same bytes. Run: npx tsx bench/soap-builders.ts
+// prints the figures: the writer the service answers with (the 1.0.0 content trees,
+// services/query/versions/1.0.0/soap/*-tree.ts, one purchase order at a time, written as XML text
+// by services/query/protocol/soap/tree-xml.ts, UTF-8 in chunks: the code path of a request), and
+// the views shaped as an object tree (key order = element order, arrays = repeated elements,
+// '@'-keys = attributes) rendered by fast-xml-parser's XMLBuilder (what the service used before)
+// or by xmlbuilder2. All three must give the same bytes. Run: npx tsx bench/soap-builders.ts
 import { performance } from 'node:perf_hooks';
 import { XMLBuilder } from 'fast-xml-parser';
 import { create } from 'xmlbuilder2';
-import { orderStatusDetailsPayload } from '../services/query/versions/1.0.0/soap/build-order-status.js';
-import { shipmentNotificationPayload } from '../services/query/versions/1.0.0/soap/build-shipment-notification.js';
+import { orderStatusDetailsPayload } from '../services/query/versions/1.0.0/soap/order-status-tree.js';
+import { shipmentNotificationPayload } from '../services/query/versions/1.0.0/soap/shipment-notification-tree.js';
 import { renderEnvelope, type Payload } from '../services/query/protocol/soap/envelope.js';
 import { OSN_NS, OSN_SHARED_NS, OSS_NS } from '../services/query/versions/1.0.0/namespaces.js';
 import { SOAP_ENVELOPE_NS } from '../services/query/protocol/soap/namespaces.js';
-import { escapeText, formatBoolean, formatDateTime, formatDecimal } from '../services/query/protocol/soap/xml-text.js';
+import { escapeText, formatBoolean, formatDecimal } from '../services/query/protocol/soap/xml-text.js';
+import { formatDateTime } from '../services/query/protocol/xsd-datetime.js';
 import type { Address, OrderStatusDetailView, OrderStatusView, PackageItem, PackageView, ShipmentLocationView, ShipmentNotificationView } from '../contracts/lookup-answers.js';
 
 const ORDERS = 5_000;

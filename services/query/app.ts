@@ -76,13 +76,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       publicBaseUrl: deps.publicBaseUrl,
       lookups,
       authenticator: deps.authenticator,
-      beforeOperation: admit,
+      admit,
     });
     await partners.register(partnerJsonApi, {
       publicBaseUrl: deps.publicBaseUrl,
       lookups,
       authenticator: deps.authenticator,
-      beforeLookup: admit,
+      admit,
       beforePasswordCheck,
       requestWork,
     });

@@ -2,11 +2,11 @@
 // alone, the JSON plugin alone, or the whole app with the limits under test.
 import Fastify, { type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
-import type { Authenticator, Credential } from '../../services/domain/credentials/credential.js';
+import type { AdmitRequest } from '../../services/query/access/authorize.js';
+import type { Authenticator } from '../../services/domain/credentials/credential.js';
 import { buildApp } from '../../services/query/app.js';
 import { partnerJsonApi } from '../../services/query/versions/1.0.0/json/plugin.js';
 import type { RequestLimits } from '../../services/query/rate-limit/request-limits.js';
-import type { BeforeOperation } from '../../services/query/versions/1.0.0/soap/operations.js';
 import { promoStandardsSoap } from '../../services/query/versions/1.0.0/soap/plugin.js';
 import type { QueryMetrics } from '../../services/plumbing/metrics/query-metrics.js';
 import { ACCOUNTS, FakeAuthenticator, FakeLookups, FakeLookupsV2 } from './fake-ports.js';
@@ -19,22 +19,22 @@ export interface TestApp {
   authenticator: FakeAuthenticator;
 }
 
-/** The SOAP interface alone, its WSDLs' address under BASE_URL. */
-export async function buildSoapTestApp(beforeOperation?: BeforeOperation): Promise<TestApp> {
+/** The SOAP interface alone, its WSDLs' address under BASE_URL; `admit`: the rate limit under test, as the plugin takes it. */
+export async function buildSoapTestApp(admit?: AdmitRequest): Promise<TestApp> {
   const lookups = new FakeLookups();
   const authenticator = new FakeAuthenticator(ACCOUNTS);
   const app = Fastify({ logger: false });
-  await app.register(promoStandardsSoap, { publicBaseUrl: BASE_URL, lookups, authenticator, beforeOperation: beforeOperation && (() => beforeOperation) });
+  await app.register(promoStandardsSoap, { publicBaseUrl: BASE_URL, lookups, authenticator, admit });
   await app.ready();
   return { app, lookups, authenticator };
 }
 
-/** The JSON interface alone. */
-export async function buildJsonTestApp(beforeLookup?: (credential: Credential) => void | Promise<void>): Promise<TestApp> {
+/** The JSON interface alone; `admit` as for buildSoapTestApp. */
+export async function buildJsonTestApp(admit?: AdmitRequest): Promise<TestApp> {
   const lookups = new FakeLookups();
   const authenticator = new FakeAuthenticator(ACCOUNTS);
   const app = Fastify({ logger: false });
-  await app.register(partnerJsonApi, { lookups, authenticator, beforeLookup: beforeLookup && (() => beforeLookup) });
+  await app.register(partnerJsonApi, { lookups, authenticator, admit });
   await app.ready();
   return { app, lookups, authenticator };
 }

@@ -4,7 +4,7 @@
 // ends; r=0 on the 429 the limit refused). A 429 of the failed-login limit carries no RateLimit:
 // no credential was counted. Structured Fields (RFC 9651): a String item with Integer parameters.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Credential } from '../../domain/credentials/credential.js';
+import type { AdmitRequest } from '../access/authorize.js';
 import { RateLimitedError } from './rate-limited-error.js';
 import type { Quota, RequestLimits } from './request-limits.js';
 
@@ -16,12 +16,11 @@ export const rateLimitPolicyField = ({ limit, windowSeconds }: RequestLimits['re
 
 export const rateLimitField = ({ remaining, resetSeconds }: Quota) => `"${RATE_LIMIT_POLICY_NAME}";r=${remaining};t=${resetSeconds}`;
 
-/** Per request: counts its credential (throws RateLimitedError above the limit) and keeps the count for the answer's headers. */
-export type AdmitRequest = (request: FastifyRequest) => (credential: Credential) => Promise<void>;
-
 /**
  * Adds both fields to every answer of `app`'s routes (hooks of a scope reach the plugins registered
- * in it afterwards) and returns the admission the routes count their credential with.
+ * in it afterwards) and returns the admission the routes count their credential with: per request,
+ * it counts the credential (throws RateLimitedError above the limit) and keeps the count for the
+ * answer's headers.
  */
 export function rateLimitHeaders(app: FastifyInstance, limits: RequestLimits): AdmitRequest {
   const counted = new WeakMap<FastifyRequest, Quota>();

@@ -1,13 +1,13 @@
-// The JSON writer of content trees: item by item, the bytes of one JSON.stringify of the body
-// without its empty arrays.
+// The JSON writer of content trees: item by item, the bytes of one JSON.stringify of the body,
+// its empty arrays left out (2.0.0) or written (1.0.0).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AnswerChunks } from '../../http/answer-chunks.js';
-import { writeJsonArrays } from './json-body.js';
+import { writeJsonArrays, type EmptyArrays } from './json-body.js';
 
-const written = (arrays: Array<[string, unknown[]]>) => {
+const written = (arrays: Array<[string, unknown[]]>, emptyArrays: EmptyArrays = 'left out') => {
   const out = new AnswerChunks();
-  writeJsonArrays(out, arrays);
+  writeJsonArrays(out, arrays, emptyArrays);
   return out.bytes().toString('utf8');
 };
 
@@ -25,8 +25,28 @@ describe('writeJsonArrays', () => {
     );
   });
 
+  it('writes what JSON.stringify writes of the whole body, empty arrays and all, when they are written', () => {
+    const item = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.date({ noInvalidDate: true }), fc.dictionary(fc.string(), fc.string()));
+    const name = fc.string().filter((text) => !/^(0|[1-9]\d*)$/.test(text));
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.tuple(name, fc.array(item, { maxLength: 3 })), { selector: ([n]) => n, maxLength: 3 }), (arrays) => {
+        expect(written(arrays, 'written')).toBe(JSON.stringify(Object.fromEntries(arrays)));
+      }),
+    );
+    expect(written([['orders', []]], 'written')).toBe('{"orders":[]}');
+  });
+
   it('writes an answer with nothing in it as an empty object', () => {
     expect(written([['OrderStatusArray', []], ['ServiceMessageArray', []]])).toBe('{}');
     expect(written([['OrderStatusArray', []], ['ServiceMessageArray', [{ code: 200 }]]])).toBe('{"ServiceMessageArray":[{"code":200}]}');
+  });
+});
+
+describe('writeJsonArrays, long arrays', () => {
+  it('writes arrays of many items, across the batches it writes them in, as JSON.stringify does', () => {
+    for (const length of [63, 64, 65, 128, 129, 1000]) {
+      const items = Array.from({ length }, (_, i) => ({ n: i, text: `item ${i} "q" \u2028`, at: i % 2 === 0 ? undefined : 'x' }));
+      expect(written([['A', items], ['B', items.slice(0, 70)]])).toBe(JSON.stringify({ A: items, B: items.slice(0, 70) }));
+    }
   });
 });

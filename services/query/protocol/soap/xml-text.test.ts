@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { element, escapeText, formatDecimal, textElement } from './xml-text.js';
 import { parseXsdDateTime } from '../xsd-datetime.js';
@@ -17,6 +18,17 @@ describe('formatDecimal', () => {
     [Number.MAX_SAFE_INTEGER, '9007199254740991'],
   ])('%s -> %s', (value, text) => {
     expect(formatDecimal(value)).toBe(text);
+  });
+
+  it('writes any finite number without an exponent, as the same number', () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (value) => {
+        const text = formatDecimal(value);
+        expect(text).toMatch(/^-?\d+(\.\d+)?$/);
+        expect(Number(text)).toBe(value === 0 ? 0 : value);
+      }),
+      { numRuns: 2_000 },
+    );
   });
 
   it('refuses what xsd:decimal cannot say', () => {

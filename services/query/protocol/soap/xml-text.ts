@@ -1,5 +1,5 @@
 // Lexical forms for answer values and the elements that hold them: XSD types want no exponent in
-// decimals and a time zone on dateTimes, and XML 1.0 cannot carry some characters at all.
+// decimals (dateTimes: ../xsd-datetime.ts), and XML 1.0 cannot carry some characters at all.
 
 // Characters XML 1.0 forbids even as references (C0 controls but tab/LF/CR, lone surrogates, FFFE/FFFF).
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -25,15 +25,10 @@ export function textElement(name: string, text: string): string {
 
 /**
  * An element holding text that needs no escaping (numbers, booleans, dateTimes as formatted
- * here) or markup written already; the empty element when there is none.
+ * here and by ../xsd-datetime.ts) or markup written already; the empty element when there is none.
  */
 export function element(name: string, content: string): string {
   return content === '' ? `<${name}/>` : `<${name}>${content}</${name}>`;
-}
-
-/** xsd:dateTime in UTC with Z. */
-export function formatDateTime(value: Date): string {
-  return value.toISOString();
 }
 
 export function formatBoolean(value: boolean): string {
@@ -45,6 +40,10 @@ export function formatBoolean(value: boolean): string {
  * 1e21 -> "1000000000000000000000"). Uses the shortest round-trip digits JavaScript gives.
  */
 export function formatDecimal(value: number): string {
+  // Nearly every number of an answer: String writes it without an exponent (it uses one below 1e-6
+  // and from 1e21), as it is.
+  const magnitude = Math.abs(value);
+  if (magnitude >= 1e-6 && magnitude < 1e21) return String(value);
   if (!Number.isFinite(value)) throw new RangeError(`not a finite decimal: ${value}`);
   if (Object.is(value, -0)) return '0';
   const text = String(value);

@@ -3,8 +3,8 @@
 // one of the credential's slots, bound to the request (http/request-work.ts).
 import type { CappedAnswer, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../../../contracts/lookup-answers-v2.js';
 import type { OrderLookupsV2, OrderStatusV2Query, ShipmentQuery } from '../../../../contracts/lookups.js';
-import type { Authenticator, Credential, LoginGuard, Scope } from '../../../domain/credentials/credential.js';
-import { authorize as access, type Access } from '../../access/authorize.js';
+import type { Credential, Scope } from '../../../domain/credentials/credential.js';
+import { accessFor, authorize as access, type Access, type AccessOptions } from '../../access/authorize.js';
 import { LoginRefused } from '../../access/refusals.js';
 import type { FastifyRequest } from 'fastify';
 import type { RequestWork } from '../../http/request-work.js';
@@ -18,13 +18,8 @@ export interface AnswerContext extends Access {
 }
 
 /** What both 2.0.0 plugins (SOAP and JSON) are given to answer with. */
-export interface V2ServiceOptions {
+export interface V2ServiceOptions extends AccessOptions {
   lookups: OrderLookupsV2;
-  authenticator: Authenticator;
-  /** The rate limit, per request: runs after authentication, before the scope check; throw RateLimitedError to refuse. */
-  admit?: ((request: FastifyRequest) => (credential: Credential) => void | Promise<void>) | undefined;
-  /** Runs just before a password is checked against the store; throw RateLimitedError to refuse. */
-  beforePasswordCheck?: ((request: FastifyRequest) => LoginGuard) | undefined;
   /** What a request's lookup is bound to: cancelled with the request, one of the credential's slots. */
   requestWork?: ((request: FastifyRequest) => RequestWork) | undefined;
   /** Told of each value cut or left out to keep an answer valid (ossn_query_v2_degraded_total). */
@@ -33,10 +28,8 @@ export interface V2ServiceOptions {
 
 /** One request's AnswerContext from the plugin's options. */
 export const answerContext = (options: V2ServiceOptions, request: FastifyRequest): AnswerContext => ({
+  ...accessFor(options, request),
   lookups: options.lookups,
-  authenticator: options.authenticator,
-  admit: options.admit?.(request),
-  beforePasswordCheck: options.beforePasswordCheck?.(request),
   work: options.requestWork?.(request),
 });
 

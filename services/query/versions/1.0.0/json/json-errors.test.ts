@@ -91,7 +91,7 @@ describe('403 Credential not permitted for scope', () => {
 describe('429 Rate limit exceeded', () => {
   it('answers at once with Retry-After in whole seconds, after authentication and before the scope check', async () => {
     const seen: string[] = [];
-    const limited = await buildJsonTestApp((credential) => {
+    const limited = await buildJsonTestApp(() => (credential) => {
       seen.push(credential.id);
       throw new RateLimitedError(12);
     });

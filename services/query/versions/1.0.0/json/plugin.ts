@@ -5,21 +5,19 @@ import { jsonPlugin, type JsonPluginOptions } from '../../../protocol/json/json-
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { OrderLookups } from '../../../../../contracts/lookups.js';
 import type { RequestWork } from '../../../http/request-work.js';
-import type { Credential, Authenticator, LoginGuard } from '../../../../domain/credentials/credential.js';
-import { authorize, type Access } from '../../../access/authorize.js';
+import { accessFor, authorize, type AccessOptions } from '../../../access/authorize.js';
 import { readBasicLogin } from './basic-login.js';
 import { BadRequestError, handleJsonError } from './json-errors.js';
 import { shipmentsRequest, statusRequest } from './queries.js';
-import { sendList } from './answer-body.js';
+import { orderStatusJson, shipmentsJson } from './answer-body.js';
+import { sendJsonBody } from '../../../protocol/json/json-body.js';
 import {
   errorResponses,
   okResponse,
   orderStatusBody,
   SHIPMENT_QUERY_TYPES,
   STATUS_QUERY_TYPES,
-  orderStatusItem,
   shipmentsBody,
-  shipmentsItem,
   shipmentsQuerystring,
   statusQuerystring,
   type ShipmentsQuerystring,
@@ -31,21 +29,10 @@ export const ORDER_STATUS_JSON_PATH = `${PARTNER_API_PREFIX}/orders/status`;
 export const SHIPMENTS_JSON_PATH = `${PARTNER_API_PREFIX}/orders/shipments`;
 export const OPENAPI_PATH = `${PARTNER_API_PREFIX}/openapi.json`;
 
-export interface PartnerJsonOptions extends JsonPluginOptions {
+export interface PartnerJsonOptions extends JsonPluginOptions, AccessOptions {
   lookups: OrderLookups;
-  authenticator: Authenticator;
-  /** Per request: runs after authentication, before the scope check; throw RateLimitedError to refuse. */
-  beforeLookup?: ((request: FastifyRequest) => (credential: Credential) => void | Promise<void>) | undefined;
-  /** Runs just before a password is checked against the store; throw RateLimitedError to refuse. */
-  beforePasswordCheck?: ((request: FastifyRequest) => LoginGuard) | undefined;
   /** What a request's lookup is bound to: cancelled with the request, one of the credential's slots. */
   requestWork?: ((request: FastifyRequest) => RequestWork) | undefined;
-}
-
-/** What one request is let in by. */
-function access(options: PartnerJsonOptions, request: FastifyRequest): Access {
-  const { authenticator, beforePasswordCheck, beforeLookup } = options;
-  return { authenticator, admit: beforeLookup?.(request), beforePasswordCheck: beforePasswordCheck?.(request) };
 }
 
 const routes: FastifyPluginAsync<PartnerJsonOptions> = async (app, options) => {
@@ -64,8 +51,8 @@ const routes: FastifyPluginAsync<PartnerJsonOptions> = async (app, options) => {
     },
     async (request, reply) => {
       const query = statusRequest(request.query);
-      const credential = await authorize(readBasicLogin(request.headers.authorization), 'order_status', access(options, request));
-      return sendList(reply, 'orders', await query.answer(options.lookups, credential, options.requestWork?.(request)), orderStatusItem);
+      const credential = await authorize(readBasicLogin(request.headers.authorization), 'order_status', accessFor(options, request));
+      return sendJsonBody(reply, orderStatusJson(await query.answer(options.lookups, credential, options.requestWork?.(request))));
     },
   );
 
@@ -84,8 +71,8 @@ const routes: FastifyPluginAsync<PartnerJsonOptions> = async (app, options) => {
     },
     async (request, reply) => {
       const query = shipmentsRequest(request.query);
-      const credential = await authorize(readBasicLogin(request.headers.authorization), 'osn', access(options, request));
-      return sendList(reply, 'shipments', await query.answer(options.lookups, credential, options.requestWork?.(request)), shipmentsItem);
+      const credential = await authorize(readBasicLogin(request.headers.authorization), 'osn', accessFor(options, request));
+      return sendJsonBody(reply, shipmentsJson(await query.answer(options.lookups, credential, options.requestWork?.(request))));
     },
   );
 

@@ -1,6 +1,7 @@
-// JSON Schemas of the two routes: they validate the query string, serialize the answers (only the
-// properties listed here are written, so views carrying more lose it) and make the OpenAPI
-// description. Bodies exactly as service.md lists them; dates are Date objects written as ISO 8601.
+// JSON Schemas of the two routes: they validate the query string and describe the answers in the
+// OpenAPI description; the bodies are written from content trees of exactly these properties, in
+// this order (./answer-body.ts), and schemas.test.ts holds them to what these schemas serialize.
+// Bodies exactly as service.md lists them; dates are written as ISO 8601.
 import { statusTypes } from '../../../../../contracts/status-types.js';
 import { rateLimitHeaders, retryAfterHeader } from '../../../http/openapi.js';
 import { MAX_FIELD_LENGTH } from '../../../protocol/field-length.js';
@@ -74,7 +75,7 @@ const statusDetail = object(
   ['factoryOrderNumber', 'statusID', 'validTimestamp'],
 );
 
-/** One element of `orders`: the JSON routes serialize an answer element by element with it (see answer-body.ts). */
+/** One element of `orders` (written by ./answer-body.ts). */
 export const orderStatusItem = object({ purchaseOrderNumber: text, details: { type: 'array', items: statusDetail } }, ['purchaseOrderNumber', 'details']);
 
 export const orderStatusBody = object({ orders: { type: 'array', items: orderStatusItem } }, ['orders']);

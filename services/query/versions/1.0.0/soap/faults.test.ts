@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { validateSoapAnswer } from '../../../../../test/xsd/validate.js';
 import { RateLimitedError } from '../../../rate-limit/rate-limited-error.js';
-import type { OperationName } from './operations.js';
+import { labelsOf } from '../../../http/request-labels.js';
 import { promoStandardsSoap } from './plugin.js';
 import { ACCOUNTS, FakeAuthenticator, FakeLookups } from '../../../../../test/support/fake-ports.js';
 import { BASE_URL, buildSoapTestApp, type TestApp } from '../../../../../test/support/test-apps.js';
@@ -28,7 +28,7 @@ async function expectFault(payload: string, code: string, message: string, url =
 }
 
 it('faults are valid SOAP 1.1 envelopes', async () => {
-  const limited = await buildSoapTestApp(() => {
+  const limited = await buildSoapTestApp(() => () => {
     throw new RateLimitedError(1);
   });
   try {
@@ -100,9 +100,10 @@ describe('Unsupported operation', () => {
 
 describe('Rate limit exceeded', () => {
   it('is a soap:Server fault with HTTP 429 and Retry-After in whole seconds', async () => {
-    const seen: Array<[string, OperationName]> = [];
-    const limited = await buildSoapTestApp((credential, operation) => {
-      seen.push([credential.id, operation]);
+    // The operation each count was for, as the request names it (its metrics label).
+    const seen: Array<[string, string | undefined]> = [];
+    const limited = await buildSoapTestApp((request) => (credential) => {
+      seen.push([credential.id, labelsOf(request).operation]);
       throw new RateLimitedError(12.2);
     });
     try {

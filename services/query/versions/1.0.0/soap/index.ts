@@ -6,4 +6,4 @@ export {
   type PromoStandardsSoapOptions,
 } from './plugin.js';
 export { SoapClientFault } from '../../../protocol/soap/soap-faults.js';
-export type { BeforeOperation, OperationName } from './operations.js';
+export type { OperationName } from './operations.js';

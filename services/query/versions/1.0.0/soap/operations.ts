@@ -1,27 +1,20 @@
 // The SOAP operations of each endpoint, chosen by the local name of the Body's first element.
-// Order of checks: arguments, then the access step (credential, rate-limit hook, scope), then the lookup.
+// Order of checks: arguments, then the access step (credential, rate limit, scope), then the lookup.
 import type { OrderLookups } from '../../../../../contracts/lookups.js';
 import type { RequestWork } from '../../../http/request-work.js';
-import type { Authenticator, Credential, LoginGuard, Scope } from '../../../../domain/credentials/credential.js';
-import { authorize as access } from '../../../access/authorize.js';
-import { orderStatusDetailsPayload, orderStatusTypesPayload } from './build-order-status.js';
-import { shipmentNotificationPayload } from './build-shipment-notification.js';
+import type { Credential, Scope } from '../../../../domain/credentials/credential.js';
+import { authorize as access, type Access } from '../../../access/authorize.js';
+import { orderStatusDetailsPayload, orderStatusTypesPayload } from './order-status-tree.js';
+import { shipmentNotificationPayload } from './shipment-notification-tree.js';
 import type { Payload } from '../../../protocol/soap/envelope.js';
 import type { XmlElement } from '../../../protocol/soap/parse-envelope.js';
 import { readLogin, readShipmentRequest, readStatusDetailsRequest, type LoginFields } from './read-request.js';
 
 export type OperationName = 'getOrderStatusDetails' | 'getOrderStatusTypes' | 'getOrderShipmentNotification';
 
-/** Called once the credential is known, before the scope check and the lookup; may throw RateLimitedError. */
-export type BeforeOperation = (credential: Credential, operation: OperationName) => void | Promise<void>;
-
-export interface OperationContext {
+/** One request's: what it is let in by, the lookups, and what its lookup is bound to (cancelled with the request, one of the credential's slots). */
+export interface OperationContext extends Access {
   lookups: OrderLookups;
-  authenticator: Authenticator;
-  beforeOperation?: BeforeOperation | undefined;
-  /** Just before a password is checked against the store (see Authenticator.verify). */
-  beforePasswordCheck?: LoginGuard | undefined;
-  /** What the request's lookup is bound to: cancelled with the request, one of the credential's slots. */
   work?: RequestWork | undefined;
 }
 
@@ -32,17 +25,16 @@ export interface Operation {
 }
 
 /** A login without an id has nothing to check; a missing password is an empty one. */
-function authorize(login: LoginFields, scope: Scope, operation: OperationName, context: OperationContext): Promise<Credential> {
-  const { authenticator, beforeOperation, beforePasswordCheck } = context;
+function authorize(login: LoginFields, scope: Scope, context: OperationContext): Promise<Credential> {
   const sent = login.id === undefined ? undefined : { id: login.id, password: login.password ?? '' };
-  return access(sent, scope, { authenticator, beforePasswordCheck, admit: beforeOperation && ((credential) => beforeOperation(credential, operation)) });
+  return access(sent, scope, context);
 }
 
 const getOrderStatusDetails: Operation = {
   name: 'getOrderStatusDetails',
   async run(request, context) {
     const { login, query } = readStatusDetailsRequest(request);
-    const credential = await authorize(login, 'order_status', this.name, context);
+    const credential = await authorize(login, 'order_status', context);
     const orders = await query.answer(context.lookups, credential, context.work);
     return (out) => orderStatusDetailsPayload(orders, out);
   },
@@ -51,7 +43,7 @@ const getOrderStatusDetails: Operation = {
 const getOrderStatusTypes: Operation = {
   name: 'getOrderStatusTypes',
   async run(request, context) {
-    await authorize(readLogin(request), 'order_status', this.name, context);
+    await authorize(readLogin(request), 'order_status', context);
     return orderStatusTypesPayload;
   },
 };
@@ -60,7 +52,7 @@ const getOrderShipmentNotification: Operation = {
   name: 'getOrderShipmentNotification',
   async run(request, context) {
     const { login, query } = readShipmentRequest(request);
-    const credential = await authorize(login, 'osn', this.name, context);
+    const credential = await authorize(login, 'osn', context);
     const notifications = await query.answer(context.lookups, credential, context.work);
     return (out) => shipmentNotificationPayload(notifications, out);
   },

@@ -3,21 +3,16 @@
 import type { FastifyRequest } from 'fastify';
 import type { OrderLookups } from '../../../../../contracts/lookups.js';
 import type { RequestWork } from '../../../http/request-work.js';
-import type { Authenticator, LoginGuard } from '../../../../domain/credentials/credential.js';
-import { ORDER_STATUS_OPERATIONS, SHIPMENT_NOTIFICATION_OPERATIONS, type BeforeOperation, type Operation, type OperationContext } from './operations.js';
+import { accessFor, type AccessOptions } from '../../../access/authorize.js';
+import { ORDER_STATUS_OPERATIONS, SHIPMENT_NOTIFICATION_OPERATIONS, type Operation, type OperationContext } from './operations.js';
 import { sendClientFault, sendFault } from '../../../protocol/soap/soap-http.js';
 import { soapPlugin, type SoapPluginOptions, type SoapService } from '../../../protocol/soap/soap-plugin.js';
 
 export const ORDER_STATUS_PATH = '/api/promostandards/order-status';
 export const SHIPMENT_NOTIFICATION_PATH = '/api/promostandards/order-shipment-notification';
 
-export interface PromoStandardsSoapOptions extends SoapPluginOptions {
+export interface PromoStandardsSoapOptions extends SoapPluginOptions, AccessOptions {
   lookups: OrderLookups;
-  authenticator: Authenticator;
-  /** Hook for rate limiting, per request: runs after authentication; throw RateLimitedError to refuse. */
-  beforeOperation?: ((request: FastifyRequest) => BeforeOperation) | undefined;
-  /** Runs just before a password is checked against the store; throw RateLimitedError to refuse. */
-  beforePasswordCheck?: ((request: FastifyRequest) => LoginGuard) | undefined;
   /** What a request's lookup is bound to: cancelled with the request, one of the credential's slots. */
   requestWork?: ((request: FastifyRequest) => RequestWork) | undefined;
 }
@@ -35,11 +30,9 @@ const SERVICES: ReadonlyArray<SoapService<Operation>> = [
 
 export const promoStandardsSoap = soapPlugin<PromoStandardsSoapOptions, Operation, OperationContext>((options) => ({
   services: SERVICES,
-  context: (request: FastifyRequest) => ({
+  context: (request: FastifyRequest): OperationContext => ({
+    ...accessFor(options, request),
     lookups: options.lookups,
-    authenticator: options.authenticator,
-    beforeOperation: options.beforeOperation?.(request),
-    beforePasswordCheck: options.beforePasswordCheck?.(request),
     work: options.requestWork?.(request),
   }),
   refusals: ({ request, reply }) => ({

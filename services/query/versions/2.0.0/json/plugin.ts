@@ -5,8 +5,8 @@
 // of its code, mapped in one error handler.
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { basicAuth, documentedEnums } from '../../../http/openapi.js';
+import { JSON_CONTENT_TYPE, sendJsonBody } from '../../../protocol/json/json-body.js';
 import { jsonPlugin, type JsonPluginOptions } from '../../../protocol/json/json-plugin.js';
-import { AnswerChunks } from '../../../http/answer-chunks.js';
 import { labelRequest } from '../../../http/request-labels.js';
 import { BASIC_REALM, readBasicAuth } from '../../../protocol/json/basic-auth.js';
 import { answerRefusal } from '../../../access/refusals.js';
@@ -37,8 +37,6 @@ export const OPENAPI_V2_PATH = `${PARTNER_API_V2_PREFIX}/openapi.json`;
 
 export type PartnerJsonV2Options = V2ServiceOptions & JsonPluginOptions;
 
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
-
 /**
  * The query parameters as the SOAP fields (trimmed, empty = absent), the login from HTTP Basic
  * auth. A parameter given more than once is refused (125) whatever its spelling: the schema knows
@@ -66,13 +64,6 @@ function jsonSource(request: FastifyRequest<{ Querystring: V2Querystring }>): Re
 function sendMessages(reply: FastifyReply, list: readonly ServiceMessage[], status: number): FastifyReply {
   if (status === 401) reply.header('www-authenticate', BASIC_REALM);
   return reply.code(status).type(JSON_CONTENT_TYPE).send({ ServiceMessageArray: list });
-}
-
-/** A 200 body written piece by piece into UTF-8 chunks (../json/answer-body.ts). */
-function sendBody(reply: FastifyReply, write: (out: AnswerChunks) => void): FastifyReply {
-  const out = new AnswerChunks();
-  write(out);
-  return reply.type(JSON_CONTENT_TYPE).send(out.bytes());
 }
 
 /** The message with the JSON twins' HTTP status of its code. */
@@ -121,7 +112,7 @@ const routes: FastifyPluginAsync<PartnerJsonV2Options> = async (app, options) =>
     async (request, reply) => {
       const answer = await orderStatusAnswer(readOrderStatusRequest(jsonSource(request)), context(request));
       if ('notFound' in answer) return notFound(request, reply, answer.notFound);
-      return sendBody(reply, orderStatusJson(answer.found, degraded));
+      return sendJsonBody(reply, orderStatusJson(answer.found, degraded));
     },
   );
 
@@ -141,7 +132,7 @@ const routes: FastifyPluginAsync<PartnerJsonV2Options> = async (app, options) =>
     async (request, reply) => {
       const answer = await issueAnswer(readIssueRequest(jsonSource(request)), context(request));
       if ('notFound' in answer) return notFound(request, reply, answer.notFound);
-      return sendBody(reply, issuesJson(answer.found));
+      return sendJsonBody(reply, issuesJson(answer.found));
     },
   );
 
@@ -161,7 +152,7 @@ const routes: FastifyPluginAsync<PartnerJsonV2Options> = async (app, options) =>
     async (request, reply) => {
       const answer = await shipmentAnswer(readShipmentRequest(jsonSource(request)), context(request));
       if ('notFound' in answer) return notFound(request, reply, answer.notFound);
-      return sendBody(reply, shipmentNotificationV2Json(answer.found, degraded));
+      return sendJsonBody(reply, shipmentNotificationV2Json(answer.found, degraded));
     },
   );
 };

@@ -6,7 +6,7 @@
 // them as records of element names.)
 import type { ItemV2View, PackageV2View, SalesOrderShipmentV2View, ShipmentNotificationV2View, ShipmentV2View } from '../../../../../contracts/lookup-answers-v2.js';
 import { preProductionProofs, quantityUoms, type PreProductionProof, type QuantityUom } from '../../../../../contracts/v2-vocabulary.js';
-import { formatDateTime } from '../../../protocol/soap/xml-text.js';
+import { formatDateTime } from '../../../protocol/xsd-datetime.js';
 import { collapseWhitespace, fitShippingAddress, fitText, type Degraded, type ShippingContactDetails } from '../fitting.js';
 
 export type QuantityContent = {

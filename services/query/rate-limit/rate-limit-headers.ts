@@ -4,7 +4,7 @@
 // ends; r=0 on the 429 the limit refused). A 429 of the failed-login limit carries no RateLimit:
 // no credential was counted. Structured Fields (RFC 9651): a String item with Integer parameters.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AdmitRequest } from '../access/authorize.js';
+import type { Credential } from '../../domain/credentials/credential.js';
 import { RateLimitedError } from './rate-limited-error.js';
 import type { Quota, RequestLimits } from './request-limits.js';
 
@@ -20,9 +20,9 @@ export const rateLimitField = ({ remaining, resetSeconds }: Quota) => `"${RATE_L
  * Adds both fields to every answer of `app`'s routes (hooks of a scope reach the plugins registered
  * in it afterwards) and returns the admission the routes count their credential with: per request,
  * it counts the credential (throws RateLimitedError above the limit) and keeps the count for the
- * answer's headers.
+ * answer's headers: the access step's admission (../access/authorize.ts, AdmitRequest).
  */
-export function rateLimitHeaders(app: FastifyInstance, limits: RequestLimits): AdmitRequest {
+export function rateLimitHeaders(app: FastifyInstance, limits: RequestLimits): (request: FastifyRequest) => (credential: Credential) => Promise<void> {
   const counted = new WeakMap<FastifyRequest, Quota>();
   const policy = rateLimitPolicyField(limits.requestPolicy);
   app.addHook('onSend', async (request, reply) => {

@@ -219,6 +219,15 @@ describe('a replay under traffic, killed in each step', () => {
       }
     });
 
+    // Stopped before the connections close, should a check below fail with the traffic still on.
+    running.push({
+      stop: async () => {
+        flowing = false;
+        polling = false;
+        await Promise.all([flow, ...pollers]);
+      },
+    });
+
     const env = { ...ossnEnv(config), OSSN_CONSUMER_GROUP: config.consumerGroup, OSSN_CONSUMER_SESSION_TIMEOUT_MS: '6000', OSSN_REPLAY_LOCK_TTL_MS: '3000' };
     const runs: { step: string; run: CliRun }[] = [];
     const replayOnce = async (step?: (typeof steps)[number]) => {

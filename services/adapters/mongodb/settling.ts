@@ -85,8 +85,8 @@ export async function settleAgainstLive<T extends Sequenced>(
     options.signal?.throwIfAborted();
     return settleGuarded(
       rebuilt,
-      async () => {
-        const filter = { _id: { $in: page.map((d) => d._id as string) } } as Filter<T>;
+      async (only) => {
+        const filter = { _id: { $in: only ?? page.map((d) => d._id as string) } } as Filter<T>;
         const [docs, shown] = await Promise.all([rebuilt.find(filter).toArray(), live.find(filter).toArray()]);
         const shownById = new Map(shown.map((d) => [d._id, d as T]));
         const settlement: PageSettlement<T> = { ops: [], carried: 0, stamped: 0 };
@@ -104,17 +104,20 @@ const idsPerRead = 1_000;
 
 /**
  * Writes a page's settlement, guarded on the sequences read. Where a write moved a document on in
- * between (the projector following the switch), the page is read and settled again: that write
- * keeps the times it did not change, among them a package's time that still needs its stamp.
- * Counts are the first reading's.
+ * between (the projector following the switch), the documents the settlement wrote are read and
+ * settled again (`only`: those whose write may have missed; the others are settled and settle to
+ * nothing): that write keeps the times it did not change, among them a package's time that still
+ * needs its stamp. Reading only those keeps a try short, so the few documents the live stream
+ * keeps moving are caught between two of its events. Counts are the first reading's.
  */
 export async function settleGuarded<T extends Document>(
   collection: Collection<T>,
-  settlement: () => Promise<PageSettlement<T>>,
+  settlement: (only?: string[]) => Promise<PageSettlement<T>>,
   report: { carried: number; stamped: number },
 ): Promise<void> {
+  let only: string[] | undefined;
   for (let attempt = 1; ; attempt++) {
-    const { ops, carried, stamped } = await settlement();
+    const { ops, carried, stamped } = await settlement(only);
     if (attempt === 1) {
       report.carried += carried;
       report.stamped += stamped;
@@ -122,8 +125,16 @@ export async function settleGuarded<T extends Document>(
     if (ops.length === 0) return;
     const result = await collection.bulkWrite(ops, { ordered: false });
     if (result.matchedCount === ops.length) return;
+    only = ops.map(settledId);
     if (attempt >= 20) throw new Error(`settling ${collection.collectionName}: documents kept moving under ${attempt} tries; run ossn replay again to finish`);
   }
+}
+
+/** The document a settlement's write is for: each is an updateOne of one _id (settle-change-times.ts, settle-shipment-times.ts). */
+function settledId<T extends Document>(op: AnyBulkWriteOperation<T>): string {
+  const id = 'updateOne' in op ? (op.updateOne.filter as Document)['_id'] : undefined;
+  if (typeof id !== 'string') throw new Error('settling writes updateOne of one _id only');
+  return id;
 }
 
 /** NamespaceNotFound: the collection does not exist, so it has no index. */

@@ -44,7 +44,20 @@ interface BatchInFlight {
   stage: 'projecting' | 'committing';
 }
 
-const HEARTBEAT_INTERVAL_MS = 3_000;
+/**
+ * How often a consumer busy with a long batch heartbeats. kafkajs sends a heartbeat only when
+ * `heartbeatIntervalMs` has passed since its last one, so a keep-alive that asks every interval
+ * skips every other tick (the last one ended a little after it began): heartbeats then came a
+ * whole 6 s apart, and with the smallest session the broker allows (6 s) the member was expelled
+ * mid-batch. Asking twice an interval, with the interval at most a third of the session, keeps the
+ * longest silence (interval + tick + one request's time) within half the session.
+ */
+export function heartbeatTimings(sessionTimeoutMs: number): { heartbeatIntervalMs: number; keepAliveEveryMs: number } {
+  const heartbeatIntervalMs = Math.min(3_000, Math.floor(sessionTimeoutMs / 3));
+  return { heartbeatIntervalMs, keepAliveEveryMs: Math.floor(heartbeatIntervalMs / 2) };
+}
+
+const sessionTimeoutOf = (options: ConsumeOptions) => options.sessionTimeoutMs ?? 30_000;
 const FETCH_MAX_WAIT_MS = 1_000;
 
 /** Batches (of different partitions) handled at once unless told otherwise. */
@@ -73,10 +86,11 @@ export interface ConsumeOptions {
  * read models' sequence guard.
  */
 export async function consumeBatches(kafka: Kafka, options: ConsumeOptions, handler: BatchHandler): Promise<BatchConsumer> {
+  const sessionTimeout = sessionTimeoutOf(options);
   const consumer = kafka.consumer({
     groupId: options.groupId,
-    sessionTimeout: options.sessionTimeoutMs ?? 30_000,
-    heartbeatInterval: HEARTBEAT_INTERVAL_MS,
+    sessionTimeout,
+    heartbeatInterval: heartbeatTimings(sessionTimeout).heartbeatIntervalMs,
     // A stop waits for the fetch in progress: with nothing new to read the broker holds it this
     // long (kafkajs's default, 5 s, took half of the stop's deadline). Events still arrive at once.
     maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
@@ -140,7 +154,7 @@ async function subscribeAndRun(
       }));
       // A batch may take longer than the session timeout (a slow store, a large batch): keep the
       // membership alive meanwhile, or the group rebalances and the batch's commit is refused.
-      const keepAlive = setInterval(() => heartbeat().catch(() => undefined), HEARTBEAT_INTERVAL_MS);
+      const keepAlive = setInterval(() => heartbeat().catch(() => undefined), heartbeatTimings(sessionTimeoutOf(options)).keepAliveEveryMs);
       const handled: BatchInFlight = { partition: batch.partition, firstOffset: batch.firstOffset() ?? '', lastOffset: batch.lastOffset(), stage: 'projecting' };
       inFlight.add(handled);
       try {

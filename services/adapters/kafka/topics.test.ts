@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { replicationFor, topicsReportLines, underReplicatedTopics, type TopicsReport } from './topics.js';
+import { replicationFor, topicReadiness, topicsReportLines, underReplicatedTopics, type TopicsReport } from './topics.js';
 
 describe('replicationFor', () => {
   it('gives 3 replicas, 2 of them in sync for a write, from 3 brokers on; the brokers\u2019 defaults below', () => {
@@ -64,5 +64,20 @@ describe('topicsReportLines', () => {
     expect(lines.warnings).toEqual([
       'warning: topic t has replication factor 1 where the 3 brokers allow 3; ossn does not reassign partitions (kafka-reassign-partitions.sh does)',
     ]);
+  });
+});
+
+describe('topicReadiness (ensureTopics waits for a topic it created until it can be written)', () => {
+  const partition = (leader: number) => ({ partitionErrorCode: 0, partitionId: 0, leader, replicas: [], isr: [] });
+  it.each([
+    ['every partition led', { name: 't', partitions: [partition(1), partition(2)] }, undefined, 'ready'],
+    ['a partition without a leader yet', { name: 't', partitions: [partition(1), partition(-1)] }, undefined, 'wait'],
+    ['listed without partitions yet', { name: 't', partitions: [] }, undefined, 'wait'],
+    ['not listed yet', undefined, undefined, 'wait'],
+    ['a broker that does not know it yet', undefined, { type: 'UNKNOWN_TOPIC_OR_PARTITION' }, 'wait'],
+    ['leaders being elected', undefined, { type: 'LEADER_NOT_AVAILABLE' }, 'wait'],
+    ['refused for another reason', undefined, { type: 'TOPIC_AUTHORIZATION_FAILED' }, 'fail'],
+  ] as const)('%s', (_, metadata, failure, expected) => {
+    expect(topicReadiness(metadata ? { ...metadata, partitions: [...metadata.partitions] } : undefined, failure)).toBe(expected);
   });
 });

@@ -1,4 +1,5 @@
-import type { Kafka } from 'kafkajs';
+import type { Admin, ITopicMetadata, Kafka } from 'kafkajs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { deadLetterTopic } from '../../../contracts/transport.js';
 
 /** How the event topic and its dead-letter topic are replicated; absent fields are the brokers' defaults. */
@@ -92,7 +93,9 @@ export async function ensureTopics(kafka: Kafka, topic: string, partitions: numb
     const present = ours.filter((t) => existing.has(t));
     if (missing.length > 0) {
       await admin.createTopics({
-        waitForLeaders: true,
+        // kafkajs's own wait gives up on a broker whose metadata does not list the topic yet (on a
+        // loaded machine, right after creating it): "This server does not host this topic-partition".
+        waitForLeaders: false,
         topics: missing.map((t) => ({
           topic: t,
           numPartitions: partitions,
@@ -103,6 +106,7 @@ export async function ensureTopics(kafka: Kafka, topic: string, partitions: numb
           ],
         })),
       });
+      await untilLed(admin, missing);
     }
     const replicated =
       present.length === 0 || replication.replicationFactor === undefined
@@ -119,6 +123,38 @@ export async function ensureTopics(kafka: Kafka, topic: string, partitions: numb
     };
   } finally {
     await admin.disconnect();
+  }
+}
+
+/** How long ensureTopics waits for the topics it created to have a leader for every partition. */
+const leadersDeadlineMs = 30_000;
+const leadersPauseMs = 100;
+
+/**
+ * Whether a topic's metadata shows it ready to be written: listed with partitions, each with a
+ * leader. `failure` is the metadata request's error: a topic just created is unknown to a broker, or
+ * without leaders, for a moment; any other error is not waited out.
+ */
+export function topicReadiness(metadata: ITopicMetadata | undefined, failure?: { type?: string }): 'ready' | 'wait' | 'fail' {
+  if (failure) return failure.type === 'UNKNOWN_TOPIC_OR_PARTITION' || failure.type === 'LEADER_NOT_AVAILABLE' ? 'wait' : 'fail';
+  if (!metadata || metadata.partitions.length === 0) return 'wait';
+  return metadata.partitions.every((partition) => partition.leader >= 0) ? 'ready' : 'wait';
+}
+
+/** Waits until each of `topics` has a leader for every partition, at most leadersDeadlineMs. */
+async function untilLed(admin: Admin, topics: string[]): Promise<void> {
+  const giveUpAt = Date.now() + leadersDeadlineMs;
+  for (;;) {
+    let failure: (Error & { type?: string }) | undefined;
+    const metadata = await admin.fetchTopicMetadata({ topics }).then(
+      (answer) => answer.topics,
+      (error: Error) => ((failure = error), []),
+    );
+    const readiness = topics.map((topic) => topicReadiness(metadata.find((m) => m.name === topic), failure));
+    if (readiness.every((r) => r === 'ready')) return;
+    if (failure && readiness.includes('fail')) throw failure;
+    if (Date.now() > giveUpAt) throw new Error(`Kafka created topics ${topics.join(' and ')} but named no leader for each of their partitions within ${leadersDeadlineMs / 1000} s`);
+    await sleep(leadersPauseMs);
   }
 }
 

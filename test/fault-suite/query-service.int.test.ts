@@ -189,8 +189,10 @@ describe('fault suite: query service', () => {
     const frozenUntil = Date.now() + 4_000;
     while (Date.now() < frozenUntil) during.push(...(await Promise.all([json(a.url, 1), soap(a.url, 2)])));
     expect(during.filter((answer) => answer.status !== 200)).toEqual([]);
-    // No request waits for the frozen store longer than its count deadline (1 s) and a PING's.
-    expect(Math.max(...during.map((answer) => answer.ms))).toBeLessThan(2_500);
+    // No request waits for the frozen store longer than its count deadline (1 s) and a PING's (1 s),
+    // plus room for a loaded 2-core machine (2.6 s seen at load 10). Without the deadline a request
+    // would wait for the thaw, which comes only after this loop: the test would not end.
+    expect(Math.max(...during.map((answer) => answer.ms))).toBeLessThan(4_000);
     expect(messages(a.log.atLeast('warn'))).toEqual(['rate-limit store unreachable: counting in this instance until it answers']);
 
     redis.proxy.thaw();

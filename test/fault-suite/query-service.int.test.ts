@@ -189,10 +189,10 @@ describe('fault suite: query service', () => {
     const frozenUntil = Date.now() + 4_000;
     while (Date.now() < frozenUntil) during.push(...(await Promise.all([json(a.url, 1), soap(a.url, 2)])));
     expect(during.filter((answer) => answer.status !== 200)).toEqual([]);
-    // No request waits for the frozen store longer than its count deadline (1 s) and a PING's (1 s),
-    // plus room for a loaded 2-core machine (2.6 s seen at load 10). Without the deadline a request
-    // would wait for the thaw, which comes only after this loop: the test would not end.
-    expect(Math.max(...during.map((answer) => answer.ms))).toBeLessThan(4_000);
+    // No request waits for the frozen store longer than one count's deadline (1 s): once a count
+    // has failed, the others are local while a PING checks the store (1.3 s measured at load 4,
+    // 2.3 to 3.1 s when each of a request's counts waited, at load 4 to 10).
+    expect(Math.max(...during.map((answer) => answer.ms))).toBeLessThan(2_000);
     expect(messages(a.log.atLeast('warn'))).toEqual(['rate-limit store unreachable: counting in this instance until it answers']);
 
     redis.proxy.thaw();

@@ -47,6 +47,15 @@ export class SharedStoreState {
     return this.shared;
   }
 
+  /**
+   * Whether a count should be asked of the store: in use, and no count's failure is being checked
+   * with a PING. While one is, counts are local: a frozen store then holds a request for one
+   * count's deadline, not one for each count it makes (the login guard's, then the limit's).
+   */
+  get asked(): boolean {
+    return this.shared && !this.doubting;
+  }
+
   lost(reason: unknown): void {
     if (this.closed || (!this.shared && this.announced)) return;
     this.shared = false;
@@ -99,7 +108,7 @@ export class SharedStoreState {
 export function sharedOrLocal(shared: FixedWindows, local: FixedWindows, state: SharedStoreState, timeoutMs: number): Counter {
   return {
     async take(key) {
-      if (state.inUse) {
+      if (state.asked) {
         try {
           const take = await withDeadline(shared.take(key), timeoutMs, 'a count in the rate-limit store');
           // A token goes back where it was taken from, within the same deadline.
@@ -112,7 +121,7 @@ export function sharedOrLocal(shared: FixedWindows, local: FixedWindows, state: 
       return local.take(key);
     },
     async blockedFor(key) {
-      if (state.inUse) {
+      if (state.asked) {
         try {
           return await withDeadline(shared.blockedFor(key), timeoutMs, 'a count in the rate-limit store');
         } catch (error) {

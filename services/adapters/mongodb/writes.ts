@@ -57,7 +57,7 @@ export async function loadStates(collections: ReadModelCollections, keys: string
 /**
  * The sequence guard. An existing document is updated only while it still holds the sequence we
  * read: its filter names the _id alone (the server's cheapest point write: a filter naming more
- * than the _id goes through the query planner, about a fifth of mongod's CPU per write, see
+ * than the _id goes through the query planner: about an eighth of mongod's CPU per write here, see
  * docs/benchmarks.md) and every change is an update pipeline's `$cond` on the stored sequence,
  * which leaves the document as it is where the guard does not hold. A change always advances the
  * sequence (the projections apply only events above it), so an update whose guard held modifies
@@ -146,8 +146,9 @@ function guardedWrite<T extends { _id: string; sequence: number }>(
 
 /**
  * The same guard for a shipments document, whose visible times only a pipeline update can stamp;
- * a write that stamps none and leaves them as they are is said in plain operators (see shipments-update.ts)
- * where the guard sits in the filter.
+ * a write that stamps none and leaves them as they are is said in plain operators where the guard
+ * sits in the filter (see shipments-update.ts), and in a pipeline that keeps the news time as it is
+ * where the guard sits in the update.
  */
 function guardedShipmentsWrite(
   key: string,

@@ -6,8 +6,14 @@
 //  - the raw store bulk-upsert rate of the same documents (the recorded batches folded outside the
 //    clock, written one unordered bulk write per batch and collection, by one writer and by as many side by side
 //    as the projector consumes partitions at once, or the counts --writers names; the best counts).
-// Prints the three and projector / min(raw consume, raw store) (target at least 0.8), and the
-// peak resident memory of each process: the projector, this bench, and the stack's Kafka and MongoDB.
+// Prints the three and projector / min(raw consume, raw store), and the peak resident memory of
+// each process: the projector, this bench, and the stack's Kafka and MongoDB. The raw store writes
+// the projector's own batches (it logs each at debug level: 'batch written'), so that the two write
+// the same documents whatever the projector's fetch size; beside the rates, in the same run:
+// document writes per event, mongod's CPU per written document (read from /proc before and after
+// each phase) projector ÷ raw, and the projector process's own CPU per event.
+// --fetch-mib 1,8 runs the projector (and the raw writes of its batches) once per fetch size per
+// partition (OSSN_FETCH_MAX_BYTES_PER_PARTITION, in MiB), side by side; the default is the projector's own.
 //
 // npm run bench:projector -- --cluster [--events N]  (some 3 minutes at the 100,000 events of the default)
 // The same measures, in one run, on the one-member stack (KAFKA_BROKERS and MONGODB_URI, else the
@@ -40,16 +46,22 @@ import { connectMongo } from '../services/adapters/mongodb/connect.js';
 import { collectionNames, documentId, ensureIndexes, readModelCollections } from '../services/adapters/mongodb/documents.js';
 import type { LoadedStates } from '../projections/batch.js';
 import { MemoryWatch } from './support/process-memory.js';
+import { sampleCpu, type WatchedCpu } from './support/cpu.js';
+import { defaultFetchMaxBytes, defaultFetchMaxBytesPerPartition } from '../services/config/config.js';
+import { loadavg } from 'node:os';
 import { resultsDir, writeResults } from './support/results.js';
 
 const { values } = parseArgs({
-  options: { events: { type: 'string' }, partitions: { type: 'string' }, writers: { type: 'string' }, cluster: { type: 'boolean' } },
+  options: { events: { type: 'string' }, partitions: { type: 'string' }, writers: { type: 'string' }, cluster: { type: 'boolean' }, 'fetch-mib': { type: 'string' } },
 });
 const onCluster = values.cluster === true;
 const eventCount = Number(values.events ?? process.env.BENCH_EVENTS ?? 100_000);
 const partitions = Number(values.partitions ?? 6);
 const writerCounts = (values.writers ?? `1,${defaultPartitionsConsumedConcurrently}`).split(',').map(Number);
-for (const n of [eventCount, partitions, ...writerCounts]) if (!Number.isInteger(n) || n < 1) throw new Error(`--events, --partitions and --writers take whole numbers of at least 1, got ${n}`);
+const fetchMiBs = (values['fetch-mib'] ?? String(defaultFetchMaxBytesPerPartition / 2 ** 20)).split(',').map(Number);
+for (const n of [eventCount, partitions, ...writerCounts, ...fetchMiBs]) {
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--events, --partitions, --writers and --fetch-mib take whole numbers of at least 1, got ${n}`);
+}
 const logger = createLogger('bench', 'warn');
 
 /** Servers to measure on: their addresses, and their processes whose memory is watched. */
@@ -66,18 +78,30 @@ const oneMember: Target = {
   servers: await stackStatus(),
 };
 
-interface Figures {
-  events: number;
-  documents: number;
+/** One projector run (one fetch size) and the raw store writes of its batches. */
+interface FetchRun {
+  fetchMiBPerPartition: number;
   batches: number;
-  consumeEventsPerSecond: number;
+  documents: number;
+  documentsPerEvent: number;
   storeEventsPerSecond: number;
   storeDocumentsPerSecond: number;
-  storeWriters: number[];
   /** Events/s of each writer count of storeWriters. */
   storeEventsPerSecondByWriters: number[];
   projectorEventsPerSecond: number;
   ratio: number;
+  /** mongod's CPU per written document (µs): the projector's phase, the raw store's best, and their ratio. */
+  mongodMicrosPerDocument: { projector: number; raw: number; ratio: number };
+  /** The projector process's own CPU per event (µs): all its threads, and its main thread alone. */
+  projectorMicrosPerEvent: { total: number; mainThread: number };
+}
+
+interface Figures extends Omit<FetchRun, 'fetchMiBPerPartition'> {
+  events: number;
+  consumeEventsPerSecond: number;
+  storeWriters: number[];
+  /** Every fetch size's run; the figures above are the last one's. */
+  runs: FetchRun[];
   peakRssMiB: Record<string, number>;
 }
 
@@ -133,17 +157,34 @@ async function benchOn(target: Target): Promise<Figures> {
   say('raw consume (no-op handler)');
   const consumed = await timeConsumer(`bench-noop-${run}`, async () => undefined);
 
-  say('projector: ossn projector in its own process');
-  const projectedDatabase = `bench_projector_${run}`;
-  const projected = await timeProjectorProcess(projectedDatabase, `bench-projector-${run}`);
+  // Every message by partition and offset: the projector's batches are cut out of them.
+  const byPosition = new Map<number, Map<string, SourceMessage>>();
+  for (const batch of consumed.batches) {
+    for (const message of batch) {
+      if (!byPosition.has(message.partition)) byPosition.set(message.partition, new Map());
+      byPosition.get(message.partition)?.set(message.offset, message);
+    }
+  }
+  const consumeRate = total / consumed.seconds;
+  const mongods: WatchedCpu[] = target.servers.filter((server) => server.name.startsWith('mongo') && server.pid !== undefined).map((server) => ({ name: server.name, pid: server.pid as number }));
+  const mongodSeconds = () => Object.values(sampleCpu(mongods).total).reduce((sum, seconds) => sum + seconds, 0);
+
+  /** A batch as the projector wrote it (its 'batch written' debug line). */
+  interface WrittenBatch {
+    partition: number;
+    firstOffset: string;
+    lastOffset: string;
+    documents: number;
+  }
 
   /**
    * `ossn projector` over the topic into a fresh database: the seconds from its 'projector consuming'
-   * line (connected, about to join its group) until the group has committed every event. Its log
-   * goes to bench/results/projector-process.log.
+   * line (connected, about to join its group) until the group has committed every event, its
+   * batches, and the CPU it and mongod spent meanwhile. Its log goes to bench/results/projector-process.log.
    */
-  async function timeProjectorProcess(database: string, group: string): Promise<{ seconds: number }> {
+  async function timeProjectorProcess(database: string, group: string, fetchMiB: number) {
     const entry = fileURLToPath(new URL('../bin/ossn.mjs', import.meta.url));
+    const perPartition = fetchMiB * 2 ** 20;
     const child = spawn(process.execPath, [entry, 'projector'], {
       env: {
         ...process.env,
@@ -154,21 +195,33 @@ async function benchOn(target: Target): Promise<Figures> {
         OSSN_TOPIC_PARTITIONS: String(partitions),
         OSSN_CONSUMER_GROUP: group,
         OSSN_METRICS_PORT: '0',
-        LOG_LEVEL: 'info',
+        OSSN_FETCH_MAX_BYTES_PER_PARTITION: String(perPartition),
+        OSSN_FETCH_MAX_BYTES: String(Math.max(defaultFetchMaxBytes, perPartition * partitions)),
+        // 'batch written', one line a batch: what the raw store writes again.
+        LOG_LEVEL: 'debug',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    const pid = child.pid as number;
     const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-    memory.watch({ name: 'projector', pid: child.pid as number });
+    memory.watch({ name: 'projector', pid });
     const logName = `projector-process${target.name ? `-${target.name}` : ''}.log`;
     const log = createWriteStream(resolve(resultsDir, logName));
     child.stderr.pipe(log, { end: false });
     let started = 0;
+    let cpuAtStart = { projector: 0, projectorMain: 0, mongod: 0 };
+    const batches: WrittenBatch[] = [];
     const consuming = new Promise<void>((ready, failed) => {
       createInterface({ input: child.stdout }).on('line', (line) => {
+        if (line.includes('"batch written"')) {
+          batches.push(JSON.parse(line) as WrittenBatch);
+          return;
+        }
         log.write(`${line}\n`);
         if (!started && line.includes('"projector consuming"')) {
           started = performance.now();
+          const sample = sampleCpu([{ name: 'projector', pid }]);
+          cpuAtStart = { projector: sample.total.projector ?? 0, projectorMain: sample.mainThread.projector ?? 0, mongod: mongodSeconds() };
           ready();
         }
       });
@@ -186,7 +239,14 @@ async function benchOn(target: Target): Promise<Figures> {
           if (++polls % 600 === 0) say(`  projector: ${total - Number(left)} of ${total} events committed`);
         },
       });
-      return { seconds: (performance.now() - started) / 1000 };
+      const seconds = (performance.now() - started) / 1000;
+      const sample = sampleCpu([{ name: 'projector', pid }]);
+      const cpu = {
+        projector: (sample.total.projector ?? 0) - cpuAtStart.projector,
+        projectorMain: (sample.mainThread.projector ?? 0) - cpuAtStart.projectorMain,
+        mongod: mongodSeconds() - cpuAtStart.mongod,
+      };
+      return { seconds, batches, cpu };
     } finally {
       memory.forget('projector');
       child.kill('SIGTERM');
@@ -196,37 +256,39 @@ async function benchOn(target: Target): Promise<Figures> {
     }
   }
 
-  say(`projector took ${projected.seconds.toFixed(1)} s; raw store bulk upserts of the same documents`);
-  const projectedDb = mongo.db(projectedDatabase);
   type RawDocument = Document & { _id: string };
   const upsert = (doc: Document & { clientId: string; salesOrderNumber: string }): AnyBulkWriteOperation<RawDocument> => ({
     replaceOne: { filter: { _id: documentId(doc.clientId, doc.salesOrderNumber) }, replacement: doc, upsert: true },
   });
+  type RawWrites = { orderStatus: AnyBulkWriteOperation<RawDocument>[]; shipments: AnyBulkWriteOperation<RawDocument>[] };
 
-  // Outside the clock: each recorded batch folded onto the states before it, from memory (the
-  // projector keeps or reads them), into the documents the projector writes, per partition. A batch
-  // is let go once folded: a million messages and their documents at once would be twice the memory.
-  let states: LoadedStates = { orderStatus: new Map(), shipments: new Map() };
-  const writesByPartition = new Map<number, { orderStatus: AnyBulkWriteOperation<RawDocument>[]; shipments: AnyBulkWriteOperation<RawDocument>[] }[]>();
-  let documents = 0;
-  for (let i = 0; i < consumed.batches.length; i++) {
-    const batch = consumed.batches[i] as SourceMessage[];
-    consumed.batches[i] = [];
-    const items = batch.flatMap((m) => {
-      const parsed = parseErpEvent(m.value ?? '');
-      return parsed.ok ? [{ event: parsed.event, source: m }] : [];
-    });
-    const folded = projectBatch(states, items);
-    const { effects } = folded;
-    states = folded.states;
-    const writes = {
-      orderStatus: effects.orderStatus.map((c) => upsert({ ...c.after, changedAt: new Date() })),
-      shipments: effects.shipments.map((c) => upsert({ ...c.after, lastNewsAt: new Date() })),
-    };
-    documents += writes.orderStatus.length + writes.shipments.length;
-    const partition = batch[0]?.partition ?? 0;
-    writesByPartition.set(partition, writesByPartition.get(partition) ?? []);
-    writesByPartition.get(partition)?.push(writes);
+  /**
+   * Outside the clock: each of the projector's batches folded onto the states before it, from
+   * memory (the projector keeps or reads them), into the documents the projector writes, per partition.
+   */
+  function foldBatches(written: WrittenBatch[]): { writesByPartition: Map<number, RawWrites[]>; documents: number } {
+    let states: LoadedStates = { orderStatus: new Map(), shipments: new Map() };
+    const writesByPartition = new Map<number, RawWrites[]>();
+    let documents = 0;
+    for (const { partition, firstOffset, lastOffset } of written) {
+      const messages = byPosition.get(partition) as Map<string, SourceMessage>;
+      const items = [];
+      for (let offset = BigInt(firstOffset); offset <= BigInt(lastOffset); offset++) {
+        const message = messages.get(String(offset));
+        const parsed = message && parseErpEvent(message.value ?? '');
+        if (parsed?.ok) items.push({ event: parsed.event, source: message });
+      }
+      const folded = projectBatch(states, items);
+      const { effects } = folded;
+      states = folded.states;
+      const writes = {
+        orderStatus: effects.orderStatus.map((c) => upsert({ ...c.after, changedAt: new Date() })),
+        shipments: effects.shipments.map((c) => upsert({ ...c.after, lastNewsAt: new Date() })),
+      };
+      documents += writes.orderStatus.length + writes.shipments.length;
+      writesByPartition.set(partition, [...(writesByPartition.get(partition) ?? []), writes]);
+    }
+    return { writesByPartition, documents };
   }
 
   /** One unordered bulk write of a batch's documents, as the projector writes them (see writes.ts). */
@@ -235,9 +297,10 @@ async function benchOn(target: Target): Promise<Figures> {
   }
   /**
    * On the clock: partitions' batches written by `lanes` writers side by side, each partition's
-   * batches in order and both collections of a batch at once, into a fresh database.
+   * batches in order and both collections of a batch at once, into a fresh database. Returns the
+   * milliseconds and mongod's CPU seconds.
    */
-  async function timeRawUpserts(lanes: number): Promise<number> {
+  async function timeRawUpserts(lanes: number, writesByPartition: Map<number, RawWrites[]>, documents: number): Promise<{ ms: number; mongodCpu: number }> {
     const db = mongo.db(`bench_raw_${run}_${lanes}`);
     await ensureIndexes(readModelCollections(db, 1));
     const names = collectionNames(1);
@@ -245,6 +308,7 @@ async function benchOn(target: Target): Promise<Figures> {
     const queue = [...writesByPartition.values()];
     let written = 0;
     const progress = setInterval(() => say(`  raw store, ${lanes} writer${lanes > 1 ? 's' : ''}: ${written} of ${documents} documents written`), 60_000);
+    const cpuBefore = mongodSeconds();
     const started = performance.now();
     try {
       await Promise.all(
@@ -261,43 +325,63 @@ async function benchOn(target: Target): Promise<Figures> {
       clearInterval(progress);
     }
     const ms = performance.now() - started;
+    const mongodCpu = mongodSeconds() - cpuBefore;
     await db.dropDatabase();
-    return ms;
+    return { ms, mongodCpu };
   }
-  // The store's best over the writer counts asked for.
-  const rawRuns = writerCounts;
-  const rawMs: number[] = [];
-  for (const lanes of rawRuns) {
-    say(`raw store: ${lanes} writer${lanes > 1 ? 's' : ''}`);
-    rawMs.push(await timeRawUpserts(lanes));
-  }
-  const writeMs = Math.min(...rawMs);
 
-  const rate = (seconds: number) => total / seconds;
-  const consumeRate = rate(consumed.seconds);
-  const storeRate = total / (writeMs / 1000);
-  const projectorRate = rate(projected.seconds);
+  const runs: FetchRun[] = [];
+  for (const fetchMiB of fetchMiBs) {
+    say(`projector: ossn projector in its own process, fetching ${fetchMiB} MiB a partition`);
+    const projectedDatabase = `bench_projector_${run}_${fetchMiB}`;
+    const projected = await timeProjectorProcess(projectedDatabase, `bench-projector-${run}-${fetchMiB}`, fetchMiB);
+    await mongo.db(projectedDatabase).dropDatabase();
+    const projectorDocuments = projected.batches.reduce((sum, b) => sum + b.documents, 0);
+    say(`projector took ${projected.seconds.toFixed(1)} s, ${projected.batches.length} batches; raw store bulk upserts of its batches`);
+    const { writesByPartition, documents } = foldBatches(projected.batches);
+    if (documents !== projectorDocuments) say(`  the raw fold makes ${documents} documents of the projector's batches, the projector wrote ${projectorDocuments}`);
+    // The store's best over the writer counts asked for.
+    const rawRuns: { ms: number; mongodCpu: number }[] = [];
+    for (const lanes of writerCounts) {
+      say(`raw store: ${lanes} writer${lanes > 1 ? 's' : ''}`);
+      rawRuns.push(await timeRawUpserts(lanes, writesByPartition, documents));
+    }
+    const writeMs = Math.min(...rawRuns.map((r) => r.ms));
+    const storeRate = total / (writeMs / 1000);
+    const projectorRate = total / projected.seconds;
+    const mongodProjector = (projected.cpu.mongod / projectorDocuments) * 1e6;
+    const mongodRaw = Math.min(...rawRuns.map((r) => (r.mongodCpu / documents) * 1e6));
+    runs.push({
+      fetchMiBPerPartition: fetchMiB,
+      batches: projected.batches.length,
+      documents: projectorDocuments,
+      documentsPerEvent: projectorDocuments / total,
+      storeEventsPerSecond: storeRate,
+      storeDocumentsPerSecond: documents / (writeMs / 1000),
+      storeEventsPerSecondByWriters: rawRuns.map((r) => total / (r.ms / 1000)),
+      projectorEventsPerSecond: projectorRate,
+      ratio: projectorRate / Math.min(consumeRate, storeRate),
+      mongodMicrosPerDocument: { projector: mongodProjector, raw: mongodRaw, ratio: mongodProjector / mongodRaw },
+      projectorMicrosPerEvent: { total: (projected.cpu.projector / total) * 1e6, mainThread: (projected.cpu.projectorMain / total) * 1e6 },
+    });
+  }
+
   const peakRssMiB = memory.peaksMiB();
   memory.stop();
 
   await producer.close();
-  await projectedDb.dropDatabase();
   await mongo.close();
   const admin = kafka.admin();
   await admin.connect();
   await admin.deleteTopics({ topics: [topic, deadLetterTopic(topic)] }).catch(() => undefined);
   await admin.disconnect();
+  const { fetchMiBPerPartition: _, ...last } = runs.at(-1) as FetchRun;
   return {
+    ...last,
     events: total,
-    documents,
-    batches: consumed.batches.length,
     consumeEventsPerSecond: consumeRate,
-    storeEventsPerSecond: storeRate,
-    storeDocumentsPerSecond: documents / (writeMs / 1000),
-    storeWriters: rawRuns,
-    storeEventsPerSecondByWriters: rawMs.map((ms) => total / (ms / 1000)),
-    projectorEventsPerSecond: projectorRate,
-    ratio: projectorRate / Math.min(consumeRate, storeRate),
+    storeWriters: writerCounts,
+    runs,
     // Sampled every second: the projector process, this bench (raw consume, folding, raw writes), the stack's servers.
     peakRssMiB,
   };
@@ -308,16 +392,21 @@ const memoryLine = (peaks: Record<string, number>) => Object.entries(peaks).map(
 
 if (!onCluster) {
   const figures = await benchOn(oneMember);
-  const { events: total, consumeEventsPerSecond: consumeRate, storeEventsPerSecond: storeRate, projectorEventsPerSecond: projectorRate, storeWriters: rawRuns } = figures;
+  const { events: total, consumeEventsPerSecond: consumeRate, storeWriters: rawRuns } = figures;
+  const runLines = figures.runs.flatMap((r) => [
+    `fetching ${r.fetchMiBPerPartition} MiB a partition: ${r.batches} batches, ${r.documents} documents written, ${r.documentsPerEvent.toFixed(3)} document writes per event`,
+    `  raw store bulk upserts (same docs): ${fmt(r.storeEventsPerSecond)} events/s (${fmt(r.storeDocumentsPerSecond)} documents/s; best of ${rawRuns
+      .map((lanes, i) => `${lanes} writer${lanes > 1 ? 's' : ''}: ${fmt(r.storeEventsPerSecondByWriters[i]!)}`)
+      .join(', ')} events/s)`,
+    `  projector:                         ${fmt(r.projectorEventsPerSecond)} events/s; ratio projector / min(raw) ${r.ratio.toFixed(2)}`,
+    `  mongod CPU per written document:   projector ${r.mongodMicrosPerDocument.projector.toFixed(0)} µs, raw ${r.mongodMicrosPerDocument.raw.toFixed(0)} µs, projector ÷ raw ${r.mongodMicrosPerDocument.ratio.toFixed(2)}`,
+    `  projector's own CPU per event:     ${r.projectorMicrosPerEvent.total.toFixed(0)} µs (main thread ${r.projectorMicrosPerEvent.mainThread.toFixed(0)} µs)`,
+  ]);
   process.stdout.write(
     [
-      `events: ${total}; batches: ${figures.batches}; documents written: ${figures.documents}`,
+      `events: ${total}; load average ${loadavg().map((n) => n.toFixed(2)).join(' ')}`,
       `raw kafkajs consume (no-op):      ${fmt(consumeRate)} events/s`,
-      `raw store bulk upserts (same docs): ${fmt(storeRate)} events/s (${fmt(figures.storeDocumentsPerSecond)} documents/s; best of ${rawRuns
-        .map((lanes, i) => `${lanes} writer${lanes > 1 ? 's' : ''}: ${fmt(figures.storeEventsPerSecondByWriters[i]!)}`)
-        .join(', ')} events/s)`,
-      `projector:                         ${fmt(projectorRate)} events/s`,
-      `ratio projector / min(raw):        ${figures.ratio.toFixed(2)} (target >= 0.80)`,
+      ...runLines,
       '',
     ].join('\n'),
   );
@@ -326,10 +415,11 @@ if (!onCluster) {
     events: total,
     documents: figures.documents,
     consumeEventsPerSecond: consumeRate,
-    storeEventsPerSecond: storeRate,
+    storeEventsPerSecond: figures.storeEventsPerSecond,
     storeWriters: rawRuns,
-    projectorEventsPerSecond: projectorRate,
+    projectorEventsPerSecond: figures.projectorEventsPerSecond,
     ratio: figures.ratio,
+    runs: figures.runs,
     // Sampled every second: the projector process, this bench (raw consume, folding, raw writes), the stack's servers.
     peakRssMiB: figures.peakRssMiB,
   });

@@ -20,6 +20,7 @@ describe('configuration', () => {
     expect(config.consumerGroup).toBe('ossn-projector-erp.order-events.v1-v1');
     expect(config.stateCacheSize).toBe(50_000);
     expect(config.consumerSessionTimeoutMs).toBe(30_000);
+    expect([config.fetchMaxBytesPerPartition, config.fetchMaxBytes]).toEqual([8 * 2 ** 20, 48 * 2 ** 20]);
     expect(config.store).toEqual({ mongodbUri: 'mongodb://db:27017/', database: 'ossn', readModelVersion: 1 });
   });
 
@@ -46,6 +47,25 @@ describe('configuration', () => {
       'OSSN_TOPIC_PARTITIONS must be an integer from 1 to 10000, got "six"',
       'OSSN_STATE_CACHE_SIZE must be an integer from 0 to 10000000, got "-1"',
     ]);
+  });
+
+  it("takes the fetch sizes in bytes, and refuses a whole fetch smaller than one partition's share", () => {
+    const servers = { KAFKA_BROKERS: 'kafka:9092', MONGODB_URI: 'mongodb://db:27017/' };
+    const sizes = (env: Record<string, string>) => {
+      const { fetchMaxBytesPerPartition, fetchMaxBytes } = readProjectorConfig({ ...servers, ...env });
+      return [fetchMaxBytesPerPartition, fetchMaxBytes];
+    };
+    const cases: [Record<string, string>, (number | undefined)[] | string[]][] = [
+      [{ OSSN_FETCH_MAX_BYTES_PER_PARTITION: '1048576' }, [1_048_576, 48 * 2 ** 20]],
+      [{ OSSN_FETCH_MAX_BYTES_PER_PARTITION: '2097152', OSSN_FETCH_MAX_BYTES: '2097152' }, [2_097_152, 2_097_152]],
+      [{ OSSN_FETCH_MAX_BYTES: '4194304' }, ['OSSN_FETCH_MAX_BYTES (4194304) must be at least OSSN_FETCH_MAX_BYTES_PER_PARTITION (8388608)']],
+      [{ OSSN_FETCH_MAX_BYTES_PER_PARTITION: '8MiB' }, ['OSSN_FETCH_MAX_BYTES_PER_PARTITION must be an integer from 65536 to 268435456, got "8MiB"']],
+      [{ OSSN_FETCH_MAX_BYTES_PER_PARTITION: '1024' }, ['OSSN_FETCH_MAX_BYTES_PER_PARTITION must be an integer from 65536 to 268435456, got "1024"']],
+    ];
+    for (const [env, expected] of cases) {
+      const problems = problemsOf(() => sizes(env));
+      expect(problems.length > 0 ? problems : sizes(env), JSON.stringify(env)).toEqual(expected);
+    }
   });
 
   it('names missing required variables', () => {

@@ -20,6 +20,9 @@ export interface ProjectorConfig {
   consumerGroup: string;
   /** Sales orders whose states the projector keeps between batches instead of reading them again. */
   stateCacheSize: number;
+  /** The most one fetch brings of a partition (about the largest batch), and of all partitions together, in bytes (the defaults when absent). */
+  fetchMaxBytesPerPartition?: number;
+  fetchMaxBytes?: number;
   /** While `ossn replay` rebuilds READ_MODEL_VERSION: the live version whose change times are carried over (configForVersion). */
   previousReadModelVersion?: number;
   /** Silence after which the consumer group counts a projector gone and hands its partitions on (30 s when absent). */
@@ -78,6 +81,16 @@ export const defaultStopTimeoutMs = 10_000;
  */
 export const defaultStateCacheSize = 50_000;
 
+const MiB = 1024 * 1024;
+/**
+ * A batch folds each sales order's events of the batch into one write of each of its documents:
+ * the larger the batch, the fewer writes per event while the projector catches up (at kafkajs's
+ * 1 MiB a partition, 0.78 writes an event on the demo stream). See docs/benchmarks.md.
+ */
+export const defaultFetchMaxBytesPerPartition = 8 * MiB;
+/** Room for every partition of the default topic (6) at the default per partition. */
+export const defaultFetchMaxBytes = 48 * MiB;
+
 function readStore(r: EnvReader): StoreConfig {
   return {
     mongodbUri: r.mongodbUri('MONGODB_URI'),
@@ -100,6 +113,8 @@ export function readProjectorConfig(env: Env = process.env): ProjectorConfig {
     // projector would be handed partitions of the live topic, and drop them).
     consumerGroup: r.string('OSSN_CONSUMER_GROUP', `ossn-projector-${topic}-v${store.readModelVersion}`),
     stateCacheSize: r.integer('OSSN_STATE_CACHE_SIZE', defaultStateCacheSize, { min: 0, max: 10_000_000 }),
+    fetchMaxBytesPerPartition: r.integer('OSSN_FETCH_MAX_BYTES_PER_PARTITION', defaultFetchMaxBytesPerPartition, { min: 64 * 1024, max: 256 * MiB }),
+    fetchMaxBytes: r.integer('OSSN_FETCH_MAX_BYTES', defaultFetchMaxBytes, { min: 64 * 1024, max: 1024 * MiB }),
     // Kafka's brokers accept 6 s to 30 min by default (group.min/max.session.timeout.ms).
     consumerSessionTimeoutMs: r.integer('OSSN_CONSUMER_SESSION_TIMEOUT_MS', 30_000, { min: 6_000, max: 1_800_000 }),
     replayLockTtlMs: r.integer('OSSN_REPLAY_LOCK_TTL_MS', 60_000, { min: 2_000, max: 3_600_000 }),
@@ -108,6 +123,11 @@ export function readProjectorConfig(env: Env = process.env): ProjectorConfig {
     // Well inside a container's grace period (30 s by default in Kubernetes and Docker).
     stopTimeoutMs: r.integer('OSSN_STOP_TIMEOUT_MS', defaultStopTimeoutMs, { min: 1_000, max: 600_000 }),
   };
+  // A fetch smaller than one partition's share would cut every batch down to it.
+  const { fetchMaxBytes = defaultFetchMaxBytes, fetchMaxBytesPerPartition = defaultFetchMaxBytesPerPartition } = config;
+  if (fetchMaxBytes < fetchMaxBytesPerPartition) {
+    r.problems.push(`OSSN_FETCH_MAX_BYTES (${fetchMaxBytes}) must be at least OSSN_FETCH_MAX_BYTES_PER_PARTITION (${fetchMaxBytesPerPartition})`);
+  }
   r.done();
   return config;
 }

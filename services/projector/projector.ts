@@ -104,6 +104,11 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
           throw error;
         }
         cache.remember(keys, projected.states, nextPosition(messages));
+        // Each batch as written: bench/projector.ts writes the very same batches raw.
+        deps.logger.debug(
+          { partition: messages[0]?.partition, firstOffset: messages[0]?.offset, lastOffset: messages.at(-1)?.offset, events: messages.length, documents: projected.effects.orderStatus.length + projected.effects.shipments.length },
+          'batch written',
+        );
         deps.observer?.(batchOutcome(states, valid, new Set(projected.rejected.map(({ source }) => source))));
       },
       { context, logger: deps.logger, what: 'projecting the batch' },

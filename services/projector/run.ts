@@ -14,7 +14,7 @@ import { createBatchProjector, type ProjectorDependencies } from './projector.js
 import { GroupOfAnotherTopicError, refuseGroupOfAnotherTopic } from './group-policy.js';
 import { untilAnswered } from '../plumbing/lifecycle/until-answered.js';
 import { stopStepWithin } from '../plumbing/lifecycle/bounded-stop.js';
-import { defaultStopTimeoutMs } from '../config/config.js';
+import { defaultFetchMaxBytes, defaultFetchMaxBytesPerPartition, defaultStopTimeoutMs } from '../config/config.js';
 
 export interface RunningProjector {
   /**
@@ -102,6 +102,8 @@ export async function startProjector(config: ProjectorConfig, logger: Logger, ex
             onLeave: extras.onLeave,
             abandonBatchesAfterMs: stopTimeoutMs * 0.2,
             stopTimeoutMs: stopTimeoutMs * 0.5,
+            maxBytesPerPartition: config.fetchMaxBytesPerPartition ?? defaultFetchMaxBytesPerPartition,
+            maxBytes: config.fetchMaxBytes ?? defaultFetchMaxBytes,
           },
           metrics ? measuredBatches(projectBatches, metrics) : projectBatches,
         );

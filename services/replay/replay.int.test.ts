@@ -229,9 +229,11 @@ describe('ossn replay', () => {
   });
 
   it('a rebuild stopped half-way is not active, and resumed ends equal to one that ran through', { timeout: 240_000 }, async () => {
-    // One partition, several batches (of at most 1 MB): a stop can fall between two of them.
+    // One partition, several batches (of at most 1 MiB, not the default 8): a stop can fall between two of them.
     const events = generateDemoEvents({ clients: 3, orders: 400, seed: 14 });
-    const through = await freshSystem('replay-through', 1);
+    const system = await freshSystem('replay-through', 1);
+    const through = { ...system, config: { ...system.config, fetchMaxBytesPerPartition: 2 ** 20 } };
+    through.ctx = { ...through.ctx, config: through.config };
     const resumed = { ...through, config: { ...through.config, consumerGroup: `${uniqueNames('resumed').group}-v1`, store: { ...through.config.store, database: uniqueNames('replay-resumed').database } } };
     resumed.db = connections.mongo.db(resumed.config.store.database);
     resumed.ctx = { ...through.ctx, config: resumed.config, db: resumed.db };

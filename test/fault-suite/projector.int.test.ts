@@ -60,6 +60,9 @@ function projectorConfig(label: string, kafkaBrokers: string[], topicPartitions:
     topicPartitions,
     consumerGroup: names.group,
     stateCacheSize: defaultStateCacheSize,
+    // Batches of kafkajs's 1 MiB, not the default 8: the faults must fall between many batches of
+    // these few tens of thousands of events (at 8 MiB a partition goes in one or two).
+    fetchMaxBytesPerPartition: 2 ** 20,
   };
 }
 
@@ -230,6 +233,7 @@ function projectorProcess(config: ProjectorConfig): OssnProcess {
       topicPartitions: config.topicPartitions,
       // The group hands a killed projector's partitions on after this silence: the broker's least.
       consumerSessionTimeoutMs: 6000,
+      fetchMaxBytesPerPartition: config.fetchMaxBytesPerPartition,
       logLevel: 'warn',
     },
     { echoStderr: true },

@@ -133,13 +133,15 @@ export interface ProjectorTarget {
   topicPartitions?: number;
   /** OSSN_CONSUMER_SESSION_TIMEOUT_MS: the group hands a silent projector's partitions on after this. */
   consumerSessionTimeoutMs?: number;
+  /** OSSN_FETCH_MAX_BYTES_PER_PARTITION: batches of at most about this many bytes. */
+  fetchMaxBytesPerPartition?: number;
   /** LOG_LEVEL; info by default (the tests read its log lines). */
   logLevel?: 'info' | 'warn';
 }
 
 /** `ossn projector` on a test's servers, database, topic and group, its operators' port on a free port. */
 export function startOssnProjector(target: ProjectorTarget, options: Omit<StartOssnOptions, 'cwd'> = {}): OssnProcess {
-  const { topicPartitions, consumerSessionTimeoutMs } = target;
+  const { topicPartitions, consumerSessionTimeoutMs, fetchMaxBytesPerPartition } = target;
   return startOssn(
     ['projector'],
     {
@@ -150,6 +152,7 @@ export function startOssnProjector(target: ProjectorTarget, options: Omit<StartO
       OSSN_CONSUMER_GROUP: target.consumerGroup,
       ...(topicPartitions === undefined ? {} : { OSSN_TOPIC_PARTITIONS: String(topicPartitions) }),
       ...(consumerSessionTimeoutMs === undefined ? {} : { OSSN_CONSUMER_SESSION_TIMEOUT_MS: String(consumerSessionTimeoutMs) }),
+      ...(fetchMaxBytesPerPartition === undefined ? {} : { OSSN_FETCH_MAX_BYTES_PER_PARTITION: String(fetchMaxBytesPerPartition) }),
       OSSN_METRICS_PORT: '0',
       LOG_LEVEL: target.logLevel ?? 'info',
     },

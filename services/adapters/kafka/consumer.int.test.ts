@@ -39,3 +39,27 @@ it('keeps a batch slower than the session timeout in the group: committed once, 
   }
   expect(delivered).toEqual(['a', 'b', 'c']);
 });
+
+it('hands a partition over in batches as large as its fetch size per partition allows', { timeout: 150_000 }, async () => {
+  const { topic } = uniqueNames('fetch-size');
+  await ensureTopics(kafka, topic, 1);
+  // 3 MiB on one partition, all of it there before either consumer starts.
+  const value = 'x'.repeat(1_024);
+  for (let i = 0; i < 24; i++) await producer.send(topic, Array.from({ length: 128 }, () => ({ key: 'k', value })));
+
+  const largestBatchBytes = async (maxBytesPerPartition: number) => {
+    const group = uniqueNames(`fetch-size-${maxBytesPerPartition}`).group;
+    const sizes: number[] = [];
+    const consumer = await consumeBatches(kafka, { groupId: group, topic, logger, maxBytesPerPartition, maxBytes: 16 * 2 ** 20 }, async (messages) => {
+      sizes.push(messages.reduce((sum, m) => sum + (m.value?.length ?? 0), 0));
+    });
+    try {
+      await expect.poll(() => groupLag(kafka, group, topic), { timeout: 120_000, interval: 200 }).toBe(0n);
+    } finally {
+      await consumer.stop();
+    }
+    return Math.max(...sizes);
+  };
+  expect(await largestBatchBytes(2 ** 20)).toBeLessThanOrEqual(2 ** 20);
+  expect(await largestBatchBytes(8 * 2 ** 20)).toBe(3 * 2 ** 20);
+});

@@ -78,6 +78,13 @@ export interface ConsumeOptions {
   abandonBatchesAfterMs?: number;
   /** The longest a stop waits for the consumer to finish its commits and leave the group; 5 s by default. */
   stopTimeoutMs?: number;
+  /**
+   * The most a fetch brings of one partition (a batch is at most about this large) and of all
+   * partitions together; kafkajs's 1 MiB and 10 MiB when absent. Larger batches write a sales
+   * order's documents once for more of its events (docs/operations.md).
+   */
+  maxBytesPerPartition?: number;
+  maxBytes?: number;
 }
 
 /**
@@ -94,6 +101,8 @@ export async function consumeBatches(kafka: Kafka, options: ConsumeOptions, hand
     // A stop waits for the fetch in progress: with nothing new to read the broker holds it this
     // long (kafkajs's default, 5 s, took half of the stop's deadline). Events still arrive at once.
     maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
+    ...(options.maxBytesPerPartition === undefined ? {} : { maxBytesPerPartition: options.maxBytesPerPartition }),
+    ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
   });
   if (options.onJoin) consumer.on(consumer.events.GROUP_JOIN, () => options.onJoin?.());
   if (options.onLeave) for (const event of [consumer.events.CRASH, consumer.events.STOP]) consumer.on(event, () => options.onLeave?.());

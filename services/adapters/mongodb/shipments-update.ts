@@ -68,9 +68,7 @@ function locationExpression(location: LocationState, times: VisibleTimes['locati
 const ofEveryPackage = (field: string) => ({ $reduce: { input: `$locations.packages.${field}`, initialValue: [], in: { $concatArrays: ['$$value', '$$this'] } } });
 
 /** The document's latest news time (see ShipmentsDocument.lastNewsAt), recomputed from what it holds after the write. */
-const lastNewsAt: Document = {
-  $set: {
-    lastNewsAt: {
+const lastNewsAtExpression: Document = {
       $ifNull: [
         {
           $max: [
@@ -86,9 +84,8 @@ const lastNewsAt: Document = {
         },
         '$$REMOVE',
       ],
-    },
-  },
 };
+const lastNewsAt: Document = { $set: { lastNewsAt: lastNewsAtExpression } };
 
 type TopLevelTime = 'completeChangedAt' | 'purchaseOrderSetAt';
 const topLevelTimes: TopLevelTime[] = ['completeChangedAt', 'purchaseOrderSetAt'];
@@ -188,6 +185,36 @@ export function updatePipeline(changed: Document, removed: string[], state: Ship
   if (newsTime !== undefined) set.lastNewsAt = newsTime;
   const unset = [...removed, ...topLevelTimes.filter((field) => times[field].from === 'none')];
   return [{ $set: set }, ...(unset.length > 0 ? [{ $unset: unset }] : []), ...(newsTime === undefined ? [lastNewsAt] : [])];
+}
+
+/** A field only a guarded pipeline holds between its stages: whether its guard held. */
+const guardHeld = '_ossnGuardHeld';
+
+/**
+ * updatePipeline guarded in the update, for a filter that names the _id alone (see writes.ts):
+ * every field it sets or removes is a `$cond` on the stored document still holding `sequence`,
+ * so where another writer moved it on the document stays exactly as it was. `newsTimeStays`: the
+ * write leaves every time as it is (plainUpdate says it), so the news time is not recomputed.
+ */
+export function guardedUpdatePipeline(
+  sequence: number,
+  changed: Document,
+  removed: string[],
+  state: ShipmentsState,
+  times: VisibleTimes,
+  before: ShipmentsState,
+  newsTimeStays: boolean,
+): Document[] {
+  const guard: Document = { $eq: ['$sequence', { $literal: sequence }] };
+  const [first, ...rest] = updatePipeline(changed, removed, state, times, before);
+  const set: Document = {};
+  for (const [field, value] of Object.entries((first as { $set: Document }).$set)) set[field] = { $cond: [guard, value, `$${field}`] };
+  const unset = rest.find((stage): stage is { $unset: string[] } => '$unset' in stage);
+  for (const field of unset?.$unset ?? []) set[field] = { $cond: [guard, '$$REMOVE', `$${field}`] };
+  // The news time, recomputed from what the document holds after the write, where the guard held:
+  // the sequence can no longer tell (another writer may hold the very sequence written).
+  if (newsTimeStays || !rest.includes(lastNewsAt)) return [{ $set: set }];
+  return [{ $set: { ...set, [guardHeld]: guard } }, { $set: { lastNewsAt: { $cond: [`$${guardHeld}`, lastNewsAtExpression, '$lastNewsAt'] } } }, { $unset: guardHeld }];
 }
 
 // Plain update operators: see the top of this file.

@@ -304,6 +304,25 @@ describe('visible times of shipments documents, stamped by the server', () => {
     expect((await loadStates(c, ['C1:SO-9'])).shipments.get('C1:SO-9')).toEqual(voided);
   });
 
+  it('refuses a stale write in every form it takes (plain, stamping, news time recomputed), leaving the stored document exactly as it was', async () => {
+    const c = fresh();
+    const read = fold(undefined, statusChanged(1), locationRecorded(2, 1), packageShipped(3, 1, 1), packageShipped(4, 1, 2, { shipmentDate: '2025-05-03T15:30:00Z' }));
+    await write(c, undefined, read);
+    // Another writer moves the document on after this one read it.
+    const { doc: storedBefore } = await write(c, read, fold(read, locationRecorded(5, 2)));
+    const stale = {
+      plain: fold(read, locationRecorded(6, 1, { shipTo: { address1: '9 Other St', city: 'Austin', region: 'TX', postalCode: '73301' } })),
+      stamping: fold(read, packageShipped(6, 1, 3)),
+      recomputed: fold(read, packageVoided(6, 1, 2)),
+      // One that writes the very sequence the other writer left.
+      sameSequence: fold(read, packageVoided(5, 1, 1)),
+    };
+    for (const [form, after] of Object.entries(stale)) {
+      await expect(writeEffects(c, { orderStatus: [], shipments: [{ before: read, after }] }), form).rejects.toThrow(WriteConflictError);
+      expect(await stored(c), form).toEqual(storedBefore);
+    }
+  });
+
   it('makes every package new when its sales order comes under a purchase order', async () => {
     const c = fresh();
     const unnumbered = fold(undefined, locationRecorded(1, 1), packageShipped(2, 1, 1));

@@ -10,7 +10,7 @@ import {
   type ShipmentsDocument,
 } from './documents.js';
 import { writeErrorsOf } from './store-refusals.js';
-import { insertPipeline, plainInsert, plainUpdate, updatePipeline } from './shipments-update.js';
+import { guardedUpdatePipeline, insertPipeline, plainInsert, plainUpdate, updatePipeline } from './shipments-update.js';
 import { carriedOver, statusWriteTimes, visibleTimes, type ShownChangeTimes } from '../../../projections/polling/change-times.js';
 import { ErrorCodes, OssnError } from '../../../contracts/errors/ossn-error.js';
 import { noMarks } from '../../../projections/resume-marks.js';
@@ -55,17 +55,48 @@ export async function loadStates(collections: ReadModelCollections, keys: string
 }
 
 /**
- * The sequence guard in the write filter. An existing document is updated only while it still
- * holds the sequence we read. A new one is inserted only while none exists: the filter names the
- * _id alone and every field sits in $setOnInsert, so when another writer got there first nothing
- * of ours is applied (at most the change time moves on, which shows a poller the order once more).
- * A guard that missed means the whole batch is retried from a read of the store, so an event at
- * or below the stored sequence never changes anything. Both filters are point reads of _id.
+ * The sequence guard. An existing document is updated only while it still holds the sequence we
+ * read: its filter names the _id alone (the server's cheapest point write: a filter naming more
+ * than the _id goes through the query planner: about an eighth of mongod's CPU per write here, see
+ * docs/benchmarks.md) and every change is an update pipeline's `$cond` on the stored sequence,
+ * which leaves the document as it is where the guard does not hold. A change always advances the
+ * sequence (the projections apply only events above it), so an update whose guard held modifies
+ * its document and one that missed modifies nothing: the bulk write's modified count tells.
+ * A new one is inserted only while none exists: the filter names the _id alone and every field
+ * sits in $setOnInsert, so when another writer got there first nothing of ours is applied (at
+ * most the change time moves on, which shows a poller the order once more). A guard that missed
+ * means the whole batch is retried from a read of the store, so an event at or below the stored
+ * sequence never changes anything.
  */
 interface GuardedWrite<T extends Document> {
   op: AnyBulkWriteOperation<T>;
-  /** An insert reports an upsert when it took effect; a guarded update reports a match. */
+  /** An insert reports an upsert when it took effect; a guarded update a modification (or a match, guarded in its filter). */
   inserts: boolean;
+}
+
+/**
+ * Where the sequence guard of an update sits: in the update ('update', the projector's), or in
+ * the filter ('filter', as before 2026-12; 'filter-hinted' with an _id index hint). bench/guard-writes.ts compares them.
+ */
+export type GuardPlacement = 'update' | 'filter' | 'filter-hinted';
+
+/** The guard as an expression on the stored document, for the `$cond`s of an update pipeline. */
+const holdsSequence = (sequence: number): Document => ({ $eq: ['$sequence', { $literal: sequence }] });
+
+/**
+ * A guarded pipeline's `$set` value: `value` where the guard holds, the stored field otherwise (a
+ * missing one stays missing). '$$REMOVE' removes the field.
+ */
+const guarded = (guard: Document, field: string, value: unknown): Document => ({ $cond: [guard, value, `$${field}`] });
+
+function guardFilter(key: string, sequence: number, placement: GuardPlacement): { filter: Document; hint?: Document } {
+  if (placement === 'update') return { filter: { _id: key } };
+  return { filter: { _id: key, sequence }, ...(placement === 'filter-hinted' ? { hint: { _id: 1 } } : {}) };
+}
+
+/** A change that does not advance the sequence would read as a guard that missed, and be retried for ever. */
+function advances(before: { sequence: number }, after: { sequence: number }, key: string): void {
+  if (!(after.sequence > before.sequence)) throw new Error(`${key}: a change from sequence ${before.sequence} to ${after.sequence} does not advance it`);
 }
 
 /**
@@ -87,26 +118,44 @@ function guardedWrite<T extends { _id: string; sequence: number }>(
   key: string,
   change: StateChange<{ sequence: number }>,
   set: Document,
-  stamp: Document,
+  stamp: { $currentDate?: Record<string, true> },
+  placement: GuardPlacement,
 ): GuardedWrite<T> {
-  const { before } = change;
+  const { before, after } = change;
   if (!before) {
     const update = { $setOnInsert: set, ...stamp } as UpdateFilter<T>;
     return { op: { updateOne: { filter: { _id: key } as Filter<T>, update, upsert: true } }, inserts: true };
   }
   const { changed, removed } = differences(before, set);
+  const { filter, hint } = guardFilter(key, before.sequence, placement);
+  if (placement === 'update') {
+    advances(before, after, key);
+    const guard = holdsSequence(before.sequence);
+    const fields: Document = {};
+    for (const field in changed) fields[field] = guarded(guard, field, { $literal: changed[field] });
+    for (const field of removed) fields[field] = guarded(guard, field, '$$REMOVE');
+    // The server's clock, one time for the whole write, as $currentDate stamps it.
+    for (const field in stamp.$currentDate) fields[field] = guarded(guard, field, '$$NOW');
+    return { op: { updateOne: { filter: filter as Filter<T>, update: [{ $set: fields }] } }, inserts: false };
+  }
   const update: Document = { ...stamp };
   if (Object.keys(changed).length > 0) update.$set = changed;
   if (removed.length > 0) update.$unset = Object.fromEntries(removed.map((field) => [field, '']));
-  const filter = { _id: key, sequence: before.sequence };
-  return { op: { updateOne: { filter: filter as Filter<T>, update: update as UpdateFilter<T> } }, inserts: false };
+  return { op: { updateOne: { filter: filter as Filter<T>, update: update as UpdateFilter<T>, ...(hint ? { hint } : {}) } }, inserts: false };
 }
 
 /**
  * The same guard for a shipments document, whose visible times only a pipeline update can stamp;
- * a write that stamps none and leaves them as they are is said in plain operators (see shipments-update.ts).
+ * a write that stamps none and leaves them as they are is said in plain operators where the guard
+ * sits in the filter (see shipments-update.ts), and in a pipeline that keeps the news time as it is
+ * where the guard sits in the update.
  */
-function guardedShipmentsWrite(key: string, change: StateChange<ShipmentsState>, shown: ShipmentsDocument | undefined): GuardedWrite<ShipmentsDocument> {
+function guardedShipmentsWrite(
+  key: string,
+  change: StateChange<ShipmentsState>,
+  shown: ShipmentsDocument | undefined,
+  placement: GuardPlacement,
+): GuardedWrite<ShipmentsDocument> {
   const { before, after } = change;
   const times = carriedOver(visibleTimes(before, after), after, shown, !before);
   // The mark is written with the state, as one more top-level field (never read back as state).
@@ -116,8 +165,15 @@ function guardedShipmentsWrite(key: string, change: StateChange<ShipmentsState>,
     return { op: { updateOne: { filter: { _id: key }, update, upsert: true } }, inserts: true };
   }
   const { changed, removed } = differences(before, written);
-  const update = plainUpdate(before, written, changed, removed, times) ?? updatePipeline(changed, removed, written, times, before);
-  return { op: { updateOne: { filter: { _id: key, sequence: before.sequence }, update } }, inserts: false };
+  const plain = plainUpdate(before, written, changed, removed, times);
+  const { filter, hint } = guardFilter(key, before.sequence, placement);
+  if (placement === 'update') {
+    advances(before, after, key);
+    const update = guardedUpdatePipeline(before.sequence, changed, removed, written, times, before, plain !== undefined);
+    return { op: { updateOne: { filter, update } }, inserts: false };
+  }
+  const update = plain ?? updatePipeline(changed, removed, written, times, before);
+  return { op: { updateOne: { filter, update, ...(hint ? { hint } : {}) } }, inserts: false };
 }
 
 /**
@@ -125,7 +181,7 @@ function guardedShipmentsWrite(key: string, change: StateChange<ShipmentsState>,
  * any order (each touches another document) and reports every one. Whatever a failed batch wrote
  * is guarded like the rest: the retry reloads the states and folds only what is newer.
  */
-async function runGuarded<T extends Document>(collection: Collection<T>, writes: GuardedWrite<T>[]): Promise<void> {
+async function runGuarded<T extends Document>(collection: Collection<T>, writes: GuardedWrite<T>[], placement: GuardPlacement): Promise<void> {
   if (writes.length === 0) return;
   let result: BulkWriteResult;
   try {
@@ -143,7 +199,10 @@ async function runGuarded<T extends Document>(collection: Collection<T>, writes:
   const expectedInserts = writes.filter((w) => w.inserts).length;
   // An insert that found its document counts as matched, not upserted.
   const insertsMissed = expectedInserts - result.upsertedCount;
-  const updatesMissed = writes.length - expectedInserts - (result.matchedCount - insertsMissed);
+  // An update guarded in the update that missed matched its document and modified nothing; an
+  // upsert's insert is not counted as modified (and one that found its document missed already).
+  const updatesTaken = placement === 'update' ? result.modifiedCount : result.matchedCount - insertsMissed;
+  const updatesMissed = writes.length - expectedInserts - updatesTaken;
   if (insertsMissed > 0 || updatesMissed > 0) {
     throw new WriteConflictError(
       `${collection.collectionName}: ${insertsMissed} new documents existed already, ${updatesMissed} guarded updates missed`,
@@ -160,6 +219,7 @@ export async function writeEffects(
   collections: ReadModelCollections,
   effects: BatchEffects,
   previous?: ReadModelCollections,
+  placement: GuardPlacement = 'update',
 ): Promise<void> {
   const [carried, shownShipments] = previous
     ? await Promise.all([changeTimesOf(previous, effects.orderStatus), shipmentsShownBy(previous, effects.shipments)])
@@ -171,22 +231,22 @@ export async function writeEffects(
     // The issue fields follow the issues: the projections keep the very same array while they are unchanged.
     const issues = !change.before || change.before.issues !== change.after.issues ? issueFieldsOf(change.after) : {};
     const mark = change.mark ? { resume: change.mark } : {};
-    return guardedWrite<OrderStatusDocument>(key, change, { ...change.after, ...issues, ...set, ...mark }, stamp);
+    return guardedWrite<OrderStatusDocument>(key, change, { ...change.after, ...issues, ...set, ...mark }, stamp, placement);
   });
 
   const shipmentOps = effects.shipments.map((change) => {
     const key = documentId(change.after.clientId, change.after.salesOrderNumber);
-    return guardedShipmentsWrite(key, change, shownShipments.get(key));
+    return guardedShipmentsWrite(key, change, shownShipments.get(key), placement);
   });
 
-  await Promise.all([runGuarded(collections.orderStatus, statusOps), runGuarded(collections.shipments, shipmentOps)]);
+  await Promise.all([runGuarded(collections.orderStatus, statusOps, placement), runGuarded(collections.shipments, shipmentOps, placement)]);
 }
 
 /**
  * The change times of a status write, as the policy gives them (statusWriteTimes), in update
  * operators: the server's clock ($currentDate) for 'now', a carried value as it is.
  */
-function changeTimes(change: StateChange<OrderStatusState>, shown: ShownChangeTimes | undefined): { set: Document; stamp: Document } {
+function changeTimes(change: StateChange<OrderStatusState>, shown: ShownChangeTimes | undefined): { set: Document; stamp: { $currentDate?: Record<string, true> } } {
   const times = statusWriteTimes(change.before, change.after, shown);
   const set: Document = {};
   const stamped: Record<string, true> = {};

@@ -91,7 +91,7 @@ const summary = [
         '',
       ]
     : []),
-  `**Projector** on ${f(projector.figures.events, 0)} events: ${f(projector.figures.projectorEventsPerSecond, 0)} events/s; raw kafkajs consume ${f(projector.figures.consumeEventsPerSecond, 0)}, raw store writes ${f(projector.figures.storeEventsPerSecond, 0)}; ratio ${f(projector.figures.ratio, 2)} (target ≥ 0.8).`,
+  `**Projector** on ${f(projector.figures.events, 0)} events: ${f(projector.figures.projectorEventsPerSecond, 0)} events/s; raw kafkajs consume ${f(projector.figures.consumeEventsPerSecond, 0)}, raw store writes ${f(projector.figures.storeEventsPerSecond, 0)}; ratio ${f(projector.figures.ratio, 2)}; ${f(projector.figures.documentsPerEvent, 3)} document writes an event (target ≤ 0.35), mongod CPU a document projector ÷ raw ${f(projector.figures.mongodMicrosPerDocument.ratio, 2)} (target ≤ 1.2), projector CPU ${f(projector.figures.projectorMicrosPerEvent.total, 0)} µs an event (target ≤ 60).`,
   `Peak resident memory: ${Object.entries(projector.figures.peakRssMiB as Record<string, number>)
     .map(([name, mib]) => `${processNames[name] ?? name} ${f(mib, 0)} MiB`)
     .join(', ')}.`,

@@ -57,7 +57,6 @@ export function heartbeatTimings(sessionTimeoutMs: number): { heartbeatIntervalM
   return { heartbeatIntervalMs, keepAliveEveryMs: Math.floor(heartbeatIntervalMs / 2) };
 }
 
-const sessionTimeoutOf = (options: ConsumeOptions) => options.sessionTimeoutMs ?? 30_000;
 const FETCH_MAX_WAIT_MS = 1_000;
 
 /** Batches (of different partitions) handled at once unless told otherwise. */
@@ -93,11 +92,12 @@ export interface ConsumeOptions {
  * read models' sequence guard.
  */
 export async function consumeBatches(kafka: Kafka, options: ConsumeOptions, handler: BatchHandler): Promise<BatchConsumer> {
-  const sessionTimeout = sessionTimeoutOf(options);
+  const sessionTimeout = options.sessionTimeoutMs ?? 30_000;
+  const { heartbeatIntervalMs, keepAliveEveryMs } = heartbeatTimings(sessionTimeout);
   const consumer = kafka.consumer({
     groupId: options.groupId,
     sessionTimeout,
-    heartbeatInterval: heartbeatTimings(sessionTimeout).heartbeatIntervalMs,
+    heartbeatInterval: heartbeatIntervalMs,
     // A stop waits for the fetch in progress: with nothing new to read the broker holds it this
     // long (kafkajs's default, 5 s, took half of the stop's deadline). Events still arrive at once.
     maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
@@ -110,7 +110,7 @@ export async function consumeBatches(kafka: Kafka, options: ConsumeOptions, hand
   const inFlight = new Set<BatchInFlight>();
   const abandon = new AbortController();
   try {
-    await subscribeAndRun(consumer, options, handler, inFlight, abandon.signal);
+    await subscribeAndRun(consumer, options, handler, { inFlight, abandon: abandon.signal, keepAliveEveryMs });
   } catch (error) {
     await consumer.disconnect().catch(() => undefined);
     throw error;
@@ -143,8 +143,7 @@ async function subscribeAndRun(
   consumer: Consumer,
   options: ConsumeOptions,
   handler: BatchHandler,
-  inFlight: Set<BatchInFlight>,
-  abandon: AbortSignal,
+  { inFlight, abandon, keepAliveEveryMs }: { inFlight: Set<BatchInFlight>; abandon: AbortSignal; keepAliveEveryMs: number },
 ): Promise<void> {
   await consumer.subscribe({ topic: options.topic, fromBeginning: true });
   await consumer.run({
@@ -163,7 +162,7 @@ async function subscribeAndRun(
       }));
       // A batch may take longer than the session timeout (a slow store, a large batch): keep the
       // membership alive meanwhile, or the group rebalances and the batch's commit is refused.
-      const keepAlive = setInterval(() => heartbeat().catch(() => undefined), heartbeatTimings(sessionTimeoutOf(options)).keepAliveEveryMs);
+      const keepAlive = setInterval(() => heartbeat().catch(() => undefined), keepAliveEveryMs);
       const handled: BatchInFlight = { partition: batch.partition, firstOffset: batch.firstOffset() ?? '', lastOffset: batch.lastOffset(), stage: 'projecting' };
       inFlight.add(handled);
       try {

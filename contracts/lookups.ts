@@ -21,6 +21,21 @@ export interface ShipmentQuery {
 export interface OrderLookups {
   orderStatus(clientIds: string[], query: StatusQuery, signal?: AbortSignal): Promise<OrderStatusView[]>;
   shipmentNotifications(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<ShipmentNotificationView[]>;
+  /**
+   * shipmentNotifications' answer a batch of purchase orders at a time, in its order, as it is read
+   * (an answer of thousands is sent as it is read): resolves once the lookup has begun (a failure
+   * until then fails the request), then a failure fails the iteration. Ending the iteration early
+   * ends the lookup's work.
+   */
+  shipmentNotificationBatches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<AsyncIterable<ShipmentNotificationView[]>>;
+}
+
+/** An answer already read whole, as one batch (none when it is empty): for lookups that do not read in batches. */
+export async function inOneBatch<V>(answer: Promise<V[]>): Promise<AsyncIterable<V[]>> {
+  const views = await answer;
+  return (async function* () {
+    if (views.length > 0) yield views;
+  })();
 }
 
 // ---- 2.0.0 (oss-osn-2.0.0.md §2)

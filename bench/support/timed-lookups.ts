@@ -26,4 +26,18 @@ export class TimedLookups implements OrderLookups {
   shipmentNotifications(clientIds: string[], query: ShipmentQuery): Promise<ShipmentNotificationView[]> {
     return this.time(() => this.inner.shipmentNotifications(clientIds, query));
   }
+
+  /** Timed to the answer's last batch: the lookup's whole time, sent as it goes. */
+  async shipmentNotificationBatches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<AsyncIterable<ShipmentNotificationView[]>> {
+    const start = performance.now();
+    const batches = await this.inner.shipmentNotificationBatches(clientIds, query, signal);
+    const done = (ms: number) => (this.lastMs = ms);
+    return (async function* () {
+      try {
+        yield* batches;
+      } finally {
+        done(performance.now() - start);
+      }
+    })();
+  }
 }

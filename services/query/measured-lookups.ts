@@ -19,10 +19,28 @@ export class MeasuredLookups implements OrderLookups {
     return this.measured('shipments', await this.inner.shipmentNotifications(clientIds, query, signal));
   }
 
+  async shipmentNotificationBatches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<AsyncIterable<ShipmentNotificationView[]>> {
+    const batches = await this.inner.shipmentNotificationBatches(clientIds, query, signal);
+    const count = (purchaseOrders: number) => this.count('shipments', purchaseOrders);
+    // Counted once the answer was read to its end (an answer ended early is not one).
+    return (async function* () {
+      let purchaseOrders = 0;
+      for await (const batch of batches) {
+        purchaseOrders += batch.length;
+        yield batch;
+      }
+      count(purchaseOrders);
+    })();
+  }
+
   private measured<T>(lookup: string, answer: T[]): T[] {
-    this.metrics.answerPurchaseOrders.observe({ lookup }, answer.length);
-    if (answer.length >= maxPurchaseOrdersPerAnswer) this.metrics.answersCut.inc({ lookup });
+    this.count(lookup, answer.length);
     return answer;
+  }
+
+  private count(lookup: string, purchaseOrders: number): void {
+    this.metrics.answerPurchaseOrders.observe({ lookup }, purchaseOrders);
+    if (purchaseOrders >= maxPurchaseOrdersPerAnswer) this.metrics.answersCut.inc({ lookup });
   }
 }
 

@@ -67,6 +67,8 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
   const lookups: OrderLookups = {
     orderStatus: (clientIds, query, signal) => store.whenConnected((cancel) => switching.orderStatus(clientIds, query, cancel), signal),
     shipmentNotifications: (clientIds, query, signal) => store.whenConnected((cancel) => switching.shipmentNotifications(clientIds, query, cancel), signal),
+    shipmentNotificationBatches: (clientIds, query, signal) =>
+      store.whenConnectedInBatches((cancel) => switching.shipmentNotificationBatches(clientIds, query, cancel), signal),
   };
   const lookupsV2: OrderLookupsV2 = {
     orderStatusV2: (clientIds, query, signal) => store.whenConnected((cancel) => switching.orderStatusV2(clientIds, query, cancel), signal),

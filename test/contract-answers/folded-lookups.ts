@@ -4,7 +4,7 @@
 // not looked at: which orders a query selects is tested against MongoDB beside the lookups.
 import type { FoldResult } from '../../projections/fold.js';
 import { hasStatus, type ShipmentsState, type StatusedOrderState } from '../../projections/state.js';
-import type { OrderLookups } from '../../contracts/lookups.js';
+import { inOneBatch, type OrderLookups } from '../../contracts/lookups.js';
 import type { OrderStatusView, ShipmentNotificationView } from '../../contracts/lookup-answers.js';
 import { groupByPurchaseOrder } from '../../projections/lookups/purchase-order-groups.js';
 import { toOrderStatusDetail, toSalesOrderShipment } from '../../projections/lookups/answers-v1.js';
@@ -43,5 +43,9 @@ export class FoldedLookups implements OrderLookups {
       all.filter((so) => so.clientId === group.clientId && so.purchaseOrderNumber === group.purchaseOrderNumber).every((so) => so.complete);
     const groups = await groupByPurchaseOrder(all.filter((so: ShipmentsState) => so.locations.length > 0));
     return groups.map((g) => ({ purchaseOrderNumber: g.purchaseOrderNumber, complete: complete(g), salesOrders: g.members.map(toSalesOrderShipment) }));
+  }
+
+  shipmentNotificationBatches(clientIds: string[]): Promise<AsyncIterable<ShipmentNotificationView[]>> {
+    return inOneBatch(this.shipmentNotifications(clientIds));
   }
 }

@@ -1,6 +1,6 @@
 // In-memory stand-ins for the query service's ports (no MongoDB involved): lookups that answer what a
 // test sets, an authenticator over fixed accounts.
-import type { OrderLookups, OrderLookupsV2, OrderStatusV2Query, ShipmentQuery, StatusQuery } from '../../contracts/lookups.js';
+import { inOneBatch, type OrderLookups, type OrderLookupsV2, type OrderStatusV2Query, type ShipmentQuery, type StatusQuery } from '../../contracts/lookups.js';
 import type { OrderStatusView, ShipmentNotificationView } from '../../contracts/lookup-answers.js';
 import type { CappedAnswer, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../contracts/lookup-answers-v2.js';
 import type { Authenticator, Credential, LoginGuard } from '../../services/domain/credentials/credential.js';
@@ -22,6 +22,10 @@ export class FakeLookups implements OrderLookups {
     this.shipmentCalls.push({ clientIds, query });
     if (this.failure) throw this.failure;
     return this.notifications;
+  }
+
+  shipmentNotificationBatches(clientIds: string[], query: ShipmentQuery): Promise<AsyncIterable<ShipmentNotificationView[]>> {
+    return inOneBatch(this.shipmentNotifications(clientIds, query));
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Filter, Sort } from 'mongodb';
-import type { OrderLookups, OrderLookupsV2, OrderStatusV2Query, ShipmentQuery, StatusQuery } from '../../../contracts/lookups.js';
+import { inOneBatch, type OrderLookups, type OrderLookupsV2, type OrderStatusV2Query, type ShipmentQuery, type StatusQuery } from '../../../contracts/lookups.js';
 import type { OrderStatusView, ShipmentNotificationView } from '../../../contracts/lookup-answers.js';
 import type { CappedAnswer, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../../contracts/lookup-answers-v2.js';
 import { purchaseOrderComplete } from '../../../projections/completion.js';
@@ -8,7 +8,7 @@ import type { OrderStatusDocument, ReadModelCollections, ShipmentsDocument } fro
 import { groupByPurchaseOrder, groupKey, type PurchaseOrderGroup } from '../../../projections/lookups/purchase-order-groups.js';
 import type { PurchaseOrderMember } from '../../../projections/polling/shipment-news.js';
 import { changedSince, changeTimeOverlapMs, type ReadOptions } from './changed-since.js';
-import { membersOf, newsSince } from './shipment-reads.js';
+import { membersOf, newsSinceInBatches } from './shipment-reads.js';
 import { toOrderStatusDetail, toSalesOrderShipment } from '../../../projections/lookups/answers-v1.js';
 import { v1ShipmentsProjection, v1StatusProjection } from '../../../projections/v1-fields.js';
 import { MongoOrderLookupsV2 } from './lookups-v2.js';
@@ -68,30 +68,34 @@ export class MongoOrderLookups implements OrderLookups, OrderLookupsV2 {
     return groupByPurchaseOrder(this.collections.orderStatus.find<StatusMember>(filter, { sort: byPurchaseOrder, projection: v1StatusProjection, ...read }));
   }
 
-  shipmentNotifications(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<ShipmentNotificationView[]> {
+  async shipmentNotifications(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<ShipmentNotificationView[]> {
+    const views: ShipmentNotificationView[] = [];
+    for await (const batch of await this.shipmentNotificationBatches(clientIds, query, signal)) views.push(...batch);
+    return views;
+  }
+
+  shipmentNotificationBatches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<AsyncIterable<ShipmentNotificationView[]>> {
     return endedBySignal(signal, () => this.readShipmentNotifications(clientIds, query, signal));
   }
 
-  private async readShipmentNotifications(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<ShipmentNotificationView[]> {
+  private async readShipmentNotifications(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<AsyncIterable<ShipmentNotificationView[]>> {
     const read: ReadOptions = signal ? { signal } : {};
     const base: Filter<ShipmentsDocument> = { clientId: { $in: clientIds }, purchaseOrderNumber: { $exists: true } };
-    if (clientIds.length === 0 || ![1, 2, 3].includes(query.queryType)) return [];
-
-    let groups: PurchaseOrderGroup<ShipmentsState>[];
-    let members: Map<string, PurchaseOrderMember[]>;
-    if (query.queryType === 3) {
-      ({ groups, members } = await newsSince(this.collections.shipments, clientIds, query.shipmentDateTimeStamp ?? new Date(0), shipmentNewsProjection, (_doc, news) => news, read));
-    } else {
-      const filter = query.queryType === 1 ? { ...base, purchaseOrderNumber: query.referenceNumber } : { ...base, salesOrderNumber: query.referenceNumber };
-      groups = await groupByPurchaseOrder(withLocations(this.collections.shipments.find<ShipmentsState>(filter, { sort: byPurchaseOrder, projection: v1ShipmentsProjection, ...read })));
-      members = await membersOf(this.collections.shipments, groups, read);
-    }
-
-    return groups.map((g) => ({
+    if (clientIds.length === 0 || ![1, 2, 3].includes(query.queryType)) return inOneBatch(Promise.resolve([]));
+    const view = (g: { purchaseOrderNumber: string; members: ShipmentsState[] }, members: PurchaseOrderMember[]): ShipmentNotificationView => ({
       purchaseOrderNumber: g.purchaseOrderNumber,
-      complete: purchaseOrderComplete(members.get(groupKey(g)) ?? []),
+      complete: purchaseOrderComplete(members),
       salesOrders: g.members.map(toSalesOrderShipment),
-    }));
+    });
+
+    if (query.queryType === 3) {
+      const { batches } = await newsSinceInBatches(this.collections.shipments, clientIds, query.shipmentDateTimeStamp ?? new Date(0), shipmentNewsProjection, (_doc, news) => news, read);
+      return mapBatches(batches, (g) => view(g, g.purchaseOrderMembers));
+    }
+    const filter = query.queryType === 1 ? { ...base, purchaseOrderNumber: query.referenceNumber } : { ...base, salesOrderNumber: query.referenceNumber };
+    const groups = await groupByPurchaseOrder(withLocations(this.collections.shipments.find<ShipmentsState>(filter, { sort: byPurchaseOrder, projection: v1ShipmentsProjection, ...read })));
+    const members = await membersOf(this.collections.shipments, groups, read);
+    return inOneBatch(Promise.resolve(groups.map((g) => view(g, members.get(groupKey(g)) ?? []))));
   }
 
   orderStatusV2(clientIds: string[], query: OrderStatusV2Query, signal?: AbortSignal): Promise<CappedAnswer<OrderStatusV2View>> {
@@ -105,6 +109,10 @@ export class MongoOrderLookups implements OrderLookups, OrderLookupsV2 {
   shipmentNotificationsV2(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedAnswer<ShipmentNotificationV2View>> {
     return endedBySignal(signal, () => this.v2.shipmentNotificationsV2(clientIds, query, signal));
   }
+}
+
+async function* mapBatches<T, V>(batches: AsyncIterable<T[]>, map: (item: T) => V): AsyncGenerator<V[]> {
+  for await (const batch of batches) yield batch.map(map);
 }
 
 /** Only sales orders with at least one location are answered. */

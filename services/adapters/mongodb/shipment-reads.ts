@@ -4,6 +4,7 @@ import { changeTimeOverlapMs, type ReadOptions } from './changed-since.js';
 import type { ShipmentsDocument } from './documents.js';
 import { groupKey, maxPurchaseOrdersPerAnswer, type PurchaseOrderGroup } from '../../../projections/lookups/purchase-order-groups.js';
 import { ofPurchaseOrders } from './purchase-order-filter.js';
+import { confirmStillStored } from './stored-versions.js';
 import { newsKey, newsOf, purchaseOrderCompleteChanged, type PurchaseOrderMember, type ShipmentNewsSince } from '../../../projections/polling/shipment-news.js';
 
 // The reads of the shipment lookups that 1.0.0 and 2.0.0 share (queries.md): what each answers of
@@ -44,37 +45,156 @@ export async function newsSince<S>(
   answerOf: AnswerOfNews<S>,
   read: ReadOptions,
 ): Promise<ShipmentNews<S>> {
-  const since: ShipmentNewsSince = { shippedSince: timestamp, visibleSince: new Date(timestamp.getTime() - changeTimeOverlapMs) };
-  const base: Filter<ShipmentsDocument> = { clientId: { $in: clientIds }, purchaseOrderNumber: { $exists: true } };
-  const news = { lastNewsAt: { $gte: since.visibleSince } };
-  const left = { clientId: { $in: clientIds }, 'leftPurchaseOrders.at': { $gte: since.visibleSince } };
+  const since = newsSinceOf(timestamp);
   const members = new Map<string, PurchaseOrderMember[]>();
-  const answered: KeyedGroup<S>[] = [];
+  const { chosen, more } = await chooseInRounds(collection, clientIds, since, read, async (found) => {
+    const membersRead = await membersOf(collection, found, read);
+    for (const [key, value] of membersRead) members.set(key, value);
+    const wholeness = found.map((g) => ({ ...g, whole: isWhole(g, membersRead, since) }));
+    return readNews(collection, wholeness, since, projection, answerOf, read);
+  });
+  return {
+    groups: chosen.map((g) => ({ clientId: g.clientId, purchaseOrderNumber: g.purchaseOrderNumber, members: g.members.map((m) => m.answer) })),
+    members,
+    more,
+  };
+}
+
+/** A purchase order of a streamed answer: what is answered of its sales orders, and all its sales orders (for its complete flag). */
+export interface AnsweredPurchaseOrder<S> {
+  clientId: string;
+  purchaseOrderNumber: string;
+  members: S[];
+  purchaseOrderMembers: PurchaseOrderMember[];
+}
+
+export interface StreamedShipmentNews<S> {
+  /** A purchase order past the cap had news. */
+  more: boolean;
+  /** The purchase orders, in the answer's order, a batch at a time as they are read. */
+  batches: AsyncIterable<AnsweredPurchaseOrder<S>[]>;
+}
+
+/**
+ * newsSince's answer, read and handed on a batch of purchase orders at a time (docs/partners.md,
+ * "Large answers"): its order is planned before the large reads. The purchase orders are chosen as
+ * newsSince chooses them, and each one's key (newsKey, the order of the answer) is computed from
+ * its sales orders' times alone (newsOf and newsKey on the times, PLAN_PROJECTION), which is what
+ * the reads of the whole documents then find unless a write came in between. Then the purchase
+ * orders are read in that order, a batch at a time, the next batch read while the last is sent;
+ * a purchase order is handed on only once none still to be read sorts before it at its planned
+ * key (a write in between can move a key later: that one waits), so the order is newsSince's.
+ * Promise: resolves once the order is planned (a failure before is the caller's to answer as an
+ * error), the batches then. After the last read, the collection is confirmed to be still stored
+ * (confirmStillStored): a version dropped mid-answer fails the answer, never shortens it.
+ */
+export async function newsSinceInBatches<S>(
+  collection: Collection<ShipmentsDocument>,
+  clientIds: string[],
+  timestamp: Date,
+  projection: Document,
+  answerOf: AnswerOfNews<S>,
+  read: ReadOptions,
+): Promise<StreamedShipmentNews<S>> {
+  const since = newsSinceOf(timestamp);
+  const { chosen, more } = await chooseInRounds(collection, clientIds, since, read, (found) => planNews(collection, found, since, read));
+  return { more, batches: readInOrder(collection, chosen, since, projection, answerOf, read) };
+}
+
+/** Purchase orders read in the first batch, then in each later one: a small first batch sends its bytes early. */
+const firstBatch = 100;
+const laterBatches = 500;
+
+async function* readInOrder<S>(
+  collection: Collection<ShipmentsDocument>,
+  planned: PlannedPurchaseOrder[],
+  since: ShipmentNewsSince,
+  projection: Document,
+  answerOf: AnswerOfNews<S>,
+  read: ReadOptions,
+): AsyncGenerator<AnsweredPurchaseOrder<S>[]> {
+  // Ended with the answer (its reader stopped taking batches: the partner went away) or with the request.
+  const ended = new AbortController();
+  const own: ReadOptions = { signal: read.signal ? AbortSignal.any([read.signal, ended.signal]) : ended.signal };
+  const batches: PlannedPurchaseOrder[][] = [];
+  for (let i = 0; i < planned.length; i += batches.length === 0 ? firstBatch : laterBatches) batches.push(planned.slice(i, i + (batches.length === 0 ? firstBatch : laterBatches)));
+  const planOf = new Map(planned.map((p) => [groupKey(p), p]));
+  const readBatch = (batch: PlannedPurchaseOrder[]) => readNews(collection, batch, since, projection, answerOf, own);
+  try {
+    let next = batches[0] && readBatch(batches[0]);
+    let waiting: KeyedGroup<S>[] = [];
+    for (let i = 0; next; i++) {
+      const groups = await next;
+      const following = batches[i + 1];
+      next = following && readBatch(following);
+      // Awaited on the next round; until then, a failure is not an unhandled one.
+      next?.catch(() => undefined);
+      waiting = [...waiting, ...groups].sort(compareNews);
+      const bound = following?.[0];
+      const ready = bound ? waiting.filter((g) => compareNews(g, bound) < 0) : waiting;
+      waiting = bound ? waiting.filter((g) => compareNews(g, bound) >= 0) : [];
+      if (!following) await confirmStillStored(collection);
+      if (ready.length > 0) {
+        yield ready.map((g) => ({
+          clientId: g.clientId,
+          purchaseOrderNumber: g.purchaseOrderNumber,
+          members: g.members.map((m) => m.answer),
+          purchaseOrderMembers: planOf.get(groupKey(g))?.purchaseOrderMembers ?? [],
+        }));
+      }
+    }
+  } finally {
+    ended.abort(new Error('the answer ended'));
+  }
+}
+
+const newsSinceOf = (timestamp: Date): ShipmentNewsSince => ({ shippedSince: timestamp, visibleSince: new Date(timestamp.getTime() - changeTimeOverlapMs) });
+
+/** The news filter of sales orders not answered whole: those that have news since. */
+const newsFilter = (since: ShipmentNewsSince): Filter<ShipmentsDocument> => ({ lastNewsAt: { $gte: since.visibleSince } });
+
+/** The order of an answer's purchase orders: by key (newsKey), then client and number. The one definition for newsSince and newsSinceInBatches. */
+const compareNews = (a: Keyed, b: Keyed): number => a.key - b.key || a.clientId.localeCompare(b.clientId) || a.purchaseOrderNumber.localeCompare(b.purchaseOrderNumber);
+
+interface Keyed {
+  clientId: string;
+  purchaseOrderNumber: string;
+  key: number;
+}
+
+/**
+ * The purchase orders an answer holds, in its order: chosen by the server (firstPurchaseOrders)
+ * in rounds, each round's answered (`answer`, those with nothing to answer left out, which makes
+ * room for the next), until an answer's are answered or none is left. None is answered twice.
+ */
+async function chooseInRounds<G extends Keyed>(
+  collection: Collection<ShipmentsDocument>,
+  clientIds: string[],
+  since: ShipmentNewsSince,
+  read: ReadOptions,
+  answer: (chosen: FirstChange[]) => Promise<G[]>,
+): Promise<{ chosen: G[]; more: boolean }> {
+  const base: Filter<ShipmentsDocument> = { clientId: { $in: clientIds }, purchaseOrderNumber: { $exists: true } };
+  const left = { clientId: { $in: clientIds }, 'leftPurchaseOrders.at': { $gte: since.visibleSince } };
+  const answered: G[] = [];
   const seen = new Set<string>();
   let skip = 0;
   let more = false;
   for (;;) {
     const room = maxPurchaseOrdersPerAnswer - answered.length;
-    const found = await firstPurchaseOrders(collection, { ...base, ...news }, left, since, skip, room, read);
+    const found = await firstPurchaseOrders(collection, { ...base, ...newsFilter(since) }, left, since, skip, room, read);
     skip += Math.min(found.length, room);
     // News written between two rounds can move a purchase order past the skip: none is answered twice.
     const chosen = found.slice(0, room).filter((g) => !seen.has(groupKey(g)));
     for (const g of chosen) seen.add(groupKey(g));
-    const { groups, membersRead } = await answerPurchaseOrders(collection, chosen, since, news, projection, answerOf, read);
-    for (const [key, value] of membersRead) members.set(key, value);
-    answered.push(...groups);
+    answered.push(...(await answer(chosen)));
     if (found.length <= room) break;
     if (answered.length === maxPurchaseOrdersPerAnswer) {
       more = true;
       break;
     }
   }
-  answered.sort((a, b) => a.key - b.key || a.clientId.localeCompare(b.clientId) || a.purchaseOrderNumber.localeCompare(b.purchaseOrderNumber));
-  return {
-    groups: answered.map((g) => ({ clientId: g.clientId, purchaseOrderNumber: g.purchaseOrderNumber, members: g.members.map((m) => m.answer) })),
-    members,
-    more,
-  };
+  return { chosen: answered.sort(compareNews), more };
 }
 
 interface KeyedGroup<S> {
@@ -84,30 +204,75 @@ interface KeyedGroup<S> {
   key: number;
 }
 
+/** A chosen purchase order, and whether it is answered whole (its complete flag changed since, or a sales order left it since). */
+interface WithWholeness extends FirstChange {
+  whole: boolean;
+}
+
+/** A purchase order of newsSinceInBatches' plan: its key, and all its sales orders for its complete flag. */
+interface PlannedPurchaseOrder extends WithWholeness {
+  key: number;
+  purchaseOrderMembers: PurchaseOrderMember[];
+}
+
+const isWhole = (g: FirstChange, members: Map<string, PurchaseOrderMember[]>, since: ShipmentNewsSince): boolean =>
+  g.left === true || purchaseOrderCompleteChanged(members.get(groupKey(g)) ?? [], since.visibleSince);
+
+/** What newsOf and newsKey read of a sales order, besides what purchaseOrderCompleteChanged reads: the plan's keys need no more. */
+const PLAN_PROJECTION = {
+  ...memberProjection,
+  salesOrderNumber: 1,
+  lastNewsAt: 1,
+  'locations.locationId': 1,
+  'locations.completeChangedAt': 1,
+  'locations.packages.shipmentDate': 1,
+  'locations.packages.visibleAt': 1,
+} as const;
+
 /**
- * What is answered of the chosen purchase orders (those with nothing to answer left out): each
- * read once, whole where its complete flag changed since or a sales order left it since, its news
- * only otherwise; and all their members, for their flags.
+ * The chosen purchase orders' keys, from all their sales orders' times: each sales order as the
+ * reads of whole documents would answer it (readNews: only those with news unless its purchase
+ * order is answered whole), by newsOf and newsKey. Those with nothing to answer are left out.
  */
-async function answerPurchaseOrders<S>(
+async function planNews(collection: Collection<ShipmentsDocument>, chosen: FirstChange[], since: ShipmentNewsSince, read: ReadOptions): Promise<PlannedPurchaseOrder[]> {
+  const timed = await membersOf<ShipmentsDocument>(collection, chosen, read, PLAN_PROJECTION);
+  return chosen.flatMap((g) => {
+    const members = timed.get(groupKey(g)) ?? [];
+    const whole = isWhole(g, timed, since);
+    let key = Infinity;
+    for (const so of members) {
+      if (!whole && !(so.lastNewsAt !== undefined && so.lastNewsAt >= since.visibleSince)) continue;
+      const fresh = newsOf(so, since, whole);
+      if (fresh) key = Math.min(key, newsKey(fresh, since));
+    }
+    if (key === Infinity) return [];
+    const purchaseOrderMembers = members.map(({ complete, completeChangedAt, purchaseOrderSetAt }) => ({ complete, completeChangedAt, purchaseOrderSetAt }));
+    return [{ ...g, whole, key, purchaseOrderMembers }];
+  });
+}
+
+/**
+ * What is answered of these purchase orders (those with nothing to answer left out): each read
+ * once, whole where `whole`, its news only otherwise; each one's members in order, at its key.
+ */
+async function readNews<S>(
   collection: Collection<ShipmentsDocument>,
-  chosen: FirstChange[],
+  chosen: WithWholeness[],
   since: ShipmentNewsSince,
-  news: Filter<ShipmentsDocument>,
   projection: Document,
   answerOf: AnswerOfNews<S>,
   read: ReadOptions,
-): Promise<{ groups: KeyedGroup<S>[]; membersRead: Map<string, PurchaseOrderMember[]> }> {
-  const membersRead = await membersOf(collection, chosen, read);
-  const whole = new Set(chosen.filter((g) => g.left || purchaseOrderCompleteChanged(membersRead.get(groupKey(g)) ?? [], since.visibleSince)).map(groupKey));
+): Promise<KeyedGroup<S>[]> {
+  const whole = new Set(chosen.filter((g) => g.whole).map(groupKey));
   const answered = new Map(chosen.map((g) => [groupKey(g), { clientId: g.clientId, purchaseOrderNumber: g.purchaseOrderNumber, members: [] as KeyedNews<S>[], key: Infinity }]));
   const reads: [FirstChange[], Filter<ShipmentsDocument>][] = [
-    ...inParts(chosen.filter((g) => !whole.has(groupKey(g)))).map((part): [FirstChange[], Filter<ShipmentsDocument>] => [part, news]),
-    ...inParts(chosen.filter((g) => whole.has(groupKey(g)))).map((part): [FirstChange[], Filter<ShipmentsDocument>] => [part, {}]),
+    ...inParts(chosen.filter((g) => !g.whole)).map((part): [FirstChange[], Filter<ShipmentsDocument>] => [part, newsFilter(since)]),
+    ...inParts(chosen.filter((g) => g.whole)).map((part): [FirstChange[], Filter<ShipmentsDocument>] => [part, {}]),
   ];
   await sideBySide(read, reads, async ([part, filter], options) => {
     const ofPart = new Set(part.map(groupKey));
-    for await (const so of collection.find<ShipmentsDocument>({ ...ofPurchaseOrders(part), ...filter }, { projection, ...options })) {
+    // The store's strings were validated when written: decoding skips it (about a fifth of the decoding time).
+    for await (const so of collection.find<ShipmentsDocument>({ ...ofPurchaseOrders(part), ...filter }, { projection, enableUtf8Validation: false, ...options })) {
       const key = groupKey(so);
       // ofPurchaseOrders also matches other combinations of the clients and numbers: each part keeps its own.
       if (!ofPart.has(key)) continue;
@@ -121,18 +286,19 @@ async function answerPurchaseOrders<S>(
     group.members.sort((a, b) => a.key - b.key || compareKeys(a.so, b.so));
     group.key = (group.members[0] as KeyedNews<S>).key;
   }
-  return { groups, membersRead };
+  return groups;
 }
 
 /** Every sales order of these purchase orders, answered or not, with what their complete flags depend on. */
-export async function membersOf(
+export async function membersOf<M extends PurchaseOrderMember = PurchaseOrderMember>(
   collection: Collection<ShipmentsDocument>,
   groups: { clientId: string; purchaseOrderNumber: string }[],
   read: ReadOptions,
-): Promise<Map<string, PurchaseOrderMember[]>> {
-  const members = new Map<string, PurchaseOrderMember[]>(groups.map((g) => [groupKey(g), []]));
+  projection: Document = memberProjection,
+): Promise<Map<string, M[]>> {
+  const members = new Map<string, M[]>(groups.map((g) => [groupKey(g), []]));
   if (groups.length === 0) return members;
-  const all = collection.find<PurchaseOrderMember & { clientId: string; purchaseOrderNumber: string }>(ofPurchaseOrders(groups), { projection: memberProjection, ...read });
+  const all = collection.find<M & { clientId: string; purchaseOrderNumber: string }>(ofPurchaseOrders(groups), { projection, enableUtf8Validation: false, ...read });
   for await (const so of all) members.get(groupKey(so))?.push(so);
   return members;
 }

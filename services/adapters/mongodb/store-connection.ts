@@ -67,6 +67,48 @@ export class StoreConnection {
     });
   }
 
+  /**
+   * whenConnected for a lookup that hands on its answer in batches as it reads it: its start and
+   * each batch read have the deadline (a partner that takes the bytes slowly is not the store's
+   * lateness: the partner port's idle timeout bounds it). The signal `operation` is given aborts
+   * past a deadline and with `signal` until the batches end; ending them early ends their reads.
+   */
+  async whenConnectedInBatches<T>(operation: (signal?: AbortSignal) => Promise<AsyncIterable<T>>, signal?: AbortSignal): Promise<AsyncIterable<T>> {
+    if (!this.isConnected) throw new StoreNotConnectedError();
+    const { deadlineMs } = this.options;
+    if (!deadlineMs) return operation(signal);
+    const work = new AbortController();
+    const onCaller = () => work.abort(signal?.reason);
+    signal?.addEventListener('abort', onCaller, { once: true });
+    if (signal?.aborted) onCaller();
+    const release = () => signal?.removeEventListener('abort', onCaller);
+    const step = <R>(pending: Promise<R>): Promise<R> => {
+      const timer = setTimeout(() => work.abort(new DeadlineExceededError(storeOperation, deadlineMs, ErrorCodes.STORE_TIMEOUT)), deadlineMs);
+      return withDeadline(pending, deadlineMs, storeOperation, ErrorCodes.STORE_TIMEOUT).finally(() => clearTimeout(timer));
+    };
+    let batches: AsyncIterable<T>;
+    try {
+      batches = await step(operation(work.signal));
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return (async function* () {
+      const iterator = batches[Symbol.asyncIterator]();
+      try {
+        for (;;) {
+          const next = await step(iterator.next());
+          if (next.done) return;
+          yield next.value;
+        }
+      } finally {
+        release();
+        work.abort(new Error('the answer ended'));
+        await iterator.return?.();
+      }
+    })();
+  }
+
   async close(): Promise<void> {
     this.stop.abort();
     await this.client.close();

@@ -73,6 +73,10 @@ export class SwitchingLookups implements OrderLookups, OrderLookupsV2 {
     return this.active().shipmentNotifications(clientIds, query, signal);
   }
 
+  shipmentNotificationBatches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<AsyncIterable<ShipmentNotificationView[]>> {
+    return this.active().shipmentNotificationBatches(clientIds, query, signal);
+  }
+
   orderStatusV2(clientIds: string[], query: OrderStatusV2Query, signal?: AbortSignal): Promise<CappedAnswer<OrderStatusV2View>> {
     return this.active().orderStatusV2(clientIds, query, signal);
   }

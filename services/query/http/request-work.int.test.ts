@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { basic, STATUS_URL } from '../../../test/support/json-requests.js';
-import type { OrderLookups } from '../../../contracts/lookups.js';
+import { inOneBatch, type OrderLookups } from '../../../contracts/lookups.js';
 import { ACCOUNTS, FakeAuthenticator, FakeLookups, FakeLookupsV2 } from '../../../test/support/fake-ports.js';
 import { faultOf, ORDER_STATUS_URL, ORDER_STATUS_V2_URL, ossV2Request, serviceMessagesOf, statusDetailsRequest } from '../../../test/support/soap-requests.js';
 import { ORDER_STATUS_JSON_V2_PATH } from '../versions/2.0.0/json/plugin.js';
@@ -26,6 +26,10 @@ class HeldLookups implements OrderLookups {
 
   shipmentNotifications(clientIds: string[], query: unknown, signal?: AbortSignal) {
     return this.orderStatus(clientIds, query, signal);
+  }
+
+  shipmentNotificationBatches(clientIds: string[], query: unknown, signal?: AbortSignal) {
+    return inOneBatch(this.shipmentNotifications(clientIds, query, signal));
   }
 
   get held(): number {

@@ -15,6 +15,12 @@ export class AnswerChunks {
     if (this.pending.length >= CHUNK_CHARS) this.flush();
   }
 
+  /** The chunks filled so far (all of them, the last one too, with `last`), taken out: an answer sent as it is written (answerChunks). */
+  take(last = false): Buffer[] {
+    if (last) this.flush();
+    return this.chunks.splice(0);
+  }
+
   /** Everything written, as one buffer. */
   bytes(): Buffer {
     this.flush();
@@ -26,4 +32,15 @@ export class AnswerChunks {
     this.chunks.push(Buffer.from(this.pending, 'utf8'));
     this.pending = '';
   }
+}
+
+/**
+ * The bytes `write` writes, a chunk at a time as each fills: `write` yields between the parts it
+ * writes (a batch of an answer read in batches) and is resumed only as the chunks are taken, so
+ * an answer sent as it is read holds no more than a part and a chunk here whatever its size.
+ */
+export async function* answerChunks(write: (out: AnswerChunks) => AsyncIterable<unknown>): AsyncGenerator<Buffer> {
+  const out = new AnswerChunks();
+  for await (const _part of write(out)) yield* out.take();
+  yield* out.take(true);
 }

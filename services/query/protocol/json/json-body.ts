@@ -3,7 +3,8 @@
 // tree or one string (serializing it whole cost about three times the CPU: docs/benchmarks.md).
 // The bytes are those of one JSON.stringify of the whole body.
 import type { FastifyReply } from 'fastify';
-import { AnswerChunks } from '../../http/answer-chunks.js';
+import { Readable } from 'node:stream';
+import { AnswerChunks, answerChunks } from '../../http/answer-chunks.js';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -19,6 +20,41 @@ const BATCH_ITEMS = 64;
  */
 export type EmptyArrays = 'left out' | 'written';
 
+/** One named array of a body, `"<name>":[items…]` (after `open`), written BATCH_ITEMS items at a time as they are added. */
+class JsonArray {
+  private started = false;
+  private batch: unknown[] = [];
+
+  constructor(
+    private readonly out: AnswerChunks,
+    private readonly open: string,
+  ) {}
+
+  add(item: unknown): void {
+    this.batch.push(item);
+    if (this.batch.length === BATCH_ITEMS) this.writeBatch();
+  }
+
+  /** Ends the array; whether it was written (one without an item is written only with `emptyArrays` 'written'). */
+  end(emptyArrays: EmptyArrays): boolean {
+    if (this.batch.length > 0) this.writeBatch();
+    if (!this.started && emptyArrays === 'written') {
+      this.out.add(this.open);
+      this.started = true;
+    }
+    if (this.started) this.out.add(']');
+    return this.started;
+  }
+
+  private writeBatch(): void {
+    this.out.add((this.started ? ',' : this.open) + JSON.stringify(this.batch).slice(1, -1));
+    this.started = true;
+    this.batch = [];
+  }
+}
+
+const arrayOpen = (name: string, written: boolean): string => `${written ? ',' : ''}${JSON.stringify(name)}:[`;
+
 /** Writes `{"<name>":[items…],…}` in the order given, each item a content tree or a value. */
 export function writeJsonArrays(
   out: AnswerChunks,
@@ -28,26 +64,25 @@ export function writeJsonArrays(
   out.add('{');
   let written = false;
   for (const [name, items] of arrays) {
-    const open = `${written ? ',' : ''}${JSON.stringify(name)}:[`;
-    let started = false;
-    let batch: unknown[] = [];
-    const writeBatch = () => {
-      out.add((started ? ',' : open) + JSON.stringify(batch).slice(1, -1));
-      started = true;
-      batch = [];
-    };
-    for (const item of items) {
-      batch.push(item);
-      if (batch.length === BATCH_ITEMS) writeBatch();
-    }
-    if (batch.length > 0) writeBatch();
-    if (!started && emptyArrays === 'written') {
-      out.add(open);
-      started = true;
-    }
-    if (started) out.add(']');
-    written ||= started;
+    const array: JsonArray = new JsonArray(out, arrayOpen(name, written));
+    for (const item of items) array.add(item);
+    written = array.end(emptyArrays) || written;
   }
+  out.add('}');
+}
+
+/**
+ * Writes `{"<name>":[items…]}` as the batches of its items come, yielding after each (see
+ * answerChunks): the bytes writeJsonArrays writes of the same items.
+ */
+export async function* writeJsonArrayAsRead(out: AnswerChunks, name: string, batches: AsyncIterable<Iterable<unknown>>, emptyArrays: EmptyArrays = 'left out'): AsyncGenerator<void> {
+  out.add('{');
+  const array = new JsonArray(out, arrayOpen(name, false));
+  for await (const batch of batches) {
+    for (const item of batch) array.add(item);
+    yield;
+  }
+  array.end(emptyArrays);
   out.add('}');
 }
 
@@ -56,4 +91,14 @@ export function sendJsonBody(reply: FastifyReply, write: (out: AnswerChunks) => 
   const out = new AnswerChunks();
   write(out);
   return reply.type(JSON_CONTENT_TYPE).send(out.bytes());
+}
+
+/**
+ * Sends the 200 body `write` writes as its parts are read (chunked): a failure before the first
+ * bytes is answered by the route's error handler as any other; one after them aborts the transfer
+ * (Fastify destroys the response), so that the client sees it fail rather than end short
+ * (partners.md, "Large answers").
+ */
+export function sendJsonAsRead(reply: FastifyReply, write: (out: AnswerChunks) => AsyncIterable<unknown>): FastifyReply {
+  return reply.type(JSON_CONTENT_TYPE).send(Readable.from(answerChunks(write)));
 }

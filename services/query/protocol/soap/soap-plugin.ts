@@ -4,10 +4,11 @@
 // failure; the skeleton reads the body, dispatches, labels the request for the metrics, writes
 // the envelope, serves the WSDLs and XSDs and maps every failure in one error handler. The faults
 // every version sends alike (malformed requests, unknown operations, the rate limit) are here.
+import { Readable } from 'node:stream';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { answerRefusal, type RefusalAnswers } from '../../access/refusals.js';
 import { labelRequest } from '../../http/request-labels.js';
-import { renderEnvelope, type Payload } from './envelope.js';
+import { renderEnvelope, streamedEnvelope, type BodyContent } from './envelope.js';
 import { childText, operationElement, type XmlElement } from './parse-envelope.js';
 import { MALFORMED_REQUEST, SoapClientFault } from './soap-faults.js';
 import { acceptXmlBodies, DEFAULT_BODY_LIMIT, isFastifyRequestError, sendClientFault, sendFault, serveDocuments, XML_CONTENT_TYPE } from './soap-http.js';
@@ -17,7 +18,7 @@ export interface SoapOperation<C> {
   /** As the request metrics name it. */
   name: string;
   /** What writes the answer's Body content. */
-  run(request: XmlElement, context: C): Promise<Payload>;
+  run(request: XmlElement, context: C): Promise<BodyContent>;
 }
 
 export interface SoapService<O> {
@@ -95,7 +96,12 @@ export function soapPlugin<T extends SoapPluginOptions, O extends SoapOperation<
         labelRequest(request, { operation: operation?.name ?? 'unsupported', queryType: childText(element, 'queryType') });
         if (!operation) throw new SoapClientFault(`Unsupported operation: ${element.name}`);
         answering.set(request, operation);
-        return reply.code(200).type(XML_CONTENT_TYPE).send(renderEnvelope(await operation.run(element, context(request))));
+        const content = await operation.run(element, context(request));
+        reply.code(200).type(XML_CONTENT_TYPE);
+        // Sent as it is written (chunked): a failure before the first bytes is answered by the error
+        // handler as any other; one after them aborts the transfer (Fastify destroys the response),
+        // so that the client sees it fail rather than end short (partners.md, "Large answers").
+        return reply.send(typeof content === 'function' ? renderEnvelope(content) : Readable.from(streamedEnvelope(content.streamed)));
       });
       serveDocuments(app, files, documents);
     });

@@ -33,10 +33,10 @@ export interface ShipmentArguments {
   shipmentDateTimeStamp?: string | undefined;
 }
 
-/** What a valid request asks: its answer once a credential is authorized. */
-export interface OrderQuery<V> {
+/** What a valid request asks: its answer (`A`) once a credential is authorized. */
+export interface OrderQuery<A> {
   /** The answer's elements: none when the queryType has nothing to return; else the lookup's, run in one of the credential's slots. */
-  answer(lookups: OrderLookups, credential: Credential, work?: RequestWork): Promise<V[]>;
+  answer(lookups: OrderLookups, credential: Credential, work?: RequestWork): Promise<A>;
 }
 
 function referenceNumber(value: string | undefined, dialect: ArgumentDialect): string {
@@ -54,9 +54,9 @@ function dateTime(field: string, value: string | undefined, dialect: ArgumentDia
 }
 
 /** getOrderStatusDetails: queryType 1 (purchase order), 2 (sales order), 3 (changed since), 4 (open). */
-export function orderStatusQuery(args: OrderStatusArguments, dialect: ArgumentDialect): OrderQuery<OrderStatusView> {
+export function orderStatusQuery(args: OrderStatusArguments, dialect: ArgumentDialect): OrderQuery<OrderStatusView[]> {
   const query = statusLookupArguments(args, dialect);
-  return { answer: (lookups, credential, work) => answer(query, credential, work, (q, signal) => lookups.orderStatus(credential.clientIds, q, signal)) };
+  return { answer: (lookups, credential, work) => answer(query, credential, work, [], (q, signal) => lookups.orderStatus(credential.clientIds, q, signal)) };
 }
 
 function statusLookupArguments(args: OrderStatusArguments, dialect: ArgumentDialect): StatusQuery | undefined {
@@ -73,13 +73,19 @@ function statusLookupArguments(args: OrderStatusArguments, dialect: ArgumentDial
   }
 }
 
-/** getOrderShipmentNotification: queryType 1 (purchase order), 2 (sales order), 3 (new since). */
-export function shipmentQuery(args: ShipmentArguments, dialect: ArgumentDialect): OrderQuery<ShipmentNotificationView> {
+/**
+ * getOrderShipmentNotification: queryType 1 (purchase order), 2 (sales order), 3 (new since). The
+ * answer comes a batch of purchase orders at a time as it is read (sent as it comes: partners.md,
+ * "Large answers").
+ */
+export function shipmentQuery(args: ShipmentArguments, dialect: ArgumentDialect): OrderQuery<AsyncIterable<ShipmentNotificationView[]>> {
   const query = shipmentLookupArguments(args, dialect);
   return {
-    answer: (lookups, credential, work) => answer(query, credential, work, (q, signal) => lookups.shipmentNotifications(credential.clientIds, q, signal)),
+    answer: (lookups, credential, work) => answer(query, credential, work, noBatches(), (q, signal) => lookups.shipmentNotificationBatches(credential.clientIds, q, signal)),
   };
 }
+
+async function* noBatches<V>(): AsyncGenerator<V[]> {}
 
 function shipmentLookupArguments(args: ShipmentArguments, dialect: ArgumentDialect): ShipmentQuery | undefined {
   switch (args.queryType) {
@@ -95,13 +101,14 @@ function shipmentLookupArguments(args: ShipmentArguments, dialect: ArgumentDiale
   }
 }
 
-async function answer<Q, V>(
+async function answer<Q, A>(
   query: Q | undefined,
   credential: Credential,
   work: RequestWork | undefined,
-  lookUp: (query: Q, signal: AbortSignal | undefined) => Promise<V[]>,
-): Promise<V[]> {
-  if (!query) return [];
+  none: A,
+  lookUp: (query: Q, signal: AbortSignal | undefined) => Promise<A>,
+): Promise<A> {
+  if (!query) return none;
   await work?.admitLookup(credential);
   return lookUp(query, work?.signal);
 }

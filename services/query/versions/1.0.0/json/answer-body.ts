@@ -10,7 +10,7 @@
 import type { Address, OrderStatusDetailView, OrderStatusView, PackageView, SalesOrderShipmentView, ShipmentLocationView, ShipmentNotificationView } from '../../../../../contracts/lookup-answers.js';
 import type { AnswerChunks } from '../../../http/answer-chunks.js';
 import type { Tree } from '../../../protocol/content-tree.js';
-import { writeJsonArrays } from '../../../protocol/json/json-body.js';
+import { writeJsonArrayAsRead, writeJsonArrays } from '../../../protocol/json/json-body.js';
 import { formatDateTime } from '../../../protocol/xsd-datetime.js';
 import { required } from '../content-values.js';
 
@@ -84,7 +84,11 @@ export function orderStatusJson(orders: readonly OrderStatusView[]): (out: Answe
   return (out) => writeJsonArrays(out, [['orders', trees(orders, orderTree)]], 'written');
 }
 
-/** Writes `{"shipments":[…]}`, `{"shipments":[]}` when there is none. */
-export function shipmentsJson(notifications: readonly ShipmentNotificationView[]): (out: AnswerChunks) => void {
-  return (out) => writeJsonArrays(out, [['shipments', trees(notifications, shipmentTree)]], 'written');
+/** Writes `{"shipments":[…]}`, `{"shipments":[]}` when there is none, as the batches come. */
+export function shipmentsJson(batches: AsyncIterable<readonly ShipmentNotificationView[]>): (out: AnswerChunks) => AsyncIterable<void> {
+  return (out) => writeJsonArrayAsRead(out, 'shipments', mapBatches(batches, (batch) => trees(batch, shipmentTree)), 'written');
+}
+
+async function* mapBatches<T, U>(batches: AsyncIterable<T>, map: (batch: T) => U): AsyncGenerator<U> {
+  for await (const batch of batches) yield map(batch);
 }

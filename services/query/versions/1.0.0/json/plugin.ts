@@ -10,7 +10,7 @@ import { readBasicLogin } from './basic-login.js';
 import { BadRequestError, handleJsonError } from './json-errors.js';
 import { shipmentsRequest, statusRequest } from './queries.js';
 import { orderStatusJson, shipmentsJson } from './answer-body.js';
-import { sendJsonBody } from '../../../protocol/json/json-body.js';
+import { sendJsonAsRead, sendJsonBody } from '../../../protocol/json/json-body.js';
 import {
   errorResponses,
   okResponse,
@@ -72,7 +72,7 @@ const routes: FastifyPluginAsync<PartnerJsonOptions> = async (app, options) => {
     async (request, reply) => {
       const query = shipmentsRequest(request.query);
       const credential = await authorize(readBasicLogin(request.headers.authorization), 'osn', accessFor(options, request));
-      return sendJsonBody(reply, shipmentsJson(await query.answer(options.lookups, credential, options.requestWork?.(request))));
+      return sendJsonAsRead(reply, shipmentsJson(await query.answer(options.lookups, credential, options.requestWork?.(request))));
     },
   );
 

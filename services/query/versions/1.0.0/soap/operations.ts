@@ -5,8 +5,8 @@ import type { RequestWork } from '../../../http/request-work.js';
 import type { Credential, Scope } from '../../../../domain/credentials/credential.js';
 import { authorize as access, type Access } from '../../../access/authorize.js';
 import { orderStatusDetailsPayload, orderStatusTypesPayload } from './order-status-tree.js';
-import { shipmentNotificationPayload } from './shipment-notification-tree.js';
-import type { Payload } from '../../../protocol/soap/envelope.js';
+import { shipmentNotificationPayloadAsRead } from './shipment-notification-tree.js';
+import type { BodyContent } from '../../../protocol/soap/envelope.js';
 import type { XmlElement } from '../../../protocol/soap/parse-envelope.js';
 import { readLogin, readShipmentRequest, readStatusDetailsRequest, type LoginFields } from './read-request.js';
 
@@ -21,7 +21,7 @@ export interface OperationContext extends Access {
 export interface Operation {
   name: OperationName;
   /** What writes the answer's Body content. */
-  run(request: XmlElement, context: OperationContext): Promise<Payload>;
+  run(request: XmlElement, context: OperationContext): Promise<BodyContent>;
 }
 
 /** A login without an id has nothing to check; a missing password is an empty one. */
@@ -53,8 +53,8 @@ const getOrderShipmentNotification: Operation = {
   async run(request, context) {
     const { login, query } = readShipmentRequest(request);
     const credential = await authorize(login, 'osn', context);
-    const notifications = await query.answer(context.lookups, credential, context.work);
-    return (out) => shipmentNotificationPayload(notifications, out);
+    const batches = await query.answer(context.lookups, credential, context.work);
+    return { streamed: (out) => shipmentNotificationPayloadAsRead(batches, out) };
   },
 };
 

@@ -15,9 +15,9 @@ export interface LoginFields {
 }
 
 /** A request's login and what it asks. */
-export interface ReadRequest<V> {
+export interface ReadRequest<A> {
   login: LoginFields;
-  query: OrderQuery<V>;
+  query: OrderQuery<A>;
 }
 
 const SOAP_ARGUMENTS: ArgumentDialect = {
@@ -55,12 +55,12 @@ function readCommon(op: XmlElement) {
   return { login, queryType, referenceNumber: limited(op, 'referenceNumber') };
 }
 
-export function readStatusDetailsRequest(op: XmlElement): ReadRequest<OrderStatusView> {
+export function readStatusDetailsRequest(op: XmlElement): ReadRequest<OrderStatusView[]> {
   const { login, ...args } = readCommon(op);
   return { login, query: orderStatusQuery({ ...args, statusTimeStamp: childText(op, 'statusTimeStamp') }, SOAP_ARGUMENTS) };
 }
 
-export function readShipmentRequest(op: XmlElement): ReadRequest<ShipmentNotificationView> {
+export function readShipmentRequest(op: XmlElement): ReadRequest<AsyncIterable<ShipmentNotificationView[]>> {
   const { login, ...args } = readCommon(op);
   return { login, query: shipmentQuery({ ...args, shipmentDateTimeStamp: childText(op, 'shipmentDateTimeStamp') }, SOAP_ARGUMENTS) };
 }

@@ -76,15 +76,36 @@ export const shipmentNotificationTree = (n: ShipmentNotificationView): Tree => (
   SalesOrderArray: n.salesOrders.length > 0 ? n.salesOrders.map(salesOrderTree) : undefined,
 });
 
+const RESPONSE = `GetOrderShipmentNotificationResponse xmlns="${OSN_NS}" xmlns:shar="${OSN_SHARED_NS}"`;
+
+/** Writes these notifications after others were (`written`) or not; whether any is written now. */
+function writeNotifications(notifications: readonly ShipmentNotificationView[], out: AnswerChunks, written: boolean): boolean {
+  for (const notification of notifications) {
+    if (!written) out.add(`<${RESPONSE}><OrderShipmentNotificationArray>`);
+    written = true;
+    out.add(elementXml('OrderShipmentNotification', shipmentNotificationTree(notification)));
+  }
+  return written;
+}
+
 /**
- * Writes the Body's content. An empty result leaves OrderShipmentNotificationArray out: the XSD makes the
+ * Ends the Body's content. An empty result leaves OrderShipmentNotificationArray out: the XSD makes the
  * array optional but wants at least one OrderShipmentNotification inside it, so an empty element
  * would not validate.
  */
+const endPayload = (out: AnswerChunks, written: boolean): void => out.add(written ? '</OrderShipmentNotificationArray></GetOrderShipmentNotificationResponse>' : `<${RESPONSE}/>`);
+
+/** Writes the Body's content. */
 export function shipmentNotificationPayload(notifications: readonly ShipmentNotificationView[], out: AnswerChunks): void {
-  const open = `GetOrderShipmentNotificationResponse xmlns="${OSN_NS}" xmlns:shar="${OSN_SHARED_NS}"`;
-  if (notifications.length === 0) return out.add(`<${open}/>`);
-  out.add(`<${open}><OrderShipmentNotificationArray>`);
-  for (const notification of notifications) out.add(elementXml('OrderShipmentNotification', shipmentNotificationTree(notification)));
-  out.add('</OrderShipmentNotificationArray></GetOrderShipmentNotificationResponse>');
+  endPayload(out, writeNotifications(notifications, out, false));
+}
+
+/** Writes the Body's content as the batches come, yielding after each (sent as it is read: partners.md, "Large answers"). */
+export async function* shipmentNotificationPayloadAsRead(batches: AsyncIterable<readonly ShipmentNotificationView[]>, out: AnswerChunks): AsyncGenerator<void> {
+  let written = false;
+  for await (const notifications of batches) {
+    written = writeNotifications(notifications, out, written);
+    yield;
+  }
+  endPayload(out, written);
 }

@@ -17,7 +17,7 @@ import { endedBySignal } from './ended-by-signal.js';
 
 const byPurchaseOrder: Sort = { purchaseOrderNumber: 1, clientId: 1, salesOrderNumber: 1 };
 /** queryType 3 reads the visible times too, to narrow each sales order to its news. */
-const shipmentNewsProjection = { ...v1ShipmentsProjection, completeChangedAt: 1, 'locations.completeChangedAt': 1, 'locations.packages.visibleAt': 1 } as const;
+export const shipmentNewsProjection = { ...v1ShipmentsProjection, completeChangedAt: 1, 'locations.completeChangedAt': 1, 'locations.packages.visibleAt': 1 } as const;
 
 /** An answerable sales order as the 1.0.0 lookups read it: its contract v1 fields alone. */
 type StatusMember = Pick<OrderStatusDocument, 'clientId' | 'salesOrderNumber' | 'changedAt'> & StatusFields;

@@ -117,7 +117,11 @@ async function* readInOrder<S>(
   const ended = new AbortController();
   const own: ReadOptions = { signal: read.signal ? AbortSignal.any([read.signal, ended.signal]) : ended.signal };
   const batches: PlannedPurchaseOrder[][] = [];
-  for (let i = 0; i < planned.length; i += batches.length === 0 ? firstBatch : laterBatches) batches.push(planned.slice(i, i + (batches.length === 0 ? firstBatch : laterBatches)));
+  for (let from = 0; from < planned.length; ) {
+    const to = from + (batches.length === 0 ? firstBatch : laterBatches);
+    batches.push(planned.slice(from, to));
+    from = to;
+  }
   const planOf = new Map(planned.map((p) => [groupKey(p), p]));
   const readBatch = (batch: PlannedPurchaseOrder[]) => readNews(collection, batch, since, projection, answerOf, own);
   try {

@@ -1,0 +1,212 @@
+// A shipments answer sent as it is read (docs/partners.md, "Large answers"), over a real socket
+// from the real store: its bytes are those of the answer read whole and ordered by what was read
+// (newsSince); a read that fails once bytes are sent, or a version dropped mid-answer, fails the
+// transfer (never a well-formed short answer); a partner that goes away stops the reads. The
+// store is reached through a wrapper of the shipments collection (the port's boundary) that can
+// hold or fail a read of a later batch of the answer.
+import { request } from 'node:http';
+import type { Collection, Document, FindOptions, MongoClient } from 'mongodb';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateDemoEvents } from '../../ossn/demo-events/demo-events.js';
+import { foldEvents } from '../../../projections/fold.js';
+import { purchaseOrderComplete } from '../../../projections/completion.js';
+import { toSalesOrderShipment } from '../../../projections/lookups/answers-v1.js';
+import { groupKey } from '../../../projections/lookups/purchase-order-groups.js';
+import type { ShipmentNotificationView } from '../../../contracts/lookup-answers.js';
+import { servers, uniqueNames } from '../../../test/support/servers.js';
+import { FakeAuthenticator } from '../../../test/support/fake-ports.js';
+import { shipmentRequest, SHIPMENT_URL } from '../../../test/support/soap-requests.js';
+import { basic } from '../../../test/support/json-requests.js';
+import { connectMongo } from '../../adapters/mongodb/connect.js';
+import { ensureIndexes, readModelCollections, type ReadModelCollections, type ShipmentsDocument } from '../../adapters/mongodb/documents.js';
+import { MongoOrderLookups, shipmentNewsProjection } from '../../adapters/mongodb/lookups.js';
+import { newsSince } from '../../adapters/mongodb/shipment-reads.js';
+import { writeEffects } from '../../adapters/mongodb/writes.js';
+import { renderEnvelope } from '../protocol/soap/envelope.js';
+import { shipmentNotificationPayload } from '../versions/1.0.0/soap/shipment-notification-tree.js';
+import { shipmentsJson } from '../versions/1.0.0/json/answer-body.js';
+import { answerChunks } from './answer-chunks.js';
+import { startRealApp, type RealApp } from '../../../test/clients/real-app.js';
+
+const SINCE = '2000-01-01T00:00:00Z';
+const names = uniqueNames('answers-as-read');
+let mongo: MongoClient;
+let clientIds: string[];
+/** The answer read whole (newsSince, ordered by what it read), and its first batch's purchase orders. */
+let expected: ShipmentNotificationView[];
+let firstBatch: Set<string>;
+const apps: RealApp[] = [];
+
+const collectionsOf = (version: number): ReadModelCollections => readModelCollections(mongo.db(names.database), version);
+
+beforeAll(async () => {
+  mongo = await connectMongo(servers().mongodbUri, 'answers-as-read-test');
+  const folded = foldEvents(generateDemoEvents({ clients: 1, orders: 2_500, seed: 23 }));
+  const effects = { orderStatus: [...folded.orderStatus.values()].map((after) => ({ after })), shipments: [...folded.shipments.values()].map((after) => ({ after })) };
+  // Version 2 is a copy for the test that drops it.
+  for (const version of [1, 2]) {
+    await ensureIndexes(collectionsOf(version));
+    await writeEffects(collectionsOf(version), effects);
+  }
+  clientIds = [...new Set([...folded.shipments.values()].map((so) => so.clientId))];
+  const whole = await newsSince(collectionsOf(1).shipments, clientIds, new Date(SINCE), shipmentNewsProjection, (_doc, news) => news, {});
+  expected = whole.groups.map((g) => ({ purchaseOrderNumber: g.purchaseOrderNumber, complete: purchaseOrderComplete(whole.members.get(groupKey(g)) ?? []), salesOrders: g.members.map(toSalesOrderShipment) }));
+  firstBatch = new Set(expected.slice(0, 100).map((n) => n.purchaseOrderNumber));
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all(apps.map((a) => a.close()));
+  await mongo?.db(names.database).dropDatabase();
+  await mongo?.close();
+});
+
+/** A read of the whole documents of purchase orders past the answer's first batch (not the plan's read of their times: it reads lastNewsAt). */
+const laterBatchRead = (filter: Document, options: FindOptions | undefined): boolean =>
+  !('lastNewsAt' in (options?.projection ?? {})) && ((filter['purchaseOrderNumber'] as { $in?: string[] } | undefined)?.$in ?? []).some((po) => !firstBatch.has(po));
+
+/** The shipments collection, its `find` running `before` (with the read's filter and options) before the real read, which gets `filter` as `before` returns it. */
+function wrapped(shipments: Collection<ShipmentsDocument>, before: (filter: Document, options: FindOptions | undefined) => Promise<Document> | Document): Collection<ShipmentsDocument> {
+  return new Proxy(shipments, {
+    get(target, property, receiver) {
+      if (property !== 'find') return Reflect.get(target, property, receiver) as unknown;
+      return (filter: Document, options?: FindOptions) => ({
+        async *[Symbol.asyncIterator]() {
+          yield* target.find(await before(filter, options), options);
+        },
+      });
+    },
+  });
+}
+
+async function appOver(version: number, before: (filter: Document, options: FindOptions | undefined) => Promise<Document> | Document = (f) => f): Promise<RealApp> {
+  const collections = collectionsOf(version);
+  const accounts = { partner: { password: 'secret', credential: { id: 'partner', scopes: ['osn' as const], clientIds } } };
+  const app = await startRealApp({
+    logger: pino({ level: 'silent' }),
+    lookups: new MongoOrderLookups({ ...collections, shipments: wrapped(collections.shipments, before) }),
+    authenticator: new FakeAuthenticator(accounts),
+  });
+  apps.push(app);
+  return app;
+}
+
+interface Transfer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  /** The transfer broke off before its end. */
+  failed: boolean;
+}
+
+interface Ask {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const soapAsk: Ask = { method: 'POST', path: SHIPMENT_URL, headers: { 'content-type': 'text/xml; charset=utf-8' }, body: shipmentRequest({ id: 'partner', password: 'secret', queryType: '3', shipmentDateTimeStamp: SINCE }) };
+const jsonAsk: Ask = { method: 'GET', path: `/api/partners/v1/orders/shipments?queryType=3&shipmentDateTimeStamp=${SINCE}`, headers: { authorization: basic('partner', 'secret') }, body: '' };
+
+/** One request over its own socket; `onFirstBytes` may end it (destroy) once the first bytes came. */
+function transfer(app: RealApp, ask: Ask, onFirstBytes?: (destroy: () => void) => void): Promise<Transfer> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${app.url}${ask.path}`, { method: ask.method, headers: ask.headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      const done = (failed: boolean) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), failed });
+      res.on('data', (chunk: Buffer) => {
+        if (chunks.length === 0) onFirstBytes?.(() => req.destroy());
+        chunks.push(chunk);
+      });
+      res.on('end', () => done(false));
+      res.on('error', () => done(true));
+      res.on('close', () => {
+        if (!res.complete) done(true);
+      });
+    });
+    req.on('error', (error) => (req.destroyed && onFirstBytes ? undefined : reject(error)));
+    req.setTimeout(60_000, () => req.destroy(new Error('no answer within 60 s')));
+    req.end(ask.body);
+  });
+}
+
+async function waitFor(what: string, check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('a shipments answer sent as it is read', () => {
+  it('has a data set of several batches (so that the tests below cross batches)', () => {
+    expect(expected.length).toBeGreaterThan(700);
+  });
+
+  it('sends the bytes of the answer read whole, ordered by what was read, SOAP and JSON, chunked', async () => {
+    const app = await appOver(1);
+    const soap = await transfer(app, soapAsk);
+    expect(soap).toMatchObject({ status: 200, failed: false });
+    expect(soap.headers['transfer-encoding']).toBe('chunked');
+    expect(soap.body.equals(renderEnvelope((out) => shipmentNotificationPayload(expected, out)))).toBe(true);
+    const json = await transfer(app, jsonAsk);
+    expect(json).toMatchObject({ status: 200, failed: false });
+    const jsonExpected: Buffer[] = [];
+    for await (const chunk of answerChunks(shipmentsJson((async function* () { yield expected; })()))) jsonExpected.push(chunk);
+    expect(json.body.equals(Buffer.concat(jsonExpected))).toBe(true);
+  }, 60_000);
+
+  it('fails the transfer, never ends it short, when a read fails once the first bytes are sent (SOAP and JSON)', async () => {
+    // The server refuses the read of a later batch (an unknown operator): a real failure of the store.
+    const app = await appOver(1, (filter, options) => (laterBatchRead(filter, options) ? { ...filter, $failHere: 1 } : filter));
+    for (const ask of [soapAsk, jsonAsk]) {
+      const answer = await transfer(app, ask);
+      expect(answer.status).toBe(200);
+      expect(answer.body.length).toBeGreaterThan(0);
+      expect(answer.failed).toBe(true);
+    }
+  }, 60_000);
+
+  it('fails the transfer when the version read is dropped mid-answer (ossn replay --drop-previous)', async () => {
+    let dropped = false;
+    const app = await appOver(2, async (filter, options) => {
+      if (!dropped && laterBatchRead(filter, options)) {
+        dropped = true;
+        await mongo.db(names.database).dropCollection(collectionsOf(2).shipments.collectionName);
+      }
+      return filter;
+    });
+    const answer = await transfer(app, soapAsk);
+    expect(dropped).toBe(true);
+    expect(answer.status).toBe(200);
+    expect(answer.failed).toBe(true);
+    expect(answer.body.toString()).not.toContain('</soap:Envelope>');
+  }, 60_000);
+
+  it('stops reading when the partner goes away mid-answer: the reads under way are aborted, no later one starts, no cursor is left', async () => {
+    const held: AbortSignal[] = [];
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let reads = 0;
+    const app = await appOver(1, async (filter, options) => {
+      reads++;
+      if (laterBatchRead(filter, options)) {
+        held.push((options as { signal?: AbortSignal } | undefined)?.signal as AbortSignal);
+        await released;
+      }
+      return filter;
+    });
+    const answer = await transfer(app, soapAsk, (destroy) => destroy());
+    expect(answer.failed).toBe(true);
+    // The second batch's reads began before the first batch was sent; they are held until the partner left.
+    await waitFor('the held reads are aborted', () => held.length > 0 && held.every((signal) => signal?.aborted));
+    const readsWhenGone = reads;
+    release();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(reads).toBe(readsWhenGone);
+    const ns = `${names.database}.${collectionsOf(1).shipments.collectionName}`;
+    const cursors = await mongo.db('admin').aggregate([{ $currentOp: { idleCursors: true, allUsers: true } }, { $match: { ns } }]).toArray();
+    expect(cursors).toEqual([]);
+  }, 60_000);
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ShipmentsDocument } from '../../services/adapters/mongodb/documents.js';
 import type { StoredLocation } from './timed-documents.js';
-import { newsKey, newsOf, purchaseOrderCompleteChanged, type ShipmentNewsSince } from './shipment-news.js';
+import { newsKey, newsOf, purchaseOrderCompleteChanged, sendable, type NewsPlace, type ShipmentNewsSince } from './shipment-news.js';
 
 const at = (hhmm: string) => new Date(`2026-11-02T${hhmm}:00Z`);
 const address = { address1: '1 Main St', city: 'Springfield', region: 'IL', postalCode: '62701' };
@@ -112,5 +112,21 @@ describe('purchaseOrderCompleteChanged', () => {
   it('a sales order written before these times were recorded counts as there all along', () => {
     expect(purchaseOrderCompleteChanged([{ complete: true }, member(true, '10:30')], since.visibleSince)).toBe(true);
     expect(purchaseOrderCompleteChanged([{ complete: true }], since.visibleSince)).toBe(false);
+  });
+});
+
+describe('sendable: what an answer sent as it is read can send once a batch is read', () => {
+  const po = (purchaseOrderNumber: string, key: number, clientId = 'C1'): NewsPlace => ({ clientId, purchaseOrderNumber, key });
+  const names = (places: NewsPlace[]) => places.map((p) => p.purchaseOrderNumber);
+  it.each([
+    { case: 'keys as planned: all that sort before the next to read, in order', waiting: [po('B', 20), po('A', 10)], next: po('C', 30), send: ['A', 'B'], wait: [] },
+    { case: 'a key read later than planned waits past the next to read', waiting: [po('A', 10), po('B', 45)], next: po('C', 30), send: ['A'], wait: ['B'] },
+    { case: 'a tie on the key: by client, then number, as the next to read', waiting: [po('D', 30), po('B', 30, 'C0')], next: po('C', 30), send: ['B'], wait: ['D'] },
+    { case: 'none left to read: all, in order', waiting: [po('B', 45), po('A', 10)], next: undefined, send: ['A', 'B'], wait: [] },
+    { case: 'nothing read', waiting: [], next: po('C', 30), send: [], wait: [] },
+  ])('$case', ({ waiting, next, send, wait }) => {
+    const result = sendable(waiting, next);
+    expect(names(result.send)).toEqual(send);
+    expect(names(result.wait)).toEqual(wait);
   });
 });

@@ -76,6 +76,29 @@ export function newsKey(so: ShipmentsState, since: ShipmentNewsSince): number {
   return key;
 }
 
+/** A purchase order's place in a queryType 3 answer: its key (its answered sales orders' least newsKey). */
+export interface NewsPlace {
+  clientId: string;
+  purchaseOrderNumber: string;
+  key: number;
+}
+
+/** The order of a queryType 3 answer's purchase orders: by key, then client and number (docs/partners.md: a partner resumes from the last one). */
+export const compareNews = (a: NewsPlace, b: NewsPlace): number => a.key - b.key || a.clientId.localeCompare(b.clientId) || a.purchaseOrderNumber.localeCompare(b.purchaseOrderNumber);
+
+/**
+ * An answer sent as it is read, in a planned order: of the purchase orders read and not sent yet
+ * (`waiting`, at the keys read), those that can be sent now, in order: the ones that sort before
+ * `next`, the first still to be read, at its planned key (none left: all). A write between the
+ * plan and the read can move a key later than planned: that purchase order waits until none still
+ * to be read sorts before it, so the order is the one the keys read give.
+ */
+export function sendable<P extends NewsPlace>(waiting: readonly P[], next: NewsPlace | undefined): { send: P[]; wait: P[] } {
+  const sorted = [...waiting].sort(compareNews);
+  if (!next) return { send: sorted, wait: [] };
+  return { send: sorted.filter((p) => compareNews(p, next) < 0), wait: sorted.filter((p) => compareNews(p, next) >= 0) };
+}
+
 export type PurchaseOrderMember = Pick<TimedShipments, 'complete' | 'completeChangedAt' | 'purchaseOrderSetAt'>;
 
 /**

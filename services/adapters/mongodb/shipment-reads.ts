@@ -5,7 +5,7 @@ import type { ShipmentsDocument } from './documents.js';
 import { groupKey, maxPurchaseOrdersPerAnswer, type PurchaseOrderGroup } from '../../../projections/lookups/purchase-order-groups.js';
 import { ofPurchaseOrders } from './purchase-order-filter.js';
 import { confirmStillStored } from './stored-versions.js';
-import { newsKey, newsOf, purchaseOrderCompleteChanged, type PurchaseOrderMember, type ShipmentNewsSince } from '../../../projections/polling/shipment-news.js';
+import { compareNews, newsKey, newsOf, purchaseOrderCompleteChanged, sendable, type NewsPlace, type PurchaseOrderMember, type ShipmentNewsSince } from '../../../projections/polling/shipment-news.js';
 
 // The reads of the shipment lookups that 1.0.0 and 2.0.0 share (queries.md): what each answers of
 // the sales orders read is theirs to say (`answerOf`), and so is what is read of them (`projection`).
@@ -133,10 +133,8 @@ async function* readInOrder<S>(
       next = following && readBatch(following);
       // Awaited on the next round; until then, a failure is not an unhandled one.
       next?.catch(() => undefined);
-      waiting = [...waiting, ...groups].sort(compareNews);
-      const bound = following?.[0];
-      const ready = bound ? waiting.filter((g) => compareNews(g, bound) < 0) : waiting;
-      waiting = bound ? waiting.filter((g) => compareNews(g, bound) >= 0) : [];
+      const { send: ready, wait } = sendable([...waiting, ...groups], following?.[0]);
+      waiting = wait;
       if (!following) await confirmStillStored(collection);
       if (ready.length > 0) {
         yield ready.map((g) => ({
@@ -157,21 +155,12 @@ const newsSinceOf = (timestamp: Date): ShipmentNewsSince => ({ shippedSince: tim
 /** The news filter of sales orders not answered whole: those that have news since. */
 const newsFilter = (since: ShipmentNewsSince): Filter<ShipmentsDocument> => ({ lastNewsAt: { $gte: since.visibleSince } });
 
-/** The order of an answer's purchase orders: by key (newsKey), then client and number. The one definition for newsSince and newsSinceInBatches. */
-const compareNews = (a: Keyed, b: Keyed): number => a.key - b.key || a.clientId.localeCompare(b.clientId) || a.purchaseOrderNumber.localeCompare(b.purchaseOrderNumber);
-
-interface Keyed {
-  clientId: string;
-  purchaseOrderNumber: string;
-  key: number;
-}
-
 /**
  * The purchase orders an answer holds, in its order: chosen by the server (firstPurchaseOrders)
  * in rounds, each round's answered (`answer`, those with nothing to answer left out, which makes
  * room for the next), until an answer's are answered or none is left. None is answered twice.
  */
-async function chooseInRounds<G extends Keyed>(
+async function chooseInRounds<G extends NewsPlace>(
   collection: Collection<ShipmentsDocument>,
   clientIds: string[],
   since: ShipmentNewsSince,

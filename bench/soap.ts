@@ -22,13 +22,19 @@
 //      purchase orders through the same app and read models, interleaved rounds; printed with the
 //      ratio 2.0.0 / 1.0.0.
 //
+//  (f) the largest shipments answer (queryType 3 from long ago for CLIENT-BIG) sent as it is read
+//      beside the same answer read whole before its first byte (the lookups' batches collected
+//      first: how every answer was sent before), SOAP and JSON, alternating: time to the first
+//      byte and to the last (curl, another process), and the server's time per package.
+//
 // Data: demo sales orders (default 50 clients, 100,000 sales orders, plus CLIENT-BIG for (c)),
 // folded by the projections and bulk-inserted as the store's documents into the local stack's
 // MongoDB-protocol server (ensureStack), or MONGODB_URI when set. A database already seeded with
 // the same parameters is reused.
 //
 // Run: npx tsx bench/soap.ts     Quick: BENCH_ORDERS=5000 BENCH_BIG_ORDERS=2000 npx tsx bench/soap.ts
-// Settings (environment): BENCH_CLIENTS, BENCH_ORDERS, BENCH_BIG_ORDERS, BENCH_SMALL_ORDERS (0: skip
+// BENCH_ONLY=largest runs (d) and (f) alone.
+// Settings (environment): BENCH_ONLY, BENCH_CLIENTS, BENCH_ORDERS, BENCH_BIG_ORDERS, BENCH_SMALL_ORDERS (0: skip
 // the small store), BENCH_ROUNDS, BENCH_CONCURRENCY, BENCH_ROUND_SECONDS, BENCH_REQUESTS (fixed
 // requests per round and side), BENCH_BIG_RUNS, BENCH_LINKED_CLIENTS, BENCH_LOG_LEVEL, BENCH_DB (database
 // name; the small store is <name>_small), MONGODB_URI.
@@ -42,7 +48,9 @@ import { CachingAuthenticator } from '../services/domain/credentials/authenticat
 import { CredentialStore, credentialsCollection } from '../services/adapters/mongodb/credential-store.js';
 import { hashPassword } from '../services/domain/credentials/password-hash.js';
 import { createLogger } from '../services/plumbing/logging/logger.js';
-import type { StatusQuery } from '../contracts/lookups.js';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { inOneBatch, type OrderLookups, type ShipmentQuery, type StatusQuery } from '../contracts/lookups.js';
 import { orderStatusDetailsPayload } from '../services/query/versions/1.0.0/soap/order-status-tree.js';
 import { renderEnvelope } from '../services/query/protocol/soap/envelope.js';
 import { AnswerChunks } from '../services/query/http/answer-chunks.js';
@@ -83,14 +91,19 @@ const FIXED_REQUESTS = process.env.BENCH_REQUESTS ? integer('BENCH_REQUESTS', 0,
 const BIG_RUNS = integer('BENCH_BIG_RUNS', 5, 1);
 const LINKED_CLIENTS = Math.min(integer('BENCH_LINKED_CLIENTS', 2, 1), CLIENTS);
 const DATABASE = process.env.BENCH_DB || 'ossn_bench_soap';
+const ONLY_LARGEST = process.env.BENCH_ONLY === 'largest';
 const LOG_LEVEL = (process.env.BENCH_LOG_LEVEL ?? 'warn') as LogLevel;
 const SEED = 42;
 /** Before every seeded change and shipment: a partner's first poll. */
 const LONG_AGO = '2024-01-01T00:00:00Z';
 const LARGEST_ANSWER_TARGET_MS = 200;
+/** Issue 31's targets for the largest shipments answer sent as it is read. */
+const FIRST_BYTE_TARGET_MS = 200;
+const PER_PACKAGE_TARGET_US = 15;
 /** Longer than any run: the authenticator never goes back to scrypt while measuring. */
 const AUTH_CACHE_TTL_MS = 6 * 3_600_000;
 
+const execFileAsync = promisify(execFile);
 const started = Date.now();
 const say = (line: string) => console.log(`[${String(Math.round((Date.now() - started) / 1000)).padStart(4)} s] ${line}`);
 const load = () =>
@@ -108,10 +121,12 @@ interface Credential {
 
 interface Stage {
   real: RealApp;
+  /** The same app but its lookups read a whole answer before sending its first byte (ReadWhole). */
+  whole: RealApp;
   bare: { app: FastifyInstance; url: string };
   lookups: TimedLookups;
   /** Server-side time (Fastify's reply.elapsedTime) of each answer since the last reset, per server. */
-  serverMs: { real: number[]; bare: number[] };
+  serverMs: { real: number[]; bare: number[]; whole: number[] };
   /** Beside each server time: the duration of the latest lookup call (the request's own when one runs at a time). */
   lookupMs: { real: number[]; bare: number[] };
   /** Reads of the credential store by the authenticator: each is one scrypt verification. */
@@ -141,7 +156,7 @@ async function startStage(db: Db, collections: ReadModelCollections, credentials
     },
     { ttlMs: AUTH_CACHE_TTL_MS },
   );
-  const serverMs = { real: [] as number[], bare: [] as number[] };
+  const serverMs = { real: [] as number[], bare: [] as number[], whole: [] as number[] };
   const lookupMs = { real: [] as number[], bare: [] as number[] };
 
   const real = await startRealApp(
@@ -161,6 +176,15 @@ async function startStage(db: Db, collections: ReadModelCollections, credentials
     },
   );
 
+  const whole = await startRealApp(
+    { logger: createLogger('bench-soap-whole', LOG_LEVEL), lookups: new ReadWhole(new MongoOrderLookups(collections)), authenticator },
+    {
+      configure: (app) => {
+        app.addHook('onResponse', async (_request, reply) => void serverMs.whole.push(reply.elapsedTime));
+      },
+    },
+  );
+
   // The limit: the same lookup for the same credential's clients, answered as JSON, nothing else.
   const clientsOf = new Map(credentials.map((c) => [c.id, c.clientIds]));
   const bareApp = Fastify({ loggerInstance: createLogger('bench-bare', LOG_LEVEL) as FastifyBaseLogger });
@@ -176,6 +200,7 @@ async function startStage(db: Db, collections: ReadModelCollections, credentials
 
   return {
     real,
+    whole,
     bare: { app: bareApp, url: bareUrl },
     lookups,
     serverMs,
@@ -183,6 +208,7 @@ async function startStage(db: Db, collections: ReadModelCollections, credentials
     credentialReads: () => reads,
     async close() {
       await real.close();
+      await whole.close();
       await bareApp.close();
     },
   };
@@ -579,6 +605,78 @@ async function largestAnswer(stage: Stage, loader: LoadGenerator, credential: Cr
   return figures;
 }
 
+// ---- (f) the largest shipments answer, sent as it is read vs read whole first
+
+/** Lookups that read a shipments answer whole before handing on its first batch: how every answer was sent before. */
+class ReadWhole implements OrderLookups {
+  constructor(private readonly inner: OrderLookups) {}
+  orderStatus(clientIds: string[], query: StatusQuery, signal?: AbortSignal) {
+    return this.inner.orderStatus(clientIds, query, signal);
+  }
+  shipmentNotifications(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal) {
+    return this.inner.shipmentNotifications(clientIds, query, signal);
+  }
+  shipmentNotificationBatches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal) {
+    return inOneBatch(this.inner.shipmentNotifications(clientIds, query, signal));
+  }
+}
+
+interface TransferTimes {
+  firstByteMs: number;
+  totalMs: number;
+  serverMs: number;
+}
+
+/** One request by curl (another process, so that its clock runs while the server works): times to the first byte and to the last. */
+async function curlTimes(url: string, request: LoadRequest, serverMs: number[]): Promise<TransferTimes> {
+  serverMs.length = 0;
+  const headers = Object.entries(request.headers ?? {}).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
+  const body = request.body === undefined ? [] : ['--data-binary', String(request.body)];
+  const { stdout } = await execFileAsync('curl', ['-sS', '-o', '/dev/null', '--fail', '-X', request.method, ...headers, ...body, '-w', '%{time_starttransfer} %{time_total}', url + request.path]);
+  const [first, total] = stdout.trim().split(' ').map((s) => Number(s) * 1000) as [number, number];
+  for (const waitUntil = Date.now() + 2_000; serverMs.length === 0 && Date.now() < waitUntil; ) await new Promise((resolve) => setTimeout(resolve, 1));
+  return { firstByteMs: first, totalMs: total, serverMs: serverMs[0] ?? NaN };
+}
+
+interface AsReadFigures {
+  interface: string;
+  purchaseOrders: number;
+  packages: number;
+  bytes: number;
+  asRead: TransferTimes;
+  readWhole: TransferTimes;
+}
+
+const medianTimes = (times: TransferTimes[]): TransferTimes => ({
+  firstByteMs: median(times.map((t) => t.firstByteMs)),
+  totalMs: median(times.map((t) => t.totalMs)),
+  serverMs: median(times.map((t) => t.serverMs)),
+});
+
+/** (f): the largest shipments answer, SOAP and JSON, sent as read and read whole, alternating, one at a time: medians of BIG_RUNS after a warm-up. */
+async function asReadVsWhole(stage: Stage, credential: Credential): Promise<AsReadFigures[]> {
+  const answer = largestAnswers.find((a) => a.name.startsWith('shipments'));
+  if (!answer) throw new Error('no shipments answer among the largest');
+  const figures: AsReadFigures[] = [];
+  for (const [name, request] of [['SOAP', answer.soap(credential)], ['JSON', answer.json(credential)]] as const) {
+    const asRead: TransferTimes[] = [];
+    const readWhole: TransferTimes[] = [];
+    for (let run = 0; run <= BIG_RUNS; run++) {
+      const a = await curlTimes(stage.real.url, request, stage.serverMs.real);
+      const w = await curlTimes(stage.whole.url, request, stage.serverMs.whole);
+      if (run === 0) continue;
+      asRead.push(a);
+      readWhole.push(w);
+    }
+    const body = await (await fetch(stage.real.url + request.path, { method: request.method, headers: request.headers, body: request.method === 'GET' ? undefined : request.body })).text();
+    const purchaseOrders = name === 'SOAP' ? (body.match(/<OrderShipmentNotification>/g) ?? []).length : (body.match(/"purchaseOrderNumber":/g) ?? []).length;
+    const packages = name === 'SOAP' ? (body.match(/<Package>/g) ?? []).length : (body.match(/"trackingNumber":/g) ?? []).length;
+    figures.push({ interface: name, purchaseOrders, packages, bytes: Buffer.byteLength(body), asRead: medianTimes(asRead), readWhole: medianTimes(readWhole) });
+    say(`  ${name}: first byte ${ms(median(asRead.map((t) => t.firstByteMs)))} as read, ${ms(median(readWhole.map((t) => t.firstByteMs)))} read whole`);
+  }
+  return figures;
+}
+
 // ---- the run
 
 function credentialFor(name: string, clientIds: string[]): Credential {
@@ -638,15 +736,17 @@ async function main(): Promise<void> {
     say(`real app on ${stage.real.url} (soap:address = that URL), bare route on ${stage.bare.url}`);
 
     const figures: ThroughputFigures[] = [];
-    figures.push(await throughput(`full store (${seeded.summary.statusDocuments} sales orders)`, stage, loader, partner, purchaseOrdersOf(seeded.summary, linked)));
-    const versionFigures = await versions(stage, loader, partner, purchaseOrdersOf(seeded.summary, linked));
-    const bigFigures = BIG_ORDERS > 0 ? await bigAnswer(stage, loader, big) : undefined;
+    if (!ONLY_LARGEST) figures.push(await throughput(`full store (${seeded.summary.statusDocuments} sales orders)`, stage, loader, partner, purchaseOrdersOf(seeded.summary, linked)));
+    const versionFigures = ONLY_LARGEST ? undefined : await versions(stage, loader, partner, purchaseOrdersOf(seeded.summary, linked));
+    const bigFigures = BIG_ORDERS > 0 && !ONLY_LARGEST ? await bigAnswer(stage, loader, big) : undefined;
     if (BIG_ORDERS > 0) say(`(d) the largest answers for ${BIG_CLIENT}, over HTTP, ${BIG_RUNS} runs each after a warm-up`);
     const largest = BIG_ORDERS > 0 ? await largestAnswer(stage, loader, big) : [];
     // (c)'s answer over HTTP is (d)'s first: the same request, measured once.
     const openOrders = largest[0];
+    if (BIG_ORDERS > 0) say(`(f) the largest shipments answer for ${BIG_CLIENT}, sent as it is read vs read whole first, ${BIG_RUNS} runs each after a warm-up`);
+    const asRead = BIG_ORDERS > 0 ? await asReadVsWhole(stage, big) : [];
 
-    if (SMALL_ORDERS > 0) {
+    if (SMALL_ORDERS > 0 && !ONLY_LARGEST) {
       const smallDb = mongo.db(`${DATABASE}_small`);
       const small = await ensureSeeded(smallDb, { clients: LINKED_CLIENTS, orders: SMALL_ORDERS, bigOrders: 0, seed: SEED }, say);
       const smallPartner = credentialFor('partner', linked);
@@ -660,7 +760,7 @@ async function main(): Promise<void> {
     console.log(`machine: ${cpus().length} CPUs, load average now ${load()}; store ${await storeDescription(uri)}`);
     console.log('(a)/(b) SOAP vs bare JSON, same store query, over HTTP on loopback:');
     for (const f of figures) printThroughput(f);
-    {
+    if (versionFigures) {
       const v = versionFigures;
       console.log(`(e) 2.0.0 getOrderStatus poSearch vs 1.0.0 getOrderStatusDetails queryType 1, ${seeded.summary.statusDocuments} sales orders (medians of ${ROUNDS} rounds of ${v.requestsPerRound}):`);
       console.log(`    1.0.0 ${v.v1Rps.toFixed(1).padStart(8)} req/s, server median ${ms(v.v1ServerMs)}`);
@@ -687,9 +787,20 @@ async function main(): Promise<void> {
         console.log(`    ${''.padEnd(38)}         server SOAP ${ms(l.soapServerMs)} (besides the lookup ${ms(l.soapRestMs)}), JSON ${ms(l.jsonServerMs)} (besides the lookup ${ms(l.jsonRestMs)})`);
       }
     }
+    if (asRead.length > 0) {
+      console.log(`(f) ${BIG_CLIENT}'s shipments queryType 3 from long ago, sent as it is read vs read whole first, medians of ${BIG_RUNS} (curl; target: first byte <= ${FIRST_BYTE_TARGET_MS} ms, <= ${PER_PACKAGE_TARGET_US} µs of server time a package):`);
+      for (const f of asRead) {
+        const line = (label: string, t: TransferTimes) =>
+          `    ${f.interface} ${label.padEnd(11)} first byte ${ms(t.firstByteMs).padStart(10)}   last byte ${ms(t.totalMs).padStart(10)}   server ${ms(t.serverMs).padStart(10)} = ${((t.serverMs * 1000) / f.packages).toFixed(1).padStart(6)} µs a package`;
+        console.log(`    ${f.interface}: ${f.purchaseOrders} purchase orders, ${f.packages} packages, ${mib(f.bytes)}`);
+        console.log(line('as read', f.asRead));
+        console.log(line('read whole', f.readWhole));
+      }
+    }
     const file = writeResults('soap', {
       largestAnswers: largest,
-      versions: { ...versionFigures, v2OverV1: versionFigures.v2Rps / versionFigures.v1Rps },
+      asRead,
+      versions: versionFigures && { ...versionFigures, v2OverV1: versionFigures.v2Rps / versionFigures.v1Rps },
       salesOrders: seeded.summary.statusDocuments,
       throughput: figures.map((f) => ({ ...f, soapOverBare: f.soapRps / f.bareRps, jsonOverBare: f.jsonRps / f.bareRps })),
       bigAnswer: bigFigures &&

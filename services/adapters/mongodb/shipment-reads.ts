@@ -79,8 +79,8 @@ export interface StreamedShipmentNews<S> {
  * newsSince's answer, read and handed on a batch of purchase orders at a time (docs/partners.md,
  * "Large answers"): its order is planned before the large reads. The purchase orders are chosen as
  * newsSince chooses them, and each one's key (newsKey, the order of the answer) is computed from
- * its sales orders' times alone (newsOf and newsKey on the times, PLAN_PROJECTION), which is what
- * the reads of the whole documents then find unless a write came in between. Then the purchase
+ * its sales orders by the server (planNews), which is what the reads of the whole documents then
+ * find unless a write came in between. Then the purchase
  * orders are read in that order, a batch at a time, the next batch read while the last is sent;
  * a purchase order is handed on only once none still to be read sorts before it at its planned
  * key (a write in between can move a key later: that one waits), so the order is newsSince's.
@@ -211,36 +211,34 @@ interface PlannedPurchaseOrder extends WithWholeness {
 const isWhole = (g: FirstChange, members: Map<string, PurchaseOrderMember[]>, since: ShipmentNewsSince): boolean =>
   g.left === true || purchaseOrderCompleteChanged(members.get(groupKey(g)) ?? [], since.visibleSince);
 
-/** What newsOf and newsKey read of a sales order, besides what purchaseOrderCompleteChanged reads: the plan's keys need no more. */
-const PLAN_PROJECTION = {
-  ...memberProjection,
-  salesOrderNumber: 1,
-  lastNewsAt: 1,
-  'locations.locationId': 1,
-  'locations.completeChangedAt': 1,
-  'locations.packages.shipmentDate': 1,
-  'locations.packages.visibleAt': 1,
-} as const;
-
 /**
- * The chosen purchase orders' keys, from all their sales orders' times: each sales order as the
- * reads of whole documents would answer it (readNews: only those with news unless its purchase
- * order is answered whole), by newsOf and newsKey. Those with nothing to answer are left out.
+ * The chosen purchase orders' keys, computed by the server (serverNewsKey, exact: as the reads of
+ * whole documents would answer each sales order, readNews: only those with news unless their
+ * purchase order is answered whole), and all their sales orders' flags (membersOf). Those with
+ * nothing to answer are left out. Only a key a purchase order is sent.
  */
 async function planNews(collection: Collection<ShipmentsDocument>, chosen: FirstChange[], since: ShipmentNewsSince, read: ReadOptions): Promise<PlannedPurchaseOrder[]> {
-  const timed = await membersOf<ShipmentsDocument>(collection, chosen, read, PLAN_PROJECTION);
+  const members = await membersOf(collection, chosen, read);
+  const whole = chosen.filter((g) => isWhole(g, members, since));
+  const wholeKeys = new Set(whole.map(groupKey));
+  const keys = new Map<string, number>();
+  const keyed = async (part: FirstChange[], filter: Filter<ShipmentsDocument>, answeredWhole: boolean) => {
+    if (part.length === 0) return;
+    const ofPart = new Set(part.map(groupKey));
+    const found = collection.aggregate<{ _id: { clientId: string; purchaseOrderNumber: string }; key: Date | null }>(
+      [
+        { $match: { ...ofPurchaseOrders(part), ...filter } },
+        { $group: { _id: { clientId: '$clientId', purchaseOrderNumber: '$purchaseOrderNumber' }, key: { $min: serverNewsKey(since, { exact: true, answeredWhole }) } } },
+      ],
+      read,
+    );
+    // ofPurchaseOrders also matches other combinations of the clients and numbers: each part keeps its own.
+    for await (const { _id, key } of found) if (key !== null && ofPart.has(groupKey(_id))) keys.set(groupKey(_id), key.getTime());
+  };
+  await Promise.all([keyed(chosen.filter((g) => !wholeKeys.has(groupKey(g))), newsFilter(since), false), keyed(whole, {}, true)]);
   return chosen.flatMap((g) => {
-    const members = timed.get(groupKey(g)) ?? [];
-    const whole = isWhole(g, timed, since);
-    let key = Infinity;
-    for (const so of members) {
-      if (!whole && !(so.lastNewsAt !== undefined && so.lastNewsAt >= since.visibleSince)) continue;
-      const fresh = newsOf(so, since, whole);
-      if (fresh) key = Math.min(key, newsKey(fresh, since));
-    }
-    if (key === Infinity) return [];
-    const purchaseOrderMembers = members.map(({ complete, completeChangedAt, purchaseOrderSetAt }) => ({ complete, completeChangedAt, purchaseOrderSetAt }));
-    return [{ ...g, whole, key, purchaseOrderMembers }];
+    const key = keys.get(groupKey(g));
+    return key === undefined ? [] : [{ ...g, whole: wholeKeys.has(groupKey(g)), key, purchaseOrderMembers: members.get(groupKey(g)) ?? [] }];
   });
 }
 
@@ -283,40 +281,49 @@ async function readNews<S>(
 }
 
 /** Every sales order of these purchase orders, answered or not, with what their complete flags depend on. */
-export async function membersOf<M extends PurchaseOrderMember = PurchaseOrderMember>(
+export async function membersOf(
   collection: Collection<ShipmentsDocument>,
   groups: { clientId: string; purchaseOrderNumber: string }[],
   read: ReadOptions,
-  projection: Document = memberProjection,
-): Promise<Map<string, M[]>> {
-  const members = new Map<string, M[]>(groups.map((g) => [groupKey(g), []]));
+): Promise<Map<string, PurchaseOrderMember[]>> {
+  const members = new Map<string, PurchaseOrderMember[]>(groups.map((g) => [groupKey(g), []]));
   if (groups.length === 0) return members;
-  const all = collection.find<M & { clientId: string; purchaseOrderNumber: string }>(ofPurchaseOrders(groups), { projection, enableUtf8Validation: false, ...read });
+  const all = collection.find<PurchaseOrderMember & { clientId: string; purchaseOrderNumber: string }>(ofPurchaseOrders(groups), { projection: memberProjection, enableUtf8Validation: false, ...read });
   for await (const so of all) members.get(groupKey(so))?.push(so);
   return members;
 }
 
 /**
- * newsKey of a sales order's news (newsOf without a purchase order's flag), computed by the server:
- * the earliest shipmentDate of its new packages, the timestamp for a location whose complete flag
- * changed with none, null when it has no news. A sales order whose own flag changed (every
- * location of it is then answered), or that came under its purchase order, since then, is keyed at
- * the timestamp too: its purchase order's flag may have changed with it (one left with nothing to
- * answer makes room for the next in newsSince).
+ * newsKey of a sales order's news, computed by the server. `exact`: as newsOf and newsKey give it
+ * (the earliest shipmentDate of its new packages, the timestamp for an answered location without
+ * one, null when nothing of it is answered), every location answered where `answeredWhole` (its
+ * purchase order is answered whole) or its own complete flag changed since. Else a lower bound
+ * that needs no purchase order's flags (firstPurchaseOrders): a sales order whose own flag
+ * changed, or that came under its purchase order, since then, is keyed at the timestamp, as its
+ * purchase order's flag may have changed with it (one left with nothing to answer makes room for
+ * the next in chooseInRounds).
  */
-function serverNewsKey(since: ShipmentNewsSince): Document {
+function serverNewsKey(since: ShipmentNewsSince, how: { exact: true; answeredWhole: boolean } | { exact: false }): Document {
   const { shippedSince, visibleSince } = since;
   const isNew = { $or: [{ $gte: ['$$p.shipmentDate', shippedSince] }, { $gte: ['$$p.visibleAt', visibleSince] }] };
+  const ownFlagChanged = { $gte: ['$completeChangedAt', visibleSince] };
+  const everyLocation = how.exact ? (how.answeredWhole ? true : ownFlagChanged) : false;
   const locationKey = {
     $let: {
       vars: { fresh: { $filter: { input: '$$l.packages', as: 'p', cond: isNew } } },
       in: {
-        $cond: [{ $gt: [{ $size: '$$fresh' }, 0] }, { $min: '$$fresh.shipmentDate' }, { $cond: [{ $gte: ['$$l.completeChangedAt', visibleSince] }, shippedSince, null] }],
+        $cond: [
+          { $gt: [{ $size: '$$fresh' }, 0] },
+          { $min: '$$fresh.shipmentDate' },
+          { $cond: [{ $or: [everyLocation, { $gte: ['$$l.completeChangedAt', visibleSince] }] }, shippedSince, null] },
+        ],
       },
     },
   };
-  const mayChangePurchaseOrder = { $or: [{ $gte: ['$completeChangedAt', visibleSince] }, { $gte: ['$purchaseOrderSetAt', visibleSince] }] };
-  return { $min: [{ $min: { $map: { input: '$locations', as: 'l', in: locationKey } } }, { $cond: [mayChangePurchaseOrder, shippedSince, null] }] };
+  const key = { $min: { $map: { input: '$locations', as: 'l', in: locationKey } } };
+  if (how.exact) return key;
+  const mayChangePurchaseOrder = { $or: [ownFlagChanged, { $gte: ['$purchaseOrderSetAt', visibleSince] }] };
+  return { $min: [key, { $cond: [mayChangePurchaseOrder, shippedSince, null] }] };
 }
 
 interface FirstChange {
@@ -350,7 +357,7 @@ async function firstPurchaseOrders(
   const firsts = await collection
     .aggregate<{ _id: FirstChange; left: boolean }>([
       { $match: match },
-      { $project: { _id: 0, clientId: 1, purchaseOrderNumber: 1, first: serverNewsKey(since), left: { $literal: false } } },
+      { $project: { _id: 0, clientId: 1, purchaseOrderNumber: 1, first: serverNewsKey(since, { exact: false }), left: { $literal: false } } },
       { $unionWith: { coll: collection.collectionName, pipeline: leftSince } },
       { $group: { _id: { clientId: '$clientId', purchaseOrderNumber: '$purchaseOrderNumber' }, first: { $min: '$first' }, left: { $max: '$left' } } },
       // A purchase order whose sales orders matched with nothing to answer (first null) is not chosen.

@@ -27,6 +27,7 @@ import { renderEnvelope } from '../protocol/soap/envelope.js';
 import { shipmentNotificationPayload } from '../versions/1.0.0/soap/shipment-notification-tree.js';
 import { shipmentsJson } from '../versions/1.0.0/json/answer-body.js';
 import { answerChunks } from './answer-chunks.js';
+import { createQueryMetrics, type QueryMetrics } from '../../plumbing/metrics/query-metrics.js';
 import { startRealApp, type RealApp } from '../../../test/clients/real-app.js';
 
 const SINCE = '2000-01-01T00:00:00Z';
@@ -79,13 +80,18 @@ function wrapped(shipments: Collection<ShipmentsDocument>, before: (filter: Docu
   });
 }
 
-async function appOver(version: number, before: (filter: Document, options: FindOptions | undefined) => Promise<Document> | Document = (f) => f): Promise<RealApp> {
+async function appOver(
+  version: number,
+  before: (filter: Document, options: FindOptions | undefined) => Promise<Document> | Document = (f) => f,
+  metrics?: QueryMetrics,
+): Promise<RealApp> {
   const collections = collectionsOf(version);
   const accounts = { partner: { password: 'secret', credential: { id: 'partner', scopes: ['osn' as const], clientIds } } };
   const app = await startRealApp({
     logger: pino({ level: 'silent' }),
     lookups: new MongoOrderLookups({ ...collections, shipments: wrapped(collections.shipments, before) }),
     authenticator: new FakeAuthenticator(accounts),
+    ...(metrics ? { metrics } : {}),
   });
   apps.push(app);
   return app;
@@ -159,13 +165,18 @@ describe('a shipments answer sent as it is read', () => {
 
   it('fails the transfer, never ends it short, when a read fails once the first bytes are sent (SOAP and JSON)', async () => {
     // The server refuses the read of a later batch (an unknown operator): a real failure of the store.
-    const app = await appOver(1, (filter, options) => (laterBatchRead(filter, options) ? { ...filter, $failHere: 1 } : filter));
+    const metrics = createQueryMetrics();
+    const app = await appOver(1, (filter, options) => (laterBatchRead(filter, options) ? { ...filter, $failHere: 1 } : filter), metrics);
     for (const ask of [soapAsk, jsonAsk]) {
       const answer = await transfer(app, ask);
       expect(answer.status).toBe(200);
       expect(answer.body.length).toBeGreaterThan(0);
       expect(answer.failed).toBe(true);
     }
+    // Each counted as a failed request, though it never finished.
+    const counted = async () => (await metrics.requests.get()).values.filter((v) => v.labels['outcome'] === 'error').map((v) => [v.labels['interface'], v.value]);
+    await waitFor('both failures counted', async () => (await counted()).length === 2);
+    expect((await counted()).sort()).toEqual([['json', 1], ['soap', 1]]);
   }, 60_000);
 
   it('fails the transfer when the version read is dropped mid-answer (ossn replay --drop-previous)', async () => {

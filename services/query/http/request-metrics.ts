@@ -1,6 +1,6 @@
 // Request metrics of the partner endpoints (GET /metrics is on the operators' port). Registered without encapsulation
 // (fastify-plugin), so its hooks see the requests of the SOAP and JSON plugins beside it.
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import type { Outcome, QueryMetrics } from '../../plumbing/metrics/query-metrics.js';
 import { ErrorCodes, hasCode, OssnError } from '../../../contracts/errors/ossn-error.js';
@@ -34,8 +34,13 @@ const started = new WeakMap<FastifyRequest, bigint>();
 const outcomes = new WeakMap<FastifyRequest, Outcome>();
 
 const plugin: FastifyPluginAsync<QueryMetricsOptions> = async (app, { metrics }) => {
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     started.set(request, process.hrtime.bigint());
+    // An answer sent as it is read whose transfer was aborted on a failure (sent-as-read.ts) never
+    // finishes, so onResponse never runs for it: counted when its connection closes.
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished && labelsOf(request).outcome === 'error') count(request, reply);
+    });
   });
 
   app.addHook('onError', async (request, _reply, error) => {
@@ -49,7 +54,7 @@ const plugin: FastifyPluginAsync<QueryMetricsOptions> = async (app, { metrics })
     if (hasCode(error, ErrorCodes.LOGIN_INVALID)) metrics.failedLogins.inc({ interface: route.interface });
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  const count = (request: FastifyRequest, reply: FastifyReply) => {
     const route = routeMetrics(request);
     if (!route) return;
     const labels = labelsOf(request);
@@ -61,7 +66,8 @@ const plugin: FastifyPluginAsync<QueryMetricsOptions> = async (app, { metrics })
     if (start !== undefined) {
       metrics.requestDuration.observe({ interface: route.interface, operation }, Number(process.hrtime.bigint() - start) / 1e9);
     }
-  });
+  };
+  app.addHook('onResponse', async (request, reply) => count(request, reply));
 
 };
 

@@ -3,8 +3,8 @@
 // tree or one string (serializing it whole cost about three times the CPU: docs/benchmarks.md).
 // The bytes are those of one JSON.stringify of the whole body.
 import type { FastifyReply } from 'fastify';
-import { Readable } from 'node:stream';
 import { AnswerChunks, answerChunks } from '../../http/answer-chunks.js';
+import { sendAsRead } from '../../http/sent-as-read.js';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -93,12 +93,7 @@ export function sendJsonBody(reply: FastifyReply, write: (out: AnswerChunks) => 
   return reply.type(JSON_CONTENT_TYPE).send(out.bytes());
 }
 
-/**
- * Sends the 200 body `write` writes as its parts are read (chunked): a failure before the first
- * bytes is answered by the route's error handler as any other; one after them aborts the transfer
- * (Fastify destroys the response), so that the client sees it fail rather than end short
- * (partners.md, "Large answers").
- */
+/** Sends the 200 body `write` writes as its parts are read (see sendAsRead). */
 export function sendJsonAsRead(reply: FastifyReply, write: (out: AnswerChunks) => AsyncIterable<unknown>): FastifyReply {
-  return reply.type(JSON_CONTENT_TYPE).send(Readable.from(answerChunks(write)));
+  return sendAsRead(reply, JSON_CONTENT_TYPE, answerChunks(write));
 }

@@ -4,10 +4,10 @@
 // failure; the skeleton reads the body, dispatches, labels the request for the metrics, writes
 // the envelope, serves the WSDLs and XSDs and maps every failure in one error handler. The faults
 // every version sends alike (malformed requests, unknown operations, the rate limit) are here.
-import { Readable } from 'node:stream';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { answerRefusal, type RefusalAnswers } from '../../access/refusals.js';
 import { labelRequest } from '../../http/request-labels.js';
+import { sendAsRead } from '../../http/sent-as-read.js';
 import { renderEnvelope, streamedEnvelope, type BodyContent } from './envelope.js';
 import { childText, operationElement, type XmlElement } from './parse-envelope.js';
 import { MALFORMED_REQUEST, SoapClientFault } from './soap-faults.js';
@@ -97,11 +97,8 @@ export function soapPlugin<T extends SoapPluginOptions, O extends SoapOperation<
         if (!operation) throw new SoapClientFault(`Unsupported operation: ${element.name}`);
         answering.set(request, operation);
         const content = await operation.run(element, context(request));
-        reply.code(200).type(XML_CONTENT_TYPE);
-        // Sent as it is written (chunked): a failure before the first bytes is answered by the error
-        // handler as any other; one after them aborts the transfer (Fastify destroys the response),
-        // so that the client sees it fail rather than end short (partners.md, "Large answers").
-        return reply.send(typeof content === 'function' ? renderEnvelope(content) : Readable.from(streamedEnvelope(content.streamed)));
+        if (typeof content !== 'function') return sendAsRead(reply.code(200), XML_CONTENT_TYPE, streamedEnvelope(content.streamed));
+        return reply.code(200).type(XML_CONTENT_TYPE).send(renderEnvelope(content));
       });
       serveDocuments(app, files, documents);
     });

@@ -62,9 +62,9 @@ afterAll(async () => {
   await mongo?.close();
 });
 
-/** A read of the whole documents of purchase orders past the answer's first batch (not the plan's read of their times: it reads lastNewsAt). */
+/** A read of the whole documents (their packages' visible times) of purchase orders past the answer's first batch (not the plan's read of their flags). */
 const laterBatchRead = (filter: Document, options: FindOptions | undefined): boolean =>
-  !('lastNewsAt' in (options?.projection ?? {})) && ((filter['purchaseOrderNumber'] as { $in?: string[] } | undefined)?.$in ?? []).some((po) => !firstBatch.has(po));
+  'locations.packages.visibleAt' in (options?.projection ?? {}) && ((filter['purchaseOrderNumber'] as { $in?: string[] } | undefined)?.$in ?? []).some((po) => !firstBatch.has(po));
 
 /** The shipments collection, its `find` running `before` (with the read's filter and options) before the real read, which gets `filter` as `before` returns it. */
 function wrapped(shipments: Collection<ShipmentsDocument>, before: (filter: Document, options: FindOptions | undefined) => Promise<Document> | Document): Collection<ShipmentsDocument> {

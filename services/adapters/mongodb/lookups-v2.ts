@@ -117,7 +117,14 @@ export class MongoOrderLookupsV2 implements OrderLookupsV2 {
     let answer: { groups: PurchaseOrderGroup<SalesOrderShipmentV2View>[]; more: boolean; members?: Awaited<ReturnType<typeof membersOf>> };
     if (query.queryType === 3) {
       // Chosen by 1.0.0's news rule (a purchase order's flag may change through a sales order without packages); answered with packages only.
-      answer = await newsSince(this.collections.shipments, clientIds, query.shipmentDateTimeStamp ?? new Date(0), shipmentNewsFields, newsOfV2, read);
+      answer = await newsSince({
+        collection: this.collections.shipments,
+        clientIds,
+        timestamp: query.shipmentDateTimeStamp ?? new Date(0),
+        projection: shipmentNewsFields,
+        answerOf: newsOfV2,
+        read,
+      });
     } else {
       if (query.referenceNumber === undefined) return { orders: [], more: false };
       const filter = { ...base, ...hasPackage, ...(query.queryType === 1 ? { purchaseOrderNumber: query.referenceNumber } : { salesOrderNumber: query.referenceNumber }) };

@@ -89,7 +89,14 @@ export class MongoOrderLookups implements OrderLookups, OrderLookupsV2 {
     });
 
     if (query.queryType === 3) {
-      const { batches } = await newsSinceInBatches(this.collections.shipments, clientIds, query.shipmentDateTimeStamp ?? new Date(0), shipmentNewsProjection, (_doc, news) => news, read);
+      const { batches } = await newsSinceInBatches({
+        collection: this.collections.shipments,
+        clientIds,
+        timestamp: query.shipmentDateTimeStamp ?? new Date(0),
+        projection: shipmentNewsProjection,
+        answerOf: (_doc, news) => news,
+        read,
+      });
       return mapBatches(batches, (g) => view(g, g.purchaseOrderMembers));
     }
     const filter = query.queryType === 1 ? { ...base, purchaseOrderNumber: query.referenceNumber } : { ...base, salesOrderNumber: query.referenceNumber };

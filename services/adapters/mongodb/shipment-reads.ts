@@ -26,6 +26,16 @@ export interface ShipmentNews<S> {
   more: boolean;
 }
 
+/** What newsSince and newsSinceInBatches read: the news of `clientIds` since `timestamp`, answered by `answerOf` from the documents as `projection` reads them. */
+export interface NewsQuery<S> {
+  collection: Collection<ShipmentsDocument>;
+  clientIds: string[];
+  timestamp: Date;
+  projection: Document;
+  answerOf: AnswerOfNews<S>;
+  read: ReadOptions;
+}
+
 /**
  * Shipment queryType 3 (queries.md): what is new since `timestamp`, each purchase order whole
  * (all its sales orders with news), in order of its earliest news (see newsKey), at most an
@@ -37,14 +47,7 @@ export interface ShipmentNews<S> {
  * to answer makes room for the next one, so a capped answer holds exactly as many as fit.
  * `projection` must keep the times (completeChangedAt, visibleAt) that newsOf reads.
  */
-export async function newsSince<S>(
-  collection: Collection<ShipmentsDocument>,
-  clientIds: string[],
-  timestamp: Date,
-  projection: Document,
-  answerOf: AnswerOfNews<S>,
-  read: ReadOptions,
-): Promise<ShipmentNews<S>> {
+export async function newsSince<S>({ collection, clientIds, timestamp, projection, answerOf, read }: NewsQuery<S>): Promise<ShipmentNews<S>> {
   const since = newsSinceOf(timestamp);
   const members = new Map<string, PurchaseOrderMember[]>();
   const { chosen, more } = await chooseInRounds(collection, clientIds, since, read, async (found) => {
@@ -88,14 +91,7 @@ export interface StreamedShipmentNews<S> {
  * error), the batches then. After the last read, the collection is confirmed to be still stored
  * (confirmStillStored): a version dropped mid-answer fails the answer, never shortens it.
  */
-export async function newsSinceInBatches<S>(
-  collection: Collection<ShipmentsDocument>,
-  clientIds: string[],
-  timestamp: Date,
-  projection: Document,
-  answerOf: AnswerOfNews<S>,
-  read: ReadOptions,
-): Promise<StreamedShipmentNews<S>> {
+export async function newsSinceInBatches<S>({ collection, clientIds, timestamp, projection, answerOf, read }: NewsQuery<S>): Promise<StreamedShipmentNews<S>> {
   const since = newsSinceOf(timestamp);
   const { chosen, more } = await chooseInRounds(collection, clientIds, since, read, (found) => planNews(collection, found, since, read));
   return { more, batches: readInOrder(collection, chosen, since, projection, answerOf, read) };

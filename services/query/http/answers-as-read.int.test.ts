@@ -51,7 +51,7 @@ beforeAll(async () => {
     await writeEffects(collectionsOf(version), effects);
   }
   clientIds = [...new Set([...folded.shipments.values()].map((so) => so.clientId))];
-  const whole = await newsSince(collectionsOf(1).shipments, clientIds, new Date(SINCE), shipmentNewsProjection, (_doc, news) => news, {});
+  const whole = await newsSince({ collection: collectionsOf(1).shipments, clientIds, timestamp: new Date(SINCE), projection: shipmentNewsProjection, answerOf: (_doc, news) => news, read: {} });
   expected = whole.groups.map((g) => ({ purchaseOrderNumber: g.purchaseOrderNumber, complete: purchaseOrderComplete(whole.members.get(groupKey(g)) ?? []), salesOrders: g.members.map(toSalesOrderShipment) }));
   firstBatch = new Set(expected.slice(0, 100).map((n) => n.purchaseOrderNumber));
 }, 180_000);

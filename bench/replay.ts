@@ -3,7 +3,8 @@
 // set, 6 partitions) into a fresh database whose live version `ossn projector` has first filled
 // with every event (as in production: a replay rebuilds beside a populated live version, whose
 // shown times it reads and carries; --empty-live skips that, as the bench did before issue 31):
-// how long each of its steps took (from its output) and its events a second, the load average,
+// how long each of its steps took (from its output) and its events a second, the CPU seconds the
+// replay process and mongod spent in each (less sensitive than the times to a neighbour's load), the load average,
 // and the peak resident memory of the replay process, beside Kafka's and MongoDB's. The replay
 // folds the whole topic once more to verify it, so its memory is the figure that must stay flat as
 // the topic grows (verification streams the topic in passes of 500,000 events).
@@ -23,6 +24,7 @@ import { ensureTopics } from '../services/adapters/kafka/topics.js';
 import { waitUntilCaughtUp } from '../services/adapters/kafka/progress.js';
 import { createLogger } from '../services/plumbing/logging/logger.js';
 import { MemoryWatch } from './support/process-memory.js';
+import { sampleCpu, type WatchedCpu } from './support/cpu.js';
 import { resultsDir, writeResults } from './support/results.js';
 
 const { values } = parseArgs({ options: { events: { type: 'string' }, partitions: { type: 'string' }, 'empty-live': { type: 'boolean' } } });
@@ -98,9 +100,19 @@ if (!values['empty-live']) {
 }
 
 /** Runs `ossn replay` to the end, timing each step from the line that announces it. */
-async function timeReplay(): Promise<{ seconds: number; steps: Record<string, number>; output: string }> {
+async function timeReplay(): Promise<{ seconds: number; steps: Record<string, number>; cpu: Record<string, { replay: number; mongod: number }>; output: string }> {
   const child = spawn(process.execPath, [entry, 'replay'], { env: ossnEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   memory.watch({ name: 'replay', pid: child.pid as number });
+  const mongods: WatchedCpu[] = (await stackStatus()).filter((server) => server.name.startsWith('mongo') && server.pid !== undefined).map((server) => ({ name: server.name, pid: server.pid as number }));
+  const watchedCpu = [{ name: 'replay', pid: child.pid as number }, ...mongods];
+  /** CPU seconds so far: the replay process's (all threads) and every mongod's. */
+  const cpuNow = () => {
+    const { total } = sampleCpu(watchedCpu);
+    return { replay: total.replay ?? 0, mongod: mongods.reduce((sum, m) => sum + (total[m.name] ?? 0), 0) };
+  };
+  const cpuMarks: { replay: number; mongod: number }[] = [];
+  let lastCpu = cpuNow();
+  const cpuTimer = setInterval(() => (lastCpu = cpuNow()), 200);
   const log = createWriteStream(resolve(resultsDir, 'replay-process.log'));
   const started = performance.now();
   const marks: [string, number][] = [];
@@ -117,6 +129,7 @@ async function timeReplay(): Promise<{ seconds: number; steps: Record<string, nu
     const step = steps.find(([, pattern]) => pattern.test(line));
     if (step) {
       marks.push([step[0], performance.now()]);
+      cpuMarks.push(cpuNow());
       say(`  ${line}`);
     } else if (/^rebuilding: /.test(line)) say(`  ${line}`);
   };
@@ -124,11 +137,20 @@ async function timeReplay(): Promise<{ seconds: number; steps: Record<string, nu
   createInterface({ input: child.stderr }).on('line', watch);
   const code = await new Promise<number | null>((done) => child.once('exit', (c) => done(c)));
   const ended = performance.now();
+  // The process is gone: its last figure is the last sample taken while it ran (at most 200 ms short).
+  clearInterval(cpuTimer);
+  const cpuEnd = { replay: lastCpu.replay, mongod: cpuNow().mongod };
   memory.forget('replay');
   log.end();
   if (code !== 0) throw new Error(`ossn replay exited with code ${code}; see bench/results/replay-process.log`);
   const durations = Object.fromEntries(marks.map(([name, at], i) => [name, ((marks[i + 1]?.[1] ?? ended) - at) / 1000]));
-  return { seconds: (ended - started) / 1000, steps: durations, output };
+  const cpu = Object.fromEntries(
+    marks.map(([name], i) => {
+      const [from, to] = [cpuMarks[i]!, cpuMarks[i + 1] ?? cpuEnd];
+      return [name, { replay: to.replay - from.replay, mongod: to.mongod - from.mongod }];
+    }),
+  );
+  return { seconds: (ended - started) / 1000, steps: durations, cpu, output };
 }
 
 const loadBefore = load();
@@ -147,6 +169,7 @@ const figures = {
   seconds: round(replayed.seconds),
   eventsPerSecond: Math.round(loaded / replayed.seconds),
   steps: Object.fromEntries(Object.entries(replayed.steps).map(([k, v]) => [k, round(v)])),
+  cpuSeconds: Object.fromEntries(Object.entries(replayed.cpu).map(([k, v]) => [k, { replay: round(v.replay), mongod: round(v.mongod) }])),
   peakRssMiB: Object.fromEntries(Object.entries(peakRssMiB).map(([k, v]) => [k, Math.round(v)])),
   verification: /documents: .*/.exec(replayed.output)?.[0],
 };
@@ -155,6 +178,7 @@ process.stdout.write(
   [
     `ossn replay of ${loaded.toLocaleString('en')} events, live version ${figures.liveVersion}: ${round(replayed.seconds)} s (${figures.eventsPerSecond.toLocaleString('en')} events/s over the whole replay); load average ${loadBefore} before, ${figures.loadAverage.after} after`,
     `  steps: ${Object.entries(figures.steps).map(([k, v]) => `${k} ${v} s (${Math.round(loaded / v).toLocaleString('en')} events/s)`).join(', ')}`,
+    `  CPU seconds (replay process + mongod): ${Object.entries(figures.cpuSeconds).map(([k, v]) => `${k} ${v.replay} + ${v.mongod}`).join(', ')}`,
     `  peak resident memory (MiB): ${Object.entries(figures.peakRssMiB).map(([k, v]) => `${k} ${v}`).join(', ')}`,
     `  ${figures.verification ?? ''}`,
     `figures in ${resultsFile}`,

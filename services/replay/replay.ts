@@ -220,21 +220,8 @@ async function switchOver(ctx: ReplayContext, build: BuildRecord, lock: ReplayLo
 }
 
 async function carryShownTimes(rebuilt: ReadModelCollections, live: ReadModelCollections, since: Date, signal?: AbortSignal): Promise<void> {
-  await both(
-    () => settleChangeTimes(rebuilt, live, { liveChangedSince: since, stamp: false, signal }),
-    () => settleShipmentTimes(rebuilt, live, { liveChangedSince: since, stamp: false, signal }),
-  );
-}
-
-/**
- * Both steps at once (each settles its own read model: one's reads overlap the other's decoding),
- * settled both before returning, so neither goes on writing once the replay has given up.
- */
-async function both<A, B>(a: () => Promise<A>, b: () => Promise<B>): Promise<[A, B]> {
-  const [first, second] = await Promise.allSettled([a(), b()]);
-  if (first.status === 'rejected') throw first.reason;
-  if (second.status === 'rejected') throw second.reason;
-  return [first.value, second.value];
+  await settleChangeTimes(rebuilt, live, { liveChangedSince: since, stamp: false, signal });
+  await settleShipmentTimes(rebuilt, live, { liveChangedSince: since, stamp: false, signal });
 }
 
 /**
@@ -294,13 +281,10 @@ async function replayHoldingLock(ctx: ReplayContext, lock: ReplayLock, options: 
   throwIfLost(lock);
   await options.onPhase?.('settling', build);
   // Stopped, the build stays recorded: the next replay finds it active and settles it.
-  const settled = await unlessStopped(options.signal, async () => {
-    const [changeTimes, shipmentTimes] = await both(
-      () => settleChangeTimes(rebuilt, live, { stamp: true, signal: options.signal }),
-      () => settleShipmentTimes(rebuilt, live, { stamp: true, switchedAt: active.activatedAt, signal: options.signal }),
-    );
-    return { changeTimes, shipmentTimes };
-  });
+  const settled = await unlessStopped(options.signal, async () => ({
+    changeTimes: await settleChangeTimes(rebuilt, live, { stamp: true, signal: options.signal }),
+    shipmentTimes: await settleShipmentTimes(rebuilt, live, { stamp: true, switchedAt: active.activatedAt, signal: options.signal }),
+  }));
   if (!settled) return { outcome: 'stopped', build, switched: true };
   const { changeTimes, shipmentTimes } = settled;
   await forgetBuild(ctx.db);

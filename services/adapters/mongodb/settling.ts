@@ -87,10 +87,7 @@ export async function settleAgainstLive<T extends Sequenced>(
       rebuilt,
       async (only) => {
         const filter = { _id: { $in: only ?? page.map((d) => d._id as string) } } as Filter<T>;
-        // Every document is read in full, both versions': the decoding is most of settling's time,
-        // and the strings were valid UTF-8 when the projector wrote them: not checked again.
-        const read = { enableUtf8Validation: false };
-        const [docs, shown] = await Promise.all([rebuilt.find(filter, read).toArray(), live.find(filter, read).toArray()]);
+        const [docs, shown] = await Promise.all([rebuilt.find(filter).toArray(), live.find(filter).toArray()]);
         const shownById = new Map(shown.map((d) => [d._id, d as T]));
         const settlement: PageSettlement<T> = { ops: [], carried: 0, stamped: 0 };
         for (const doc of docs) settleDocument(doc as T, shownById.get(doc._id), settlement);

@@ -1,14 +1,19 @@
-// npm run bench:replay [-- --events N]   (2,000,000 by default)
+// npm run bench:replay [-- --events N] [--empty-live]   (2,000,000 events by default)
 // `ossn replay`, the real command in its own process, over a topic of N events (the demo data
-// set, 6 partitions) into a fresh database: how long each of its steps took (from its output) and
-// the peak resident memory of the replay process, beside Kafka's and MongoDB's. The replay folds
-// the whole topic once more to verify it, so its memory is the figure that must stay flat as the
-// topic grows (verification streams the topic in passes of 500,000 events).
+// set, 6 partitions) into a fresh database whose live version `ossn projector` has first filled
+// with every event (as in production: a replay rebuilds beside a populated live version, whose
+// shown times it reads and carries; --empty-live skips that, as the bench did before issue 31):
+// how long each of its steps took (from its output) and its events a second, the CPU seconds the
+// replay process and mongod spent in each (less sensitive than the times to a neighbour's load), the load average,
+// and the peak resident memory of the replay process, beside Kafka's and MongoDB's. The replay
+// folds the whole topic once more to verify it, so its memory is the figure that must stay flat as
+// the topic grows (verification streams the topic in passes of 500,000 events).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateDemoEvents } from '../services/ossn/demo-events/demo-events.js';
@@ -16,11 +21,13 @@ import { ensureStack, stackStatus } from '../scripts/stack/stack.js';
 import { createKafka } from '../services/adapters/kafka/client.js';
 import { connectProducer } from '../services/adapters/kafka/producer.js';
 import { ensureTopics } from '../services/adapters/kafka/topics.js';
+import { waitUntilCaughtUp } from '../services/adapters/kafka/progress.js';
 import { createLogger } from '../services/plumbing/logging/logger.js';
 import { MemoryWatch } from './support/process-memory.js';
+import { sampleCpu, type WatchedCpu } from './support/cpu.js';
 import { resultsDir, writeResults } from './support/results.js';
 
-const { values } = parseArgs({ options: { events: { type: 'string' }, partitions: { type: 'string' } } });
+const { values } = parseArgs({ options: { events: { type: 'string' }, partitions: { type: 'string' }, 'empty-live': { type: 'boolean' } } });
 const eventCount = Number(values.events ?? process.env.BENCH_REPLAY_EVENTS ?? 2_000_000);
 const partitions = Number(values.partitions ?? 6);
 for (const n of [eventCount, partitions]) if (!Number.isInteger(n) || n < 1) throw new Error(`--events and --partitions take whole numbers of at least 1, got ${n}`);
@@ -55,14 +62,57 @@ for (let share = 0; loaded < eventCount; share++) {
 }
 await producer.close();
 
+const entry = fileURLToPath(new URL('../bin/ossn.mjs', import.meta.url));
+const ossnEnv = { ...process.env, KAFKA_BROKERS: env.KAFKA_BROKERS, MONGODB_URI: env.MONGODB_URI, MONGODB_DATABASE: database, OSSN_TOPIC: topic, LOG_LEVEL: 'warn' };
+const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
+
+/** The live version (1) filled by `ossn projector` over every event, as a replay finds it in production. */
+async function populateLiveVersion(): Promise<number> {
+  const group = `ossn-projector-${topic}-v1`;
+  const child = spawn(process.execPath, [entry, 'projector'], { env: { ...ossnEnv, OSSN_METRICS_PORT: '0', OSSN_CONSUMER_GROUP: group }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const exited = new Promise<number | null>((done) => child.once('exit', (c) => done(c)));
+  const started = performance.now();
+  let polls = 0;
+  try {
+    await Promise.race([
+      waitUntilCaughtUp(kafka, group, topic, 4 * 3_600_000, {
+        everyMs: 250,
+        onLag: (left) => {
+          if (++polls % 240 === 0) say(`  live projector: ${loaded - Number(left)} of ${loaded} events committed`);
+        },
+      }),
+      exited.then((code) => {
+        throw new Error(`ossn projector exited (code ${code}) before it caught up`);
+      }),
+    ]);
+    return (performance.now() - started) / 1000;
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+let liveSeconds: number | undefined;
+if (!values['empty-live']) {
+  say(`filling the live version: ossn projector over the ${loaded} events (load ${load()})`);
+  liveSeconds = await populateLiveVersion();
+  say(`  live version filled in ${Math.round(liveSeconds)} s`);
+}
+
 /** Runs `ossn replay` to the end, timing each step from the line that announces it. */
-async function timeReplay(): Promise<{ seconds: number; steps: Record<string, number>; output: string }> {
-  const entry = fileURLToPath(new URL('../bin/ossn.mjs', import.meta.url));
-  const child = spawn(process.execPath, [entry, 'replay'], {
-    env: { ...process.env, KAFKA_BROKERS: env.KAFKA_BROKERS, MONGODB_URI: env.MONGODB_URI, MONGODB_DATABASE: database, OSSN_TOPIC: topic, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+async function timeReplay(): Promise<{ seconds: number; steps: Record<string, number>; cpu: Record<string, { replay: number; mongod: number }>; output: string }> {
+  const child = spawn(process.execPath, [entry, 'replay'], { env: ossnEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   memory.watch({ name: 'replay', pid: child.pid as number });
+  const mongods: WatchedCpu[] = (await stackStatus()).filter((server) => server.name.startsWith('mongo') && server.pid !== undefined).map((server) => ({ name: server.name, pid: server.pid as number }));
+  const watchedCpu = [{ name: 'replay', pid: child.pid as number }, ...mongods];
+  /** CPU seconds so far: the replay process's (all threads) and every mongod's. */
+  const cpuNow = () => {
+    const { total } = sampleCpu(watchedCpu);
+    return { replay: total.replay ?? 0, mongod: mongods.reduce((sum, m) => sum + (total[m.name] ?? 0), 0) };
+  };
+  const cpuMarks: { replay: number; mongod: number }[] = [];
+  let lastCpu = cpuNow();
+  const cpuTimer = setInterval(() => (lastCpu = cpuNow()), 200);
   const log = createWriteStream(resolve(resultsDir, 'replay-process.log'));
   const started = performance.now();
   const marks: [string, number][] = [];
@@ -79,6 +129,7 @@ async function timeReplay(): Promise<{ seconds: number; steps: Record<string, nu
     const step = steps.find(([, pattern]) => pattern.test(line));
     if (step) {
       marks.push([step[0], performance.now()]);
+      cpuMarks.push(cpuNow());
       say(`  ${line}`);
     } else if (/^rebuilding: /.test(line)) say(`  ${line}`);
   };
@@ -86,14 +137,24 @@ async function timeReplay(): Promise<{ seconds: number; steps: Record<string, nu
   createInterface({ input: child.stderr }).on('line', watch);
   const code = await new Promise<number | null>((done) => child.once('exit', (c) => done(c)));
   const ended = performance.now();
+  // The process is gone: its last figure is the last sample taken while it ran (at most 200 ms short).
+  clearInterval(cpuTimer);
+  const cpuEnd = { replay: lastCpu.replay, mongod: cpuNow().mongod };
   memory.forget('replay');
   log.end();
   if (code !== 0) throw new Error(`ossn replay exited with code ${code}; see bench/results/replay-process.log`);
   const durations = Object.fromEntries(marks.map(([name, at], i) => [name, ((marks[i + 1]?.[1] ?? ended) - at) / 1000]));
-  return { seconds: (ended - started) / 1000, steps: durations, output };
+  const cpu = Object.fromEntries(
+    marks.map(([name], i) => {
+      const [from, to] = [cpuMarks[i]!, cpuMarks[i + 1] ?? cpuEnd];
+      return [name, { replay: to.replay - from.replay, mongod: to.mongod - from.mongod }];
+    }),
+  );
+  return { seconds: (ended - started) / 1000, steps: durations, cpu, output };
 }
 
-say('ossn replay');
+const loadBefore = load();
+say(`ossn replay (load ${loadBefore})`);
 const replayed = await timeReplay();
 const peakRssMiB = memory.peaksMiB();
 memory.stop();
@@ -102,17 +163,22 @@ const round = (n: number) => Math.round(n * 10) / 10;
 const figures = {
   events: loaded,
   partitions,
+  liveVersion: values['empty-live'] ? 'empty' : 'populated',
+  liveFillSeconds: liveSeconds === undefined ? undefined : round(liveSeconds),
+  loadAverage: { before: loadBefore, after: load() },
   seconds: round(replayed.seconds),
   eventsPerSecond: Math.round(loaded / replayed.seconds),
   steps: Object.fromEntries(Object.entries(replayed.steps).map(([k, v]) => [k, round(v)])),
+  cpuSeconds: Object.fromEntries(Object.entries(replayed.cpu).map(([k, v]) => [k, { replay: round(v.replay), mongod: round(v.mongod) }])),
   peakRssMiB: Object.fromEntries(Object.entries(peakRssMiB).map(([k, v]) => [k, Math.round(v)])),
   verification: /documents: .*/.exec(replayed.output)?.[0],
 };
 const resultsFile = writeResults('replay', figures);
 process.stdout.write(
   [
-    `ossn replay of ${loaded.toLocaleString('en')} events: ${round(replayed.seconds)} s (${figures.eventsPerSecond.toLocaleString('en')} events/s over the whole replay)`,
-    `  steps (s): ${Object.entries(figures.steps).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    `ossn replay of ${loaded.toLocaleString('en')} events, live version ${figures.liveVersion}: ${round(replayed.seconds)} s (${figures.eventsPerSecond.toLocaleString('en')} events/s over the whole replay); load average ${loadBefore} before, ${figures.loadAverage.after} after`,
+    `  steps: ${Object.entries(figures.steps).map(([k, v]) => `${k} ${v} s (${Math.round(loaded / v).toLocaleString('en')} events/s)`).join(', ')}`,
+    `  CPU seconds (replay process + mongod): ${Object.entries(figures.cpuSeconds).map(([k, v]) => `${k} ${v.replay} + ${v.mongod}`).join(', ')}`,
     `  peak resident memory (MiB): ${Object.entries(figures.peakRssMiB).map(([k, v]) => `${k} ${v}`).join(', ')}`,
     `  ${figures.verification ?? ''}`,
     `figures in ${resultsFile}`,

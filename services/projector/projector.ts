@@ -40,8 +40,6 @@ export interface ProjectorDependencies {
   observer?: (outcome: BatchOutcome<SourceMessage>) => void;
   /** The projection of a batch: projectBatch unless a test stands in a defective one. */
   projectBatch?: typeof projectBatch<SourceMessage>;
-  /** Reads the states of sales orders the cache does not hold: loadStates unless a rebuild skips those it knows absent (rebuild-reads.ts). */
-  loadStates?: typeof loadStates;
 }
 
 /** Writes of a batch the store refuses (isRefusedDocument) before its sales orders are written one by one. */
@@ -83,7 +81,7 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
         /** Folds the batch onto the states of its sales orders, kept ones only when `useKept`. */
         const foldBatch = async (useKept: boolean) => {
           if (!useKept) cache.forget(keys);
-          const { states, keptStates } = await loadThroughCache(deps.collections, cache, keys, deps.loadStates ?? loadStates);
+          const { states, keptStates } = await loadThroughCache(deps.collections, cache, keys);
           return { states, projected: foldSettingAsideFailures(fold, states, valid), keptStates };
         };
         // A failed attempt may be a stale kept state's doing (a guard that no longer held).
@@ -166,12 +164,11 @@ async function loadThroughCache(
   collections: ReadModelCollections,
   cache: StateCache,
   keys: string[],
-  load: typeof loadStates,
 ): Promise<{ states: LoadedStates; keptStates: number }> {
   const { known, missing } = cache.lookup(keys);
   const keptStates = keys.length - missing.length;
   if (missing.length === 0) return { states: known, keptStates };
-  const stored = await load(collections, missing);
+  const stored = await loadStates(collections, missing);
   const states = {
     orderStatus: new Map([...known.orderStatus, ...stored.orderStatus]),
     shipments: new Map([...known.shipments, ...stored.shipments]),

@@ -38,8 +38,6 @@ export interface ProjectorExtras {
   alreadyDeadLettered?: DeadLetteredCheck;
   /** See ProjectorDependencies.projectBatch. */
   projectBatch?: ProjectorDependencies['projectBatch'];
-  /** A rebuild's: see ProjectorDependencies.loadStates. */
-  loadStates?: ProjectorDependencies['loadStates'];
 }
 
 /** Starts once MongoDB and Kafka answer, however long that takes (each wait is logged). */
@@ -87,7 +85,6 @@ export async function startProjector(config: ProjectorConfig, logger: Logger, ex
       alreadyDeadLettered: extras.alreadyDeadLettered,
       writeFence: extras.writeFence,
       projectBatch: extras.projectBatch,
-      loadStates: extras.loadStates,
     });
     const consumer = await untilAnswered(
       'Kafka',

@@ -10,10 +10,6 @@ import { deadLetterTopic } from '../../contracts/transport.js';
 import type { Logger } from '../plumbing/logging/logger.js';
 import { startProjector, type RunningProjector } from '../projector/run.js';
 import { configForVersion } from '../projector/versions.js';
-import { RebuildReads } from '../projector/rebuild-reads.js';
-import { documentIds } from '../adapters/mongodb/document-ids.js';
-import { loadStates } from '../adapters/mongodb/writes.js';
-import { noMarks } from '../../projections/resume-marks.js';
 import {
   activateBuild,
   forgetBuild,
@@ -123,16 +119,9 @@ async function startRebuildProjector(ctx: ReplayContext, build: BuildRecord, opt
   // Events the live version already sent to the dead-letter topic are not sent there again; read
   // at each start, so the switch's run knows those the live version sent during the rebuild.
   const alreadyDeadLettered = await deadLetteredSources(ctx.kafka, deadLetterTopic(ctx.config.topic), ctx.config.topic);
-  // Read once the run before has stopped writing (a killed one's lock lapsed first): what the build
-  // holds now is all it holds but what this run writes, so the other sales orders need no read.
-  const reads = new RebuildReads(await documentIds(readModelCollections(ctx.db, build.version)));
-  const load: typeof loadStates = async (collections, keys) => {
-    const read = reads.toRead(keys);
-    return read.length > 0 ? loadStates(collections, read) : { orderStatus: new Map(), shipments: new Map(), marks: noMarks() };
-  };
   try {
     const config = { ...configForVersion(ctx.config, build.version, build.previous), consumerGroup: build.consumerGroup };
-    return await startProjector(config, ctx.logger, { signal: options.signal, alreadyDeadLettered, loadStates: load });
+    return await startProjector(config, ctx.logger, { signal: options.signal, alreadyDeadLettered });
   } catch (error) {
     if (options.signal?.aborted) return undefined; // stopped while a server was away
     throw error;

@@ -30,6 +30,11 @@ export interface OrderLookups {
   shipmentNotificationBatches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<AsyncIterable<ShipmentNotificationView[]>>;
 }
 
+/** Each batch of an answer read in batches, mapped as it comes. */
+export async function* mapBatches<T, U>(batches: AsyncIterable<T>, map: (batch: T) => U): AsyncGenerator<U> {
+  for await (const batch of batches) yield map(batch);
+}
+
 /** An answer already read whole, as one batch (none when it is empty): for lookups that do not read in batches. */
 export async function inOneBatch<V>(answer: Promise<V[]>): Promise<AsyncIterable<V[]>> {
   const views = await answer;

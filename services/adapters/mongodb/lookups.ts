@@ -1,5 +1,5 @@
 import type { Filter, Sort } from 'mongodb';
-import { inOneBatch, type OrderLookups, type OrderLookupsV2, type OrderStatusV2Query, type ShipmentQuery, type StatusQuery } from '../../../contracts/lookups.js';
+import { inOneBatch, mapBatches, type OrderLookups, type OrderLookupsV2, type OrderStatusV2Query, type ShipmentQuery, type StatusQuery } from '../../../contracts/lookups.js';
 import type { OrderStatusView, ShipmentNotificationView } from '../../../contracts/lookup-answers.js';
 import type { CappedAnswer, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../../contracts/lookup-answers-v2.js';
 import { purchaseOrderComplete } from '../../../projections/completion.js';
@@ -97,7 +97,7 @@ export class MongoOrderLookups implements OrderLookups, OrderLookupsV2 {
         answerOf: (_doc, news) => news,
         read,
       });
-      return mapBatches(batches, (g) => view(g, g.purchaseOrderMembers));
+      return mapBatches(batches, (batch) => batch.map((g) => view(g, g.purchaseOrderMembers)));
     }
     const filter = query.queryType === 1 ? { ...base, purchaseOrderNumber: query.referenceNumber } : { ...base, salesOrderNumber: query.referenceNumber };
     const groups = await groupByPurchaseOrder(withLocations(this.collections.shipments.find<ShipmentsState>(filter, { sort: byPurchaseOrder, projection: v1ShipmentsProjection, ...read })));
@@ -116,10 +116,6 @@ export class MongoOrderLookups implements OrderLookups, OrderLookupsV2 {
   shipmentNotificationsV2(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedAnswer<ShipmentNotificationV2View>> {
     return endedBySignal(signal, () => this.v2.shipmentNotificationsV2(clientIds, query, signal));
   }
-}
-
-async function* mapBatches<T, V>(batches: AsyncIterable<T[]>, map: (item: T) => V): AsyncGenerator<V[]> {
-  for await (const batch of batches) yield batch.map(map);
 }
 
 /** Only sales orders with at least one location are answered. */

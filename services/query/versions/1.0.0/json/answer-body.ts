@@ -13,6 +13,7 @@ import type { Tree } from '../../../protocol/content-tree.js';
 import { writeJsonArrayAsRead, writeJsonArrays } from '../../../protocol/json/json-body.js';
 import { formatDateTime } from '../../../protocol/xsd-datetime.js';
 import { required } from '../content-values.js';
+import { mapBatches } from '../../../../../contracts/lookups.js';
 
 /**
  * A date as its ISO 8601 text: the same text JSON.stringify gives a Date, without its call to
@@ -87,8 +88,4 @@ export function orderStatusJson(orders: readonly OrderStatusView[]): (out: Answe
 /** Writes `{"shipments":[…]}`, `{"shipments":[]}` when there is none, as the batches come. */
 export function shipmentsJson(batches: AsyncIterable<readonly ShipmentNotificationView[]>): (out: AnswerChunks) => AsyncIterable<void> {
   return (out) => writeJsonArrayAsRead(out, 'shipments', mapBatches(batches, (batch) => trees(batch, shipmentTree)), 'written');
-}
-
-async function* mapBatches<T, U>(batches: AsyncIterable<T>, map: (batch: T) => U): AsyncGenerator<U> {
-  for await (const batch of batches) yield map(batch);
 }

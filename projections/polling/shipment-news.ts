@@ -91,7 +91,9 @@ export const compareNews = (a: NewsPlace, b: NewsPlace): number => a.key - b.key
  * (`waiting`, at the keys read), those that can be sent now, in order: the ones that sort before
  * `next`, the first still to be read, at its planned key (none left: all). A write between the
  * plan and the read can move a key later than planned: that purchase order waits until none still
- * to be read sorts before it, so the order is the one the keys read give.
+ * to be read sorts before it. One moved earlier (a package posted late with an older shipmentDate)
+ * is sent after some that sort after it now: the last purchase order's time, from which a partner
+ * resumes a full answer (partners.md), can only come out earlier, so the resume misses nothing.
  */
 export function sendable<P extends NewsPlace>(waiting: readonly P[], next: NewsPlace | undefined): { send: P[]; wait: P[] } {
   const sorted = [...waiting].sort(compareNews);

@@ -86,7 +86,8 @@ export interface StreamedShipmentNews<S> {
  * find unless a write came in between. Then the purchase
  * orders are read in that order, a batch at a time, the next batch read while the last is sent;
  * a purchase order is handed on only once none still to be read sorts before it at its planned
- * key (a write in between can move a key later: that one waits), so the order is newsSince's.
+ * key (a write in between can move a key later: that one waits; see sendable), so the order is
+ * newsSince's unless a write came in between.
  * Promise: resolves once the order is planned (a failure before is the caller's to answer as an
  * error), the batches then. After the last read, the collection is confirmed to be still stored
  * (confirmStillStored): a version dropped mid-answer fails the answer, never shortens it.

@@ -54,17 +54,8 @@ export class StoreConnection {
     if (!this.isConnected) return Promise.reject(new StoreNotConnectedError());
     const { deadlineMs } = this.options;
     if (!deadlineMs) return operation(signal);
-    // A controller and a plain timer, held until the operation ends: an AbortSignal.timeout only
-    // AbortSignal.any refers to can be collected before it fires (nodejs/node#57736).
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new DeadlineExceededError(storeOperation, deadlineMs, ErrorCodes.STORE_TIMEOUT)), deadlineMs);
-    const onCaller = () => deadline.abort(signal?.reason);
-    signal?.addEventListener('abort', onCaller, { once: true });
-    if (signal?.aborted) onCaller();
-    return withDeadline(operation(deadline.signal), deadlineMs, storeOperation, ErrorCodes.STORE_TIMEOUT).finally(() => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onCaller);
-    });
+    const { controller, release } = followingCaller(signal);
+    return withinDeadline(operation(controller.signal), controller, deadlineMs).finally(release);
   }
 
   /**
@@ -77,15 +68,8 @@ export class StoreConnection {
     if (!this.isConnected) throw new StoreNotConnectedError();
     const { deadlineMs } = this.options;
     if (!deadlineMs) return operation(signal);
-    const work = new AbortController();
-    const onCaller = () => work.abort(signal?.reason);
-    signal?.addEventListener('abort', onCaller, { once: true });
-    if (signal?.aborted) onCaller();
-    const release = () => signal?.removeEventListener('abort', onCaller);
-    const step = <R>(pending: Promise<R>): Promise<R> => {
-      const timer = setTimeout(() => work.abort(new DeadlineExceededError(storeOperation, deadlineMs, ErrorCodes.STORE_TIMEOUT)), deadlineMs);
-      return withDeadline(pending, deadlineMs, storeOperation, ErrorCodes.STORE_TIMEOUT).finally(() => clearTimeout(timer));
-    };
+    const { controller: work, release } = followingCaller(signal);
+    const step = <R>(pending: Promise<R>): Promise<R> => withinDeadline(pending, work, deadlineMs);
     let batches: AsyncIterable<T>;
     try {
       batches = await step(operation(work.signal));
@@ -113,4 +97,24 @@ export class StoreConnection {
     this.stop.abort();
     await this.client.close();
   }
+}
+
+/** A controller aborted with `signal` too (with its reason), and how to stop following `signal`. */
+function followingCaller(signal?: AbortSignal): { controller: AbortController; release: () => void } {
+  const controller = new AbortController();
+  const onCaller = () => controller.abort(signal?.reason);
+  signal?.addEventListener('abort', onCaller, { once: true });
+  if (signal?.aborted) onCaller();
+  return { controller, release: () => signal?.removeEventListener('abort', onCaller) };
+}
+
+/**
+ * `pending`, failed once `deadlineMs` has passed, when `controller` is aborted too, so that the
+ * reads given its signal are cancelled (cursors closed), not only abandoned. A plain timer, held
+ * until `pending` ends: an AbortSignal.timeout only AbortSignal.any refers to can be collected
+ * before it fires (nodejs/node#57736).
+ */
+function withinDeadline<R>(pending: Promise<R>, controller: AbortController, deadlineMs: number): Promise<R> {
+  const timer = setTimeout(() => controller.abort(new DeadlineExceededError(storeOperation, deadlineMs, ErrorCodes.STORE_TIMEOUT)), deadlineMs);
+  return withDeadline(pending, deadlineMs, storeOperation, ErrorCodes.STORE_TIMEOUT).finally(() => clearTimeout(timer));
 }

@@ -1,5 +1,6 @@
 // The batch consumer against the real broker: a batch that takes longer than the session timeout
-// keeps its membership, so its offsets are committed once and it is not delivered again.
+// keeps its membership, so its offsets are committed once and it is not delivered again; a member
+// the group expelled all the same (the process frozen longer than the session) comes back.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
 import { createLogger } from '../../plumbing/logging/logger.js';
@@ -38,6 +39,29 @@ it('keeps a batch slower than the session timeout in the group: committed once, 
     await consumer.stop();
   }
   expect(delivered).toEqual(['a', 'b', 'c']);
+});
+
+it('comes back after the group expelled it while a batch froze the process: the batch comes again and later messages are consumed', { timeout: 150_000 }, async () => {
+  const { topic, group } = uniqueNames('expelled');
+  await ensureTopics(kafka, topic, 1);
+  await producer.send(topic, [{ key: 'k', value: 'a' }]);
+
+  const sessionTimeoutMs = 6_000;
+  const delivered: string[] = [];
+  const consumer = await consumeBatches(kafka, { groupId: group, topic, logger, sessionTimeoutMs }, async (messages) => {
+    delivered.push(...messages.map((m) => String(m.value)));
+    // The first batch blocks the event loop (a long GC pause, a stalled VM): no heartbeat leaves
+    // until the group has expelled the member, whose commit kafkajs then counts a failure for good.
+    if (delivered.length === 1) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 3 * sessionTimeoutMs);
+  });
+  try {
+    await expect.poll(() => delivered.length, { timeout: 60_000, interval: 200 }).toBeGreaterThanOrEqual(2);
+    await producer.send(topic, [{ key: 'k', value: 'b' }]);
+    await expect.poll(() => groupLag(kafka, group, topic), { timeout: 60_000, interval: 200 }).toBe(0n);
+  } finally {
+    await consumer.stop();
+  }
+  expect(delivered).toEqual(['a', 'a', 'b']);
 });
 
 it('hands a partition over in batches as large as its fetch size per partition allows', { timeout: 150_000 }, async () => {

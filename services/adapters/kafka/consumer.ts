@@ -94,37 +94,79 @@ export interface ConsumeOptions {
 export async function consumeBatches(kafka: Kafka, options: ConsumeOptions, handler: BatchHandler): Promise<BatchConsumer> {
   const sessionTimeout = options.sessionTimeoutMs ?? 30_000;
   const { heartbeatIntervalMs, keepAliveEveryMs } = heartbeatTimings(sessionTimeout);
-  const consumer = kafka.consumer({
-    groupId: options.groupId,
-    sessionTimeout,
-    heartbeatInterval: heartbeatIntervalMs,
-    // A stop waits for the fetch in progress: with nothing new to read the broker holds it this
-    // long (kafkajs's default, 5 s, took half of the stop's deadline). Events still arrive at once.
-    maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
-    ...(options.maxBytesPerPartition === undefined ? {} : { maxBytesPerPartition: options.maxBytesPerPartition }),
-    ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
-  });
-  if (options.onJoin) consumer.on(consumer.events.GROUP_JOIN, () => options.onJoin?.());
-  if (options.onLeave) for (const event of [consumer.events.CRASH, consumer.events.STOP]) consumer.on(event, () => options.onLeave?.());
-  await consumer.connect();
+  const { logger } = options;
   const inFlight = new Set<BatchInFlight>();
   const abandon = new AbortController();
-  try {
-    await subscribeAndRun(consumer, options, handler, { inFlight, abandon: abandon.signal, keepAliveEveryMs });
-  } catch (error) {
-    await consumer.disconnect().catch(() => undefined);
-    throw error;
+  let stopping = false;
+  let replaceAfterMs = replaceGivenUpAfterMs.first;
+  let replacing: NodeJS.Timeout | undefined;
+
+  /** A new kafkajs consumer in the group, running: resolves once it has subscribed. */
+  const join = async (): Promise<Consumer> => {
+    const consumer = kafka.consumer({
+      groupId: options.groupId,
+      sessionTimeout,
+      heartbeatInterval: heartbeatIntervalMs,
+      // A stop waits for the fetch in progress: with nothing new to read the broker holds it this
+      // long (kafkajs's default, 5 s, took half of the stop's deadline). Events still arrive at once.
+      maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
+      ...(options.maxBytesPerPartition === undefined ? {} : { maxBytesPerPartition: options.maxBytesPerPartition }),
+      ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
+    });
+    if (options.onJoin) consumer.on(consumer.events.GROUP_JOIN, () => options.onJoin?.());
+    if (options.onLeave) for (const event of [consumer.events.CRASH, consumer.events.STOP]) consumer.on(event, () => options.onLeave?.());
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (!payload.restart) replaceGivenUp(payload.error);
+    });
+    await consumer.connect();
+    try {
+      await subscribeAndRun(consumer, options, handler, { inFlight, abandon: abandon.signal, keepAliveEveryMs });
+    } catch (error) {
+      await consumer.disconnect().catch(() => undefined);
+      throw error;
+    }
+    return consumer;
+  };
+
+  let current: Promise<Consumer> = join();
+  await current;
+  /**
+   * kafkajs gives a consumer up for good on an error it does not count retriable, such as the
+   * commit of a member the group expelled while a batch kept the process from heartbeating ("The
+   * coordinator is not aware of this member"): it then neither fetches nor rejoins, and the process
+   * would stay up consuming nothing. A new consumer joins in its place (its batch, uncommitted,
+   * comes again), again after a longer pause while each one fails.
+   */
+  function replaceGivenUp(error: unknown): void {
+    if (stopping) return;
+    logger.error({ err: error, groupId: options.groupId, retryInMs: replaceAfterMs }, 'the Kafka consumer stopped for good; a new one joins the group');
+    replacing = setTimeout(() => {
+      replacing = undefined;
+      if (stopping) return;
+      current = join();
+      current.then(
+        () => (replaceAfterMs = replaceGivenUpAfterMs.first),
+        (failure: unknown) => {
+          replaceAfterMs = Math.min(replaceAfterMs * 2, replaceGivenUpAfterMs.most);
+          replaceGivenUp(failure);
+        },
+      );
+    }, replaceAfterMs);
   }
+
   const batches = () => ({ batchesInFlight: [...inFlight] });
   return {
     async stop() {
-      const { logger } = options;
+      stopping = true;
+      clearTimeout(replacing);
       if (inFlight.size > 0) logger.info(batches(), 'stopping after the batches in flight');
       // kafkajs waits for the batches in progress before it leaves the group; one that waits on a
       // server away would hold the stop for as long as the outage lasts.
       const abandoning = setTimeout(() => abandon.abort(), options.abandonBatchesAfterMs ?? 2_000);
       try {
-        const left = await stopStepWithin('stopping the consumer (batches, commits, leaving the group)', () => consumer.disconnect(), options.stopTimeoutMs ?? 5_000, logger, batches);
+        // A replacement still joining is waited for within the same deadline, then left too.
+        const leave = async () => (await current.catch(() => undefined))?.disconnect();
+        const left = await stopStepWithin('stopping the consumer (batches, commits, leaving the group)', leave, options.stopTimeoutMs ?? 5_000, logger, batches);
         if (!left) {
           abandon.abort();
           logger.warn(
@@ -138,6 +180,9 @@ export async function consumeBatches(kafka: Kafka, options: ConsumeOptions, hand
     },
   };
 }
+
+/** The pause before a consumer kafkajs gave up is replaced: the first, and the longest after failures in a row. */
+export const replaceGivenUpAfterMs = { first: 1_000, most: 30_000 };
 
 async function subscribeAndRun(
   consumer: Consumer,

@@ -20,22 +20,33 @@ export class OverLimitLoad {
   readonly answers: LimitedAnswer[] = [];
   private running = false;
   private loop: Promise<void> | undefined;
+  private readonly inFlight = new Set<Promise<void>>();
 
-  /** `burst` requests at once, a burst every `everyMs` (or as soon as the previous one is answered, when that takes longer). */
+  /**
+   * `burst` requests every `everyMs`, whether or not earlier ones were answered (at most
+   * `maxInFlight` unanswered): the rate offered stays above the limit however slowly the machine
+   * answers. Waiting for each burst's answers first offered a loaded machine's services less than
+   * the limit, and an instance counting alone then never refused.
+   */
   constructor(
     private readonly url: string,
     private readonly partner: Partner,
     private readonly burst: number,
     private readonly everyMs: number,
+    private readonly maxInFlight = 4 * burst,
   ) {}
 
   start(): void {
     this.running = true;
     this.loop = (async () => {
       for (let round = 0; this.running; round++) {
-        const started = Date.now();
-        await Promise.all(Array.from({ length: this.burst }, (_, i) => this.send((round + i) % 2 === 0 ? 'json' : 'soap')));
-        await sleep(Math.max(0, this.everyMs - (Date.now() - started)));
+        const room = Math.min(this.burst, this.maxInFlight - this.inFlight.size);
+        for (let i = 0; i < room; i++) {
+          const sending = this.send((round + i) % 2 === 0 ? 'json' : 'soap');
+          this.inFlight.add(sending);
+          void sending.finally(() => this.inFlight.delete(sending));
+        }
+        await sleep(this.everyMs);
       }
     })();
   }
@@ -43,6 +54,7 @@ export class OverLimitLoad {
   async stop(): Promise<void> {
     this.running = false;
     await this.loop;
+    await Promise.all(this.inFlight);
   }
 
   private async send(how: 'json' | 'soap'): Promise<void> {

@@ -219,7 +219,8 @@ export function storageFormatArgs(node: { log4jFile: string; classpath: string; 
   return ['-Xmx256m', `-Dlog4j2.configurationFile=${node.log4jFile}`, '-cp', node.classpath, 'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId}`, '-c', node.propertiesFile, '--ignore-formatted'];
 }
 
-// Warnings only, except the line that says the server has started, to keep the log readable.
+// Warnings only, to keep the log readable, except what tells where a start stands: the server
+// started, the logs loaded (recovered after a kill), the broker registered and unfenced.
 const log4j2Properties = `status = warn
 appender.stdout.type = Console
 appender.stdout.name = STDOUT
@@ -229,6 +230,10 @@ rootLogger.level = WARN
 rootLogger.appenderRef.stdout.ref = STDOUT
 logger.started.name = kafka.server.KafkaRaftServer
 logger.started.level = INFO
+logger.logs.name = kafka.log.LogManager
+logger.logs.level = INFO
+logger.lifecycle.name = kafka.server.BrokerLifecycleManager
+logger.lifecycle.level = INFO
 `;
 
 export function kafkaServer(config: StackPaths, node: KafkaNode): Server {

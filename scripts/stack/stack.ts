@@ -9,7 +9,7 @@ import { isPortFree, portHolder } from './tcp-ports.js';
 import { groupMembers, groupRssBytes, isRunning, spawnDetached, stopGroup } from './process.js';
 import { redisServer, stackRedisMember } from './redis.js';
 import type { Server, ServerContext, ServerName } from './server.js';
-import { grepLog } from './tools.js';
+import { grepLog, lastLines } from './tools.js';
 import { readState, writeState, type ServerRecord, type StackState } from './state.js';
 import { waitFor } from './wait.js';
 
@@ -154,7 +154,10 @@ async function ensureServer(server: Server, ctx: ServerContext, existing: Server
       const why = grepLog(logFile, /exception|error|fatal|panic|can't|cannot/i).at(-1)?.trim().slice(0, 200);
       return `${name} exited ${how} while starting${why ? ` (${why})` : ''}; see ${shown(logFile)}`;
     },
-    timeoutMessage: `${name} did not answer on ${server.address} within ${server.startTimeoutMs / 1000} s; see ${shown(logFile)}`,
+    // The log's last lines in the message itself: where the log is gone with its machine (CI), the
+    // error is all that tells why.
+    timeoutMessage: () =>
+      [`${name} did not answer on ${server.address} within ${server.startTimeoutMs / 1000} s; see ${shown(logFile)}, which ends:`, ...lastLines(logFile, 12).map((line) => `  ${line.slice(0, 300)}`)].join('\n'),
   });
   await server.settle?.(ctx);
   log(`${name}: ready on ${server.address} (pid ${child.pid}, ${seconds(since)})`);

@@ -84,6 +84,11 @@ export function grepLog(logFile: string, pattern: RegExp): string[] {
   }
 }
 
+/** The last `count` lines of a log that say something (stack frames and blank lines left out); none when it cannot be read. */
+export function lastLines(logFile: string, count: number): string[] {
+  return grepLog(logFile, /^(?!\s+at\s)(?=.*\S)/).slice(-count);
+}
+
 export interface AptContext {
   /** Names the server in messages: `<who>: ...`. */
   who: string;

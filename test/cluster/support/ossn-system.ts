@@ -156,6 +156,10 @@ export class OssnSystem {
       RATE_LIMIT_PER_MINUTE: String(rateLimit.perWindow),
       RATE_LIMIT_WINDOW_MS: String(rateLimit.windowMs),
       STORE_TIMEOUT_MS: String(this.options.storeTimeoutMs),
+      // Behind the round-robin proxy, as deployed (docs/operations.md): every connection comes from
+      // the proxy, so the share per address is the proxy's to keep, and the client's address is
+      // the one the proxy forwards.
+      TRUSTED_PROXY_HOPS: '1',
     });
     const storeLines: StoreLogLine[] = [];
     let partial = '';

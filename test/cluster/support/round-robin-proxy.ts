@@ -1,7 +1,8 @@
 // The one address partners use in front of two query services: round-robin over them, and, as
 // nginx does with `proxy_next_upstream error`, a request whose connection to one service is
 // refused is passed to the next. A connection that breaks after the request went out is not
-// retried (nginx does not resend a POST either): the partner gets 502.
+// retried (nginx does not resend a POST either): the partner gets 502. It forwards the client's
+// address in X-Forwarded-For, and the services trust one hop.
 import { createServer, request, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -29,7 +30,9 @@ export async function startRoundRobinProxy(upstreams: Upstream[]): Promise<Round
       const attempt = (tried: number) => {
         const index = (first + tried) % upstreams.length;
         const { host, port } = upstreams[index]!;
-        const headers: IncomingHttpHeaders = { ...req.headers, host: `${host}:${port}`, connection: 'close' };
+        // The client's address appended, as nginx's $proxy_add_x_forwarded_for does.
+        const forwardedFor = [req.headers['x-forwarded-for'], req.socket.remoteAddress].filter(Boolean).join(', ');
+        const headers: IncomingHttpHeaders = { ...req.headers, host: `${host}:${port}`, connection: 'close', 'x-forwarded-for': forwardedFor };
         // A connection of its own per request (agent: false): a refused one is then always a clean ECONNREFUSED.
         const upstream = request({ host, port, method: req.method, path: req.url, headers, agent: false }, (answer) => {
           res.writeHead(answer.statusCode ?? 502, { ...answer.headers, [upstreamHeader]: String(index) });

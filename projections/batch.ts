@@ -16,6 +16,20 @@ export interface BatchEffects {
   shipments: StateChange<ShipmentsState>[];
 }
 
+/**
+ * Every change moves its document's sequence forward: the sequence guard holds a write to the
+ * state it was folded on, and a change that does not advance reads as a guard that missed, which
+ * would be retried for ever. Throws, naming the sales order, on the first that does not (only a
+ * defective projection makes one).
+ */
+export function requireAdvancing(effects: BatchEffects): void {
+  for (const { before, after } of [...effects.orderStatus, ...effects.shipments]) {
+    if (before && !(after.sequence > before.sequence)) {
+      throw new Error(`${after.clientId}:${after.salesOrderNumber}: a change from sequence ${before.sequence} to ${after.sequence} does not advance it`);
+    }
+  }
+}
+
 export interface LoadedStates {
   orderStatus: Map<string, OrderStatusState>;
   shipments: Map<string, ShipmentsState>;

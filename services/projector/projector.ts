@@ -9,7 +9,7 @@ import type { Logger } from '../plumbing/logging/logger.js';
 import { documentId, type ReadModelCollections } from '../adapters/mongodb/documents.js';
 import { isRefusedDocument } from '../adapters/mongodb/store-refusals.js';
 import { loadStates, writeEffects } from '../adapters/mongodb/writes.js';
-import type { LoadedStates } from '../../projections/batch.js';
+import { requireAdvancing, type LoadedStates } from '../../projections/batch.js';
 import { foldSettingAsideFailures, type BatchItem } from './fold-step.js';
 import { batchOutcome, type BatchOutcome } from './batch-outcome.js';
 import { projectBatch } from './project-batch.js';
@@ -65,7 +65,13 @@ export function createBatchProjector(deps: ProjectorDependencies): BatchHandler 
     const { valid, bad } = parseMessages(messages);
     const positions = positionsOf(messages);
     if (positions) cache.startBatch(positions.start);
-    const fold = (loaded: LoadedStates, items: BatchItem[]) => project(loaded, items, positions);
+    // A change that does not advance its sequence fails the fold, so its event is found and
+    // dead-lettered (fold-step.ts) instead of its write being retried for ever.
+    const fold = (loaded: LoadedStates, items: BatchItem[]) => {
+      const projected = project(loaded, items, positions);
+      requireAdvancing(projected.effects);
+      return projected;
+    };
     const keys = [...new Set(valid.map(({ event }) => documentId(event.clientId, event.salesOrderNumber)))];
     const sent = new Set<string>();
     const sendNew = async (letters: DeadLetter[]) => {

@@ -29,13 +29,22 @@ import { readModels, reference } from '../support/read-models.js';
 import { testSeed } from '../support/seed.js';
 import { testEnvironment, uniqueNames } from '../support/servers.js';
 
-// A projection defect, stood in for the poison-message case: the fold given to that case's projector
-// throws on the batch that holds this event, as a defective projection would, and is projectBatch
-// otherwise (with the batch's positions, so that it folds with resume marks as the product does).
+// Projection defects, stood in for the poison-message case: the fold given to that case's projector
+// throws on the batch that holds the first event, as a defective projection would, makes a change
+// that does not advance its sales order's sequence for the batch that holds the second (a write
+// that would read as a missed guard for ever), and is projectBatch otherwise (with the batch's
+// positions, so that it folds with resume marks as the product does).
 const foldThrowsOnEventId = 'dead0000-0000-4000-8000-000000000001';
+const foldStallsOnEventId = 'dead0000-0000-4000-8000-000000000002';
 const defectiveFold: ProjectorExtras['projectBatch'] = (loaded, items, positions) => {
   if (items.some(({ event }) => event.eventId === foldThrowsOnEventId)) throw new TypeError('projection defect');
-  return projectBatch(loaded, items, positions);
+  const projected = projectBatch(loaded, items, positions);
+  const stalled = items.find(({ event }) => event.eventId === foldStallsOnEventId)?.event;
+  if (!stalled) return projected;
+  const orderStatus = projected.effects.orderStatus.map((change) =>
+    change.after.salesOrderNumber === stalled.salesOrderNumber ? { ...change, before: { ...change.after } } : change,
+  );
+  return { ...projected, effects: { ...projected.effects, orderStatus } };
 };
 
 const logger = createLogger('fault-suite', 'silent');
@@ -158,6 +167,7 @@ describe('fault suite: projector', () => {
     // 1. The fold throws on this event (a projection defect, given to the projector below).
     const defective = statusChanged(1, { purchaseOrderNumber: 'PO-DEFECT', statusId: 10 });
     const foldThrowsOn = { ...defective, eventId: foldThrowsOnEventId, salesOrderNumber: 'SO-DEFECT' };
+    const foldStallsOn = { ...defective, eventId: foldStallsOnEventId, salesOrderNumber: 'SO-STALL' };
     // 2. The store refuses the read model this event would make: its shipments document would
     // pass MongoDB's 16 MiB document limit. Each package
     // brings a 1 MB carrier name (the contract bounds neither): the 17th is one too many.
@@ -179,6 +189,7 @@ describe('fault suite: projector', () => {
       const send = (key: string, value: string) => producer.send(config.topic, [{ key, value }]);
       await publishEvents(producer, config.topic, busy.slice(0, half));
       await send(eventKey(foldThrowsOn.clientId, foldThrowsOn.salesOrderNumber), JSON.stringify(foldThrowsOn));
+      await send(eventKey(foldStallsOn.clientId, foldStallsOn.salesOrderNumber), JSON.stringify(foldStallsOn));
       for (const event of hugeOrder) await send(eventKey(event.clientId, event.salesOrderNumber), JSON.stringify(event)); // 1 MB each: one at a time
       await send('C1:SO-TOO-LARGE', tooLargeForDeadLetter);
       await send('C1:SO-NOT-JSON', notJson);
@@ -205,10 +216,13 @@ describe('fault suite: projector', () => {
     expect(stored.orderStatus.get('C1:SO-HUGE')).toMatchObject({ sequence: 20, statusId: 80 });
     expect(stored.shipments.get('C1:SO-HUGE')?.locations[0]?.packages.map((p) => p.packageId)).toEqual(packages.slice(0, -1));
 
-    const received = await consumeAll(kafka, deadLetterTopic(config.topic), 4);
+    const received = await consumeAll(kafka, deadLetterTopic(config.topic), 5);
     const bySource = new Map(received.map((m) => [m.key, m]));
     expect(bySource.get(eventKey('C1', 'SO-DEFECT'))?.headers['x-error']).toMatch(/^the projection failed on this event: TypeError: projection defect/);
     expect(bySource.get(eventKey('C1', 'SO-DEFECT'))?.value).toBe(JSON.stringify(foldThrowsOn));
+    expect(bySource.get(eventKey('C1', 'SO-STALL'))?.headers['x-error']).toMatch(
+      /^the projection failed on this event: Error: C1:SO-STALL: a change from sequence 1 to 1 does not advance it/,
+    );
     const refused = bySource.get(eventKey('C1', 'SO-HUGE'));
     expect(refused?.headers['x-error']).toMatch(/^the store refused the read models of sales order C1:SO-HUGE with this event/);
     expect(refused?.value).toBe(JSON.stringify(refusedPackage));
@@ -217,7 +231,7 @@ describe('fault suite: projector', () => {
     expect(summary?.headers['x-truncated']).toMatch(/value of 1500011 bytes cut/);
     expect(summary?.value).toBe(tooLargeForDeadLetter.slice(0, 8_192));
     expect(bySource.get('C1:SO-NOT-JSON')?.headers['x-error']).toMatch(/JSON/i);
-    expect([...bySource.keys()].sort()).toEqual(['C1:SO-DEFECT', 'C1:SO-HUGE', 'C1:SO-NOT-JSON', 'C1:SO-TOO-LARGE']);
+    expect([...bySource.keys()].sort()).toEqual(['C1:SO-DEFECT', 'C1:SO-HUGE', 'C1:SO-NOT-JSON', 'C1:SO-STALL', 'C1:SO-TOO-LARGE']);
   });
 });
 

@@ -14,7 +14,7 @@ import { guardedUpdatePipeline, insertPipeline, plainInsert, plainUpdate, update
 import { carriedOver, statusWriteTimes, visibleTimes, type ShownChangeTimes } from '../../../projections/polling/change-times.js';
 import { ErrorCodes, OssnError } from '../../../contracts/errors/ossn-error.js';
 import { noMarks } from '../../../projections/resume-marks.js';
-import type { BatchEffects, LoadedStates, StateChange } from '../../../projections/batch.js';
+import { requireAdvancing, type BatchEffects, type LoadedStates, type StateChange } from '../../../projections/batch.js';
 
 
 /** Another writer changed a document between our read and our write; reload and fold again. */
@@ -94,11 +94,6 @@ function guardFilter(key: string, sequence: number, placement: GuardPlacement): 
   return { filter: { _id: key, sequence }, ...(placement === 'filter-hinted' ? { hint: { _id: 1 } } : {}) };
 }
 
-/** A change that does not advance the sequence would read as a guard that missed, and be retried for ever. */
-function advances(before: { sequence: number }, after: { sequence: number }, key: string): void {
-  if (!(after.sequence > before.sequence)) throw new Error(`${key}: a change from sequence ${before.sequence} to ${after.sequence} does not advance it`);
-}
-
 /**
  * The guard holds the stored document to the state we read, so only what differs from it is
  * sent: the projections share unchanged parts between states, so a field whose value is the very
@@ -121,7 +116,7 @@ function guardedWrite<T extends { _id: string; sequence: number }>(
   stamp: { $currentDate?: Record<string, true> },
   placement: GuardPlacement,
 ): GuardedWrite<T> {
-  const { before, after } = change;
+  const { before } = change;
   if (!before) {
     const update = { $setOnInsert: set, ...stamp } as UpdateFilter<T>;
     return { op: { updateOne: { filter: { _id: key } as Filter<T>, update, upsert: true } }, inserts: true };
@@ -129,7 +124,6 @@ function guardedWrite<T extends { _id: string; sequence: number }>(
   const { changed, removed } = differences(before, set);
   const { filter, hint } = guardFilter(key, before.sequence, placement);
   if (placement === 'update') {
-    advances(before, after, key);
     const guard = holdsSequence(before.sequence);
     const fields: Document = {};
     for (const field in changed) fields[field] = guarded(guard, field, { $literal: changed[field] });
@@ -168,7 +162,6 @@ function guardedShipmentsWrite(
   const plain = plainUpdate(before, written, changed, removed, times);
   const { filter, hint } = guardFilter(key, before.sequence, placement);
   if (placement === 'update') {
-    advances(before, after, key);
     const update = guardedUpdatePipeline(before.sequence, changed, removed, written, times, before, plain !== undefined);
     return { op: { updateOne: { filter, update } }, inserts: false };
   }
@@ -221,6 +214,9 @@ export async function writeEffects(
   previous?: ReadModelCollections,
   placement: GuardPlacement = 'update',
 ): Promise<void> {
+  // The projector's fold refuses such a change already (its event is dead-lettered); any other
+  // caller's is refused here, before a write that would read as a missed guard is sent.
+  if (placement === 'update') requireAdvancing(effects);
   const [carried, shownShipments] = previous
     ? await Promise.all([changeTimesOf(previous, effects.orderStatus), shipmentsShownBy(previous, effects.shipments)])
     : [new Map<string, ShownChangeTimes>(), new Map<string, ShipmentsDocument>()];

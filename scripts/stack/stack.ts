@@ -167,7 +167,8 @@ async function ensureServer(server: Server, ctx: ServerContext, existing: Server
  * Starts the local Kafka, MongoDB and Redis (in parallel), or finds them running, and returns
  * their addresses, also written to `.stack/env`. Servers that already run and answer are left as
  * they are; a dead or silent one is restarted. On failure, whatever this call started is stopped
- * again and the error says, in one line per failure, what went wrong and where its log is.
+ * again and the error says, for each failure, what went wrong and where its log is (a server that
+ * did not answer in time: with its log's last lines).
  */
 export async function ensureStack(options: StackOptions = {}): Promise<StackEnv> {
   return (await ensureStackStarted(options)).env;

@@ -30,7 +30,7 @@ it('names the server, its log and the log\'s last lines when a started server do
     name: 'silent',
     ports: [{ port, variable: 'SILENT_PORT' }],
     address: `127.0.0.1:${port}`,
-    startTimeoutMs: 1_500,
+    startTimeoutMs: 5_000,
     stopGraceMs: 2_000,
     prepare: async () => undefined,
     // Says where it stands, with a stack frame, then waits for ever without listening.
@@ -53,6 +53,6 @@ it('names the server, its log and the log\'s last lines when a started server do
   const failure = await ensureServers({ paths, servers: [silent], env: { KAFKA_BROKERS: '', MONGODB_URI: '', REDIS_URL: '' } }, { log: () => undefined }).catch((error: unknown) => error);
   expect(failure).toBeInstanceOf(StackError);
   const message = (failure as Error).message;
-  expect(message).toContain(`silent did not answer on 127.0.0.1:${port} within 1.5 s`);
+  expect(message).toContain(`silent did not answer on 127.0.0.1:${port} within 5 s`);
   expect(message).toMatch(/logs\/silent\.log, which ends:\n {2}loading logs\n {2}registration refused: DUPLICATE_BROKER_REGISTRATION$/);
 });

@@ -89,7 +89,8 @@ export async function startProjector(config: ProjectorConfig, logger: Logger, ex
     const consumer = await untilAnswered(
       'Kafka',
       async () => {
-        // Asked before every join: Kafka would hand this projector partitions of another topic's group, which it drops.
+        // Asked before every start of the consumer (a consumer kafkajs gave up is replaced without
+        // asking again): Kafka would hand this projector partitions of another topic's group, which it drops.
         await refuseGroupOfAnotherTopic(kafka, config.consumerGroup, config.topic);
         return consumeBatches(
           kafka,

@@ -368,8 +368,8 @@ describe('failover under load, on the cluster', () => {
   // window on top of the local ones), one more when Redis returns before the shared window open at
   // the loss had ended. So at most 4 x the limit in any window-length stretch of all answers here.
   it('(f) Redis restarted while one credential is sent above its limit through both query services', async () => {
-    // 160 requests/s offered in all, 80 per instance, however slowly they are answered: above the
-    // limit (30/s) for each instance alone.
+    // 160 requests/s offered in all, 80 per instance, not waiting for answers (at most 64
+    // unanswered): above the limit (30/s) for each instance alone while answers take under 1 s.
     const load = new OverLimitLoad(system.url, busy, 16, 100);
     let redisKilledAt = 0;
     load.start();

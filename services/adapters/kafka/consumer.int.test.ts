@@ -48,7 +48,9 @@ it('comes back after the group expelled it while a batch froze the process: the 
 
   const sessionTimeoutMs = 6_000;
   const delivered: string[] = [];
-  const consumer = await consumeBatches(kafka, { groupId: group, topic, logger, sessionTimeoutMs }, async (messages) => {
+  const errors: string[] = [];
+  const errorLog = createLogger('consumer-test', 'error', { write: (line: string) => void errors.push(line) });
+  const consumer = await consumeBatches(kafka, { groupId: group, topic, logger: errorLog, sessionTimeoutMs }, async (messages) => {
     delivered.push(...messages.map((m) => String(m.value)));
     // The first batch blocks the event loop (a long GC pause, a stalled VM): no heartbeat leaves
     // until the group has expelled the member, whose commit kafkajs then counts a failure for good.
@@ -62,6 +64,8 @@ it('comes back after the group expelled it while a batch froze the process: the 
     await consumer.stop();
   }
   expect(delivered).toEqual(['a', 'a', 'b']);
+  // kafkajs gave that consumer up (it does not rejoin after this error), and a new one took its place.
+  expect(errors.map((line) => (JSON.parse(line) as { msg: string }).msg)).toContain('the Kafka consumer stopped for good; a new one joins the group');
 });
 
 it('hands a partition over in batches as large as its fetch size per partition allows', { timeout: 150_000 }, async () => {

@@ -100,8 +100,9 @@ export async function consumeBatches(kafka: Kafka, options: ConsumeOptions, hand
   let stopping = false;
   let replaceAfterMs = replaceGivenUpAfterMs.first;
   let replacing: NodeJS.Timeout | undefined;
+  let lastReplacedAt = 0;
 
-  /** A new kafkajs consumer in the group, running: resolves once it has subscribed. */
+  /** A new kafkajs consumer in the group, running: resolves once kafkajs has begun its run (joined, or crashed trying). */
   const join = async (): Promise<Consumer> => {
     const consumer = kafka.consumer({
       groupId: options.groupId,
@@ -139,18 +140,18 @@ export async function consumeBatches(kafka: Kafka, options: ConsumeOptions, hand
    */
   function replaceGivenUp(error: unknown): void {
     if (stopping) return;
+    // Backing off while replacements fail soon after they start (a join refused for good, say);
+    // one that ran a while starts the back-off over.
+    const soon = Date.now() - lastReplacedAt < 2 * replaceGivenUpAfterMs.most;
+    replaceAfterMs = soon ? Math.min(replaceAfterMs * 2, replaceGivenUpAfterMs.most) : replaceGivenUpAfterMs.first;
     logger.error({ err: error, groupId: options.groupId, retryInMs: replaceAfterMs }, 'the Kafka consumer stopped for good; a new one joins the group');
     replacing = setTimeout(() => {
       replacing = undefined;
       if (stopping) return;
+      lastReplacedAt = Date.now();
       current = join();
-      current.then(
-        () => (replaceAfterMs = replaceGivenUpAfterMs.first),
-        (failure: unknown) => {
-          replaceAfterMs = Math.min(replaceAfterMs * 2, replaceGivenUpAfterMs.most);
-          replaceGivenUp(failure);
-        },
-      );
+      // A join that crashes is replaced through its CRASH event; one that fails before it runs, here.
+      current.catch(replaceGivenUp);
     }, replaceAfterMs);
   }
 

@@ -23,10 +23,11 @@ export class OverLimitLoad {
   private readonly inFlight = new Set<Promise<void>>();
 
   /**
-   * `burst` requests every `everyMs`, whether or not earlier ones were answered (at most
-   * `maxInFlight` unanswered): the rate offered stays above the limit however slowly the machine
-   * answers. Waiting for each burst's answers first offered a loaded machine's services less than
-   * the limit, and an instance counting alone then never refused.
+   * `burst` requests every `everyMs`, whether or not earlier ones were answered, as long as at
+   * most `maxInFlight` are unanswered: the rate offered stays above the limit until answers take
+   * about maxInFlight ÷ (instances × limit per second) (1 s here). Waiting for each burst's answers
+   * first offered a loaded machine's services less than the limit, and an instance counting alone
+   * then never refused.
    */
   constructor(
     private readonly url: string,

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { readStackConfig, shown, type StackConfig, type StackPaths } from './config.js';
 import { isAbort, StackError } from './stack-error.js';
@@ -154,10 +155,13 @@ async function ensureServer(server: Server, ctx: ServerContext, existing: Server
       const why = grepLog(logFile, /exception|error|fatal|panic|can't|cannot/i).at(-1)?.trim().slice(0, 200);
       return `${name} exited ${how} while starting${why ? ` (${why})` : ''}; see ${shown(logFile)}`;
     },
-    // The log's last lines in the message itself: where the log is gone with its machine (CI), the
-    // error is all that tells why.
+    // The log's last lines and the machine's load in the message itself: where the log is gone
+    // with its machine (CI), the error is all that tells why.
     timeoutMessage: () =>
-      [`${name} did not answer on ${server.address} within ${server.startTimeoutMs / 1000} s; see ${shown(logFile)}, which ends:`, ...lastLines(logFile, 12).map((line) => `  ${line.slice(0, 300)}`)].join('\n'),
+      [
+        `${name} did not answer on ${server.address} within ${server.startTimeoutMs / 1000} s (load average ${loadavg()[0]!.toFixed(1)} over the last minute); see ${shown(logFile)}, which ends:`,
+        ...lastLines(logFile, 12).map((line) => `  ${line.slice(0, 300)}`),
+      ].join('\n'),
   });
   await server.settle?.(ctx);
   log(`${name}: ready on ${server.address} (pid ${child.pid}, ${seconds(since)})`);

@@ -1,5 +1,6 @@
-// A server that starts but never answers: the start's error quotes the end of its log, the only
-// account of why where the log goes with its machine (a CI run's clone), and stops what it started.
+// A server that starts but never answers: the start's error gives the machine's load and quotes the
+// end of its log, the only account of why where the log goes with its machine (a CI run's clone),
+// and stops what it started.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -24,7 +25,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-it('names the server, its log and the log\'s last lines when a started server does not answer in time', { timeout: 60_000 }, async () => {
+it('names the server, the machine\'s load, its log and the log\'s last lines when a started server does not answer in time', { timeout: 60_000 }, async () => {
   const port = await freePort();
   const silent: Server = {
     name: 'silent',
@@ -53,6 +54,6 @@ it('names the server, its log and the log\'s last lines when a started server do
   const failure = await ensureServers({ paths, servers: [silent], env: { KAFKA_BROKERS: '', MONGODB_URI: '', REDIS_URL: '' } }, { log: () => undefined }).catch((error: unknown) => error);
   expect(failure).toBeInstanceOf(StackError);
   const message = (failure as Error).message;
-  expect(message).toContain(`silent did not answer on 127.0.0.1:${port} within 5 s`);
+  expect(message).toMatch(new RegExp(`^silent did not answer on 127\\.0\\.0\\.1:${port} within 5 s \\(load average \\d+\\.\\d over the last minute\\); see `));
   expect(message).toMatch(/logs\/silent\.log, which ends:\n {2}loading logs\n {2}registration refused: DUPLICATE_BROKER_REGISTRATION$/);
 });

@@ -88,16 +88,16 @@ export async function startProjector(config: ProjectorConfig, logger: Logger, ex
     });
     const consumer = await untilAnswered(
       'Kafka',
-      async () => {
-        // Asked before every start of the consumer (a consumer kafkajs gave up is replaced without
-        // asking again): Kafka would hand this projector partitions of another topic's group, which it drops.
-        await refuseGroupOfAnotherTopic(kafka, config.consumerGroup, config.topic);
-        return consumeBatches(
+      async () =>
+        consumeBatches(
           kafka,
           {
             groupId: config.consumerGroup,
             topic: config.topic,
             logger,
+            // Before every join, a replacement's too: Kafka would hand this projector partitions of
+            // another topic's group, which it drops.
+            beforeJoin: () => refuseGroupOfAnotherTopic(kafka, config.consumerGroup, config.topic),
             sessionTimeoutMs: config.consumerSessionTimeoutMs,
             onJoin: extras.onJoin,
             onLeave: extras.onLeave,
@@ -107,8 +107,7 @@ export async function startProjector(config: ProjectorConfig, logger: Logger, ex
             maxBytes: config.fetchMaxBytes ?? defaultFetchMaxBytes,
           },
           metrics ? measuredBatches(projectBatches, metrics) : projectBatches,
-        );
-      },
+        ),
       logger,
       { ...waiting, isFinal: (error) => error instanceof GroupOfAnotherTopicError },
     );

@@ -1,6 +1,7 @@
 // The batch consumer against the real broker: a batch that takes longer than the session timeout
 // keeps its membership, so its offsets are committed once and it is not delivered again; a member
-// the group expelled all the same (the process frozen longer than the session) comes back.
+// the group expelled all the same (the process frozen longer than the session) comes back, asked
+// again before it joins, and backs off while it is refused.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
 import { createLogger } from '../../plumbing/logging/logger.js';
@@ -66,6 +67,39 @@ it('comes back after the group expelled it while a batch froze the process: the 
   expect(delivered).toEqual(['a', 'a', 'b']);
   // kafkajs gave that consumer up (it does not rejoin after this error), and a new one took its place.
   expect(errors.map((line) => (JSON.parse(line) as { msg: string }).msg)).toContain('the Kafka consumer stopped for good; a new one joins the group');
+});
+
+it('asks before every join, a replacement\'s too: a refused replacement is tried again after longer and longer pauses, and a stop in a pause ends it', { timeout: 150_000 }, async () => {
+  const { topic, group } = uniqueNames('refused-rejoin');
+  await ensureTopics(kafka, topic, 1);
+  await producer.send(topic, [{ key: 'k', value: 'a' }]);
+
+  const sessionTimeoutMs = 6_000;
+  let joinsAsked = 0;
+  const lines: { msg: string; retryInMs?: number; err?: { message: string } }[] = [];
+  const errorLog = createLogger('consumer-test', 'error', { write: (line: string) => void lines.push(JSON.parse(line)) });
+  const beforeJoin = async () => {
+    if (++joinsAsked > 1) throw new Error('this group is not ours now');
+  };
+  let frozen = false;
+  const consumer = await consumeBatches(kafka, { groupId: group, topic, logger: errorLog, sessionTimeoutMs, beforeJoin }, async () => {
+    // Frozen past the session once, as in the test above: kafkajs gives this consumer up.
+    if (!frozen) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 3 * sessionTimeoutMs);
+    frozen = true;
+  });
+  const pauses = () => lines.filter((line) => line.msg === 'the Kafka consumer stopped for good; a new one joins the group').map((line) => line.retryInMs);
+  try {
+    await expect.poll(pauses, { timeout: 90_000, interval: 100 }).toHaveLength(3);
+  } finally {
+    const stopping = Date.now();
+    await consumer.stop();
+    expect(Date.now() - stopping, 'a stop in the pause waits for no join').toBeLessThan(2_000);
+  }
+  expect(pauses()).toEqual([1_000, 2_000, 4_000]);
+  expect(lines.at(-1)?.err?.message).toBe('this group is not ours now');
+  const asked = joinsAsked;
+  await new Promise((resolve) => setTimeout(resolve, 5_000)); // past the 4 s pause the stop came in
+  expect(joinsAsked, 'no join after the stop').toBe(asked);
 });
 
 it('hands a partition over in batches as large as its fetch size per partition allows', { timeout: 150_000 }, async () => {

@@ -69,6 +69,12 @@ export interface ConsumeOptions {
   partitionsConsumedConcurrently?: number;
   /** Silence after which the group counts the consumer gone; 30 s by default. */
   sessionTimeoutMs?: number;
+  /**
+   * Asked before each consumer joins the group, the replacement of one kafkajs gave up included: a
+   * rejection keeps it out (the first join's goes to the caller, a replacement's is logged and the
+   * replacement tried again later).
+   */
+  beforeJoin?: () => Promise<void>;
   /** Called each time the consumer has joined its group (readiness). */
   onJoin?: () => void;
   /** Called when the consumer crashed or stopped: it is no longer a member until the next join. */
@@ -104,6 +110,7 @@ export async function consumeBatches(kafka: Kafka, options: ConsumeOptions, hand
 
   /** A new kafkajs consumer in the group, running: resolves once kafkajs has begun its run (joined, or crashed trying). */
   const join = async (): Promise<Consumer> => {
+    await options.beforeJoin?.();
     const consumer = kafka.consumer({
       groupId: options.groupId,
       sessionTimeout,
@@ -183,7 +190,7 @@ export async function consumeBatches(kafka: Kafka, options: ConsumeOptions, hand
 }
 
 /** The pause before a consumer kafkajs gave up is replaced: the first, and the longest after failures in a row. */
-export const replaceGivenUpAfterMs = { first: 1_000, most: 30_000 };
+const replaceGivenUpAfterMs = { first: 1_000, most: 30_000 };
 
 async function subscribeAndRun(
   consumer: Consumer,

@@ -3,7 +3,8 @@ import { registerBuildInfo } from './build-info.js';
 
 /** Labels of a partner request; every value comes from a short fixed list (never a credential, PO or client). */
 export type Interface = 'soap' | 'json';
-export type Outcome = 'ok' | 'bad_request' | 'denied' | 'rate_limited' | 'busy' | 'error';
+/** `disconnected`: the partner went away before the answer's last byte (its work stopped then). */
+export type Outcome = 'ok' | 'bad_request' | 'denied' | 'rate_limited' | 'busy' | 'error' | 'disconnected';
 
 export interface QueryMetricsSources {
   /** Whether the rate limits are counted in this instance alone (read at each scrape). */
@@ -21,7 +22,7 @@ export function createQueryMetrics({ rateLimitLocal }: QueryMetricsSources = {})
     registry,
     requests: new Counter({
       name: 'ossn_query_requests_total',
-      help: 'Partner requests answered, by interface (soap, json), operation, queryType and outcome (ok, bad_request, denied, rate_limited, busy, error).',
+      help: 'Partner requests answered, by interface (soap, json), operation, queryType and outcome (ok, bad_request, denied, rate_limited, busy, error, disconnected: the partner went away before the end of the answer).',
       labelNames: ['interface', 'operation', 'query_type', 'outcome'] as const,
       registers,
     }),

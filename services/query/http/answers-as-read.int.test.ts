@@ -195,19 +195,24 @@ describe('a shipments answer sent as it is read', () => {
     expect(answer.body.toString()).not.toContain('</soap:Envelope>');
   }, 60_000);
 
-  it('stops reading when the partner goes away mid-answer: the reads under way are aborted, no later one starts, no cursor is left', async () => {
+  it('stops reading when the partner goes away mid-answer: the reads under way are aborted, no later one starts, no cursor is left; counted as disconnected', async () => {
     const held: AbortSignal[] = [];
     let release = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
     let reads = 0;
-    const app = await appOver(1, async (filter, options) => {
-      reads++;
-      if (laterBatchRead(filter, options)) {
-        held.push((options as { signal?: AbortSignal } | undefined)?.signal as AbortSignal);
-        await released;
-      }
-      return filter;
-    });
+    const metrics = createQueryMetrics();
+    const app = await appOver(
+      1,
+      async (filter, options) => {
+        reads++;
+        if (laterBatchRead(filter, options)) {
+          held.push((options as { signal?: AbortSignal } | undefined)?.signal as AbortSignal);
+          await released;
+        }
+        return filter;
+      },
+      metrics,
+    );
     const answer = await transfer(app, soapAsk, (destroy) => destroy());
     expect(answer.failed).toBe(true);
     // The second batch's reads began before the first batch was sent; they are held until the partner left.
@@ -219,5 +224,8 @@ describe('a shipments answer sent as it is read', () => {
     const ns = `${names.database}.${collectionsOf(1).shipments.collectionName}`;
     const cursors = await mongo.db('admin').aggregate([{ $currentOp: { idleCursors: true, allUsers: true } }, { $match: { ns } }]).toArray();
     expect(cursors).toEqual([]);
+    // Counted once, as the partner's leaving (not a failure of ours, nor never).
+    const counted = (await metrics.requests.get()).values.filter((v) => v.value > 0).map((v) => [v.labels['interface'], v.labels['outcome'], v.value]);
+    expect(counted).toEqual([['soap', 'disconnected', 1]]);
   }, 60_000);
 });

@@ -36,10 +36,15 @@ const outcomes = new WeakMap<FastifyRequest, Outcome>();
 const plugin: FastifyPluginAsync<QueryMetricsOptions> = async (app, { metrics }) => {
   app.addHook('onRequest', async (request, reply) => {
     started.set(request, process.hrtime.bigint());
-    // An answer sent as it is read whose transfer was aborted on a failure (sent-as-read.ts) never
-    // finishes, so onResponse never runs for it: counted when its connection closes.
+    // A response that never finishes (no 'finish' event, which Fastify's onResponse follows) is
+    // counted when its connection closes: as an error when we aborted its transfer on a failure
+    // (sent-as-read.ts), else as the partner's leaving before the answer's end.
+    let finished = false;
+    reply.raw.once('finish', () => (finished = true));
     reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished && labelsOf(request).outcome === 'error') count(request, reply);
+      if (finished) return;
+      if (labelsOf(request).outcome !== 'error') outcomes.set(request, 'disconnected');
+      count(request, reply);
     });
   });
 

@@ -95,8 +95,8 @@ export async function startProjector(config: ProjectorConfig, logger: Logger, ex
             groupId: config.consumerGroup,
             topic: config.topic,
             logger,
-            // Before every join, a replacement's too: Kafka would hand this projector partitions of
-            // another topic's group, which it drops.
+            // Before each new consumer joins, a replacement's too: Kafka would hand this projector
+            // partitions of another topic's group, which it drops.
             beforeJoin: () => refuseGroupOfAnotherTopic(kafka, config.consumerGroup, config.topic),
             sessionTimeoutMs: config.consumerSessionTimeoutMs,
             onJoin: extras.onJoin,

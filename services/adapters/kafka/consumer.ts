@@ -70,9 +70,10 @@ export interface ConsumeOptions {
   /** Silence after which the group counts the consumer gone; 30 s by default. */
   sessionTimeoutMs?: number;
   /**
-   * Asked before each consumer joins the group, the replacement of one kafkajs gave up included: a
-   * rejection keeps it out (the first join's goes to the caller, a replacement's is logged and the
-   * replacement tried again later).
+   * Asked before each consumer this creates joins the group: the first, and each replacement of
+   * one kafkajs gave up (kafkajs's own rejoins, after a rebalance or a retriable crash, are not
+   * asked). A rejection keeps it out: the first's goes to the caller; a replacement's is logged
+   * and the replacement tried again later.
    */
   beforeJoin?: () => Promise<void>;
   /** Called each time the consumer has joined its group (readiness). */
@@ -111,6 +112,8 @@ export async function consumeBatches(kafka: Kafka, options: ConsumeOptions, hand
   /** A new kafkajs consumer in the group, running: resolves once kafkajs has begun its run (joined, or crashed trying). */
   const join = async (): Promise<Consumer> => {
     await options.beforeJoin?.();
+    // A stop that came meanwhile (it waits for a joining replacement only so long) is not joined after.
+    if (stopping) throw new Error('the consumer is stopping');
     const consumer = kafka.consumer({
       groupId: options.groupId,
       sessionTimeout,
@@ -128,6 +131,7 @@ export async function consumeBatches(kafka: Kafka, options: ConsumeOptions, hand
     });
     await consumer.connect();
     try {
+      if (stopping) throw new Error('the consumer is stopping');
       await subscribeAndRun(consumer, options, handler, { inFlight, abandon: abandon.signal, keepAliveEveryMs });
     } catch (error) {
       await consumer.disconnect().catch(() => undefined);
@@ -152,6 +156,7 @@ export async function consumeBatches(kafka: Kafka, options: ConsumeOptions, hand
     const soon = Date.now() - lastReplacedAt < 2 * replaceGivenUpAfterMs.most;
     replaceAfterMs = soon ? Math.min(replaceAfterMs * 2, replaceGivenUpAfterMs.most) : replaceGivenUpAfterMs.first;
     logger.error({ err: error, groupId: options.groupId, retryInMs: replaceAfterMs }, 'the Kafka consumer stopped for good; a new one joins the group');
+    clearTimeout(replacing);
     replacing = setTimeout(() => {
       replacing = undefined;
       if (stopping) return;

@@ -3,7 +3,7 @@ import { registerBuildInfo } from './build-info.js';
 
 /** Labels of a partner request; every value comes from a short fixed list (never a credential, PO or client). */
 export type Interface = 'soap' | 'json';
-/** `disconnected`: the partner went away before the answer's last byte (its work stopped then). */
+/** `disconnected`: the connection closed before the answer's last byte, no other outcome decided. */
 export type Outcome = 'ok' | 'bad_request' | 'denied' | 'rate_limited' | 'busy' | 'error' | 'disconnected';
 
 export interface QueryMetricsSources {
@@ -22,7 +22,7 @@ export function createQueryMetrics({ rateLimitLocal }: QueryMetricsSources = {})
     registry,
     requests: new Counter({
       name: 'ossn_query_requests_total',
-      help: 'Partner requests answered, by interface (soap, json), operation, queryType and outcome (ok, bad_request, denied, rate_limited, busy, error, disconnected: the partner went away before the end of the answer).',
+      help: 'Partner requests, by interface (soap, json), operation, queryType and outcome (ok, bad_request, denied, rate_limited, busy, error, disconnected: the connection closed before the end of the answer, the partner having left or the server having cut a body too slow or too large).',
       labelNames: ['interface', 'operation', 'query_type', 'outcome'] as const,
       registers,
     }),

@@ -36,14 +36,16 @@ const outcomes = new WeakMap<FastifyRequest, Outcome>();
 const plugin: FastifyPluginAsync<QueryMetricsOptions> = async (app, { metrics }) => {
   app.addHook('onRequest', async (request, reply) => {
     started.set(request, process.hrtime.bigint());
-    // A response that never finishes (no 'finish' event, which Fastify's onResponse follows) is
-    // counted when its connection closes: as an error when we aborted its transfer on a failure
-    // (sent-as-read.ts), else as the partner's leaving before the answer's end.
+    // A response that never finishes runs no onResponse: counted when its connection closes, with
+    // the outcome already decided (an error when we aborted its transfer on a failure,
+    // sent-as-read.ts; a refusal), else as disconnected: the partner left, or the server cut the
+    // connection (a body too slow or too large). count() takes each request once, as Fastify also
+    // runs onResponse on the response's 'error'.
     let finished = false;
     reply.raw.once('finish', () => (finished = true));
     reply.raw.once('close', () => {
       if (finished) return;
-      if (labelsOf(request).outcome !== 'error') outcomes.set(request, 'disconnected');
+      if (!outcomes.has(request) && labelsOf(request).outcome === undefined) outcomes.set(request, 'disconnected');
       count(request, reply);
     });
   });
@@ -59,16 +61,19 @@ const plugin: FastifyPluginAsync<QueryMetricsOptions> = async (app, { metrics })
     if (hasCode(error, ErrorCodes.LOGIN_INVALID)) metrics.failedLogins.inc({ interface: route.interface });
   });
 
+  const counted = new WeakSet<FastifyRequest>();
   const count = (request: FastifyRequest, reply: FastifyReply) => {
     const route = routeMetrics(request);
-    if (!route) return;
+    if (!route || counted.has(request)) return;
+    counted.add(request);
     const labels = labelsOf(request);
     const operation = labels.operation ?? route.operation ?? 'unknown';
     const queryType = queryTypeLabel(route.interface === 'json' ? (request.query as { queryType?: unknown } | undefined)?.queryType : labels.queryType);
     const outcome = outcomes.get(request) ?? labels.outcome ?? (reply.statusCode < 400 ? 'ok' : reply.statusCode < 500 ? 'bad_request' : 'error');
     metrics.requests.inc({ interface: route.interface, operation, query_type: queryType, outcome });
     const start = started.get(request);
-    if (start !== undefined) {
+    // The time to an answer: a request left unanswered is not one.
+    if (start !== undefined && outcome !== 'disconnected') {
       metrics.requestDuration.observe({ interface: route.interface, operation }, Number(process.hrtime.bigint() - start) / 1e9);
     }
   };

@@ -51,7 +51,7 @@ import { hashPassword } from '../services/domain/credentials/password-hash.js';
 import { createLogger } from '../services/plumbing/logging/logger.js';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { cappedInOneBatch, inOneBatch, readWhole, type OrderLookups, type OrderLookupsV2, type OrderStatusV2Query, type ShipmentQuery, type StatusQuery } from '../contracts/lookups.js';
+import { cappedInOneBatch, inOneBatch, type OrderLookups, type OrderLookupsV2, type OrderStatusV2Query, type ShipmentQuery, type StatusQuery } from '../contracts/lookups.js';
 import { orderStatusDetailsPayload } from '../services/query/versions/1.0.0/soap/order-status-tree.js';
 import { renderEnvelope } from '../services/query/protocol/soap/envelope.js';
 import { AnswerChunks } from '../services/query/http/answer-chunks.js';
@@ -178,13 +178,9 @@ async function startStage(db: Db, collections: ReadModelCollections, credentials
     },
   );
 
+  const readWhole = new ReadWhole(new MongoOrderLookups(collections));
   const whole = await startRealApp(
-    {
-      logger: createLogger('bench-soap-whole', LOG_LEVEL),
-      lookups: new ReadWhole(new MongoOrderLookups(collections)),
-      lookupsV2: new ReadWholeV2(new MongoOrderLookups(collections)),
-      authenticator,
-    },
+    { logger: createLogger('bench-soap-whole', LOG_LEVEL), lookups: readWhole, lookupsV2: readWhole, authenticator },
     {
       configure: (app) => {
         app.addHook('onResponse', async (_request, reply) => void serverMs.whole.push(reply.elapsedTime));
@@ -614,9 +610,9 @@ async function largestAnswer(stage: Stage, loader: LoadGenerator, credential: Cr
 
 // ---- (f) the largest shipments answer, sent as it is read vs read whole first
 
-/** Lookups that read a shipments answer whole before handing on its first batch: how every answer was sent before. */
-class ReadWhole implements OrderLookups {
-  constructor(private readonly inner: OrderLookups) {}
+/** Lookups that read a shipments answer whole before handing on its first batch (1.0.0 and 2.0.0): how every answer was sent before. */
+class ReadWhole implements OrderLookups, OrderLookupsV2 {
+  constructor(private readonly inner: MongoOrderLookups) {}
   orderStatus(clientIds: string[], query: StatusQuery, signal?: AbortSignal) {
     return this.inner.orderStatus(clientIds, query, signal);
   }
@@ -626,11 +622,6 @@ class ReadWhole implements OrderLookups {
   shipmentNotificationBatches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal) {
     return inOneBatch(this.inner.shipmentNotifications(clientIds, query, signal));
   }
-}
-
-/** ReadWhole for the 2.0.0 lookups. */
-class ReadWholeV2 implements OrderLookupsV2 {
-  constructor(private readonly inner: OrderLookupsV2) {}
   orderStatusV2(clientIds: string[], query: OrderStatusV2Query, signal?: AbortSignal) {
     return this.inner.orderStatusV2(clientIds, query, signal);
   }
@@ -638,7 +629,7 @@ class ReadWholeV2 implements OrderLookupsV2 {
     return this.inner.issues(clientIds, issueId, signal);
   }
   async shipmentNotificationV2Batches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal) {
-    return cappedInOneBatch(await readWhole(await this.inner.shipmentNotificationV2Batches(clientIds, query, signal)));
+    return cappedInOneBatch(await this.inner.shipmentNotificationsV2(clientIds, query, signal));
   }
 }
 

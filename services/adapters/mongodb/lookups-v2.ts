@@ -145,5 +145,5 @@ function answered<G extends PurchaseOrderGroup<SalesOrderShipmentV2View>>(groups
 }
 
 /** 2.0.0's queryType 3: inside each location that 1.0.0 answers, what v2LocationsOfNews says; one without packages is left out. */
-const newsOfV2 = (doc: ShipmentsDocument, news: ShipmentsState, since: ShipmentNewsSince): SalesOrderShipmentV2View | undefined =>
+export const newsOfV2 = (doc: ShipmentsDocument, news: ShipmentsState, since: ShipmentNewsSince): SalesOrderShipmentV2View | undefined =>
   toSalesOrderShipmentV2(v2LocationsOfNews(doc, news, since));

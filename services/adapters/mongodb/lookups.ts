@@ -113,9 +113,9 @@ export class MongoOrderLookups implements OrderLookups, OrderLookupsV2 {
     return endedBySignal(signal, () => this.v2.issues(clientIds, issueId, signal));
   }
 
-  /** shipmentNotificationV2Batches' answer read whole. */
-  async shipmentNotificationsV2(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedAnswer<ShipmentNotificationV2View>> {
-    return readWhole(await this.shipmentNotificationV2Batches(clientIds, query, signal));
+  /** shipmentNotificationV2Batches' answer read whole (a read its signal ended fails with the signal's reason, its batches' too). */
+  shipmentNotificationsV2(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedAnswer<ShipmentNotificationV2View>> {
+    return endedBySignal(signal, async () => readWhole(await this.v2.shipmentNotificationV2Batches(clientIds, query, signal)));
   }
 
   shipmentNotificationV2Batches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedBatches<ShipmentNotificationV2View>> {

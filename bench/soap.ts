@@ -24,8 +24,9 @@
 //
 //  (f) the largest shipments answer (queryType 3 from long ago for CLIENT-BIG) sent as it is read
 //      beside the same answer read whole before its first byte (the lookups' batches collected
-//      first: how every answer was sent before), SOAP and JSON, alternating: time to the first
-//      byte and to the last (curl, another process), and the server's time per package.
+//      first: how every answer was sent before), SOAP and JSON, 1.0.0 and 2.0.0 (JSON v1 and v2),
+//      alternating: time to the first byte and to the last (curl, another process), and the
+//      server's time per package, each version's figures beside the other's.
 //
 // Data: demo sales orders (default 50 clients, 100,000 sales orders, plus CLIENT-BIG for (c)),
 // folded by the projections and bulk-inserted as the store's documents into the local stack's
@@ -50,14 +51,15 @@ import { hashPassword } from '../services/domain/credentials/password-hash.js';
 import { createLogger } from '../services/plumbing/logging/logger.js';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { inOneBatch, type OrderLookups, type ShipmentQuery, type StatusQuery } from '../contracts/lookups.js';
+import { cappedInOneBatch, inOneBatch, type OrderLookups, type OrderLookupsV2, type OrderStatusV2Query, type ShipmentQuery, type StatusQuery } from '../contracts/lookups.js';
 import { orderStatusDetailsPayload } from '../services/query/versions/1.0.0/soap/order-status-tree.js';
 import { renderEnvelope } from '../services/query/protocol/soap/envelope.js';
 import { AnswerChunks } from '../services/query/http/answer-chunks.js';
 import { orderStatusJson } from '../services/query/versions/1.0.0/json/answer-body.js';
 import { ORDER_STATUS_JSON_PATH, SHIPMENTS_JSON_PATH } from '../services/query/versions/1.0.0/json/plugin.js';
 import { ORDER_STATUS_PATH, SHIPMENT_NOTIFICATION_PATH } from '../services/query/versions/1.0.0/soap/index.js';
-import { ORDER_STATUS_V2_URL, ossV2Request, shipmentRequest, statusDetailsRequest } from '../test/support/soap-requests.js';
+import { ORDER_STATUS_V2_URL, osnV2Request, ossV2Request, SHIPMENT_V2_URL, shipmentRequest, statusDetailsRequest } from '../test/support/soap-requests.js';
+import { SHIPMENTS_JSON_V2_PATH } from '../services/query/versions/2.0.0/json/plugin.js';
 import { connectMongo } from '../services/adapters/mongodb/connect.js';
 import type { ReadModelCollections } from '../services/adapters/mongodb/documents.js';
 import { MongoOrderLookups } from '../services/adapters/mongodb/lookups.js';
@@ -176,8 +178,9 @@ async function startStage(db: Db, collections: ReadModelCollections, credentials
     },
   );
 
+  const readWhole = new ReadWhole(new MongoOrderLookups(collections));
   const whole = await startRealApp(
-    { logger: createLogger('bench-soap-whole', LOG_LEVEL), lookups: new ReadWhole(new MongoOrderLookups(collections)), authenticator },
+    { logger: createLogger('bench-soap-whole', LOG_LEVEL), lookups: readWhole, lookupsV2: readWhole, authenticator },
     {
       configure: (app) => {
         app.addHook('onResponse', async (_request, reply) => void serverMs.whole.push(reply.elapsedTime));
@@ -607,9 +610,9 @@ async function largestAnswer(stage: Stage, loader: LoadGenerator, credential: Cr
 
 // ---- (f) the largest shipments answer, sent as it is read vs read whole first
 
-/** Lookups that read a shipments answer whole before handing on its first batch: how every answer was sent before. */
-class ReadWhole implements OrderLookups {
-  constructor(private readonly inner: OrderLookups) {}
+/** Lookups that read a shipments answer whole before handing on its first batch (1.0.0 and 2.0.0): how every answer was sent before. */
+class ReadWhole implements OrderLookups, OrderLookupsV2 {
+  constructor(private readonly inner: MongoOrderLookups) {}
   orderStatus(clientIds: string[], query: StatusQuery, signal?: AbortSignal) {
     return this.inner.orderStatus(clientIds, query, signal);
   }
@@ -619,7 +622,27 @@ class ReadWhole implements OrderLookups {
   shipmentNotificationBatches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal) {
     return inOneBatch(this.inner.shipmentNotifications(clientIds, query, signal));
   }
+  orderStatusV2(clientIds: string[], query: OrderStatusV2Query, signal?: AbortSignal) {
+    return this.inner.orderStatusV2(clientIds, query, signal);
+  }
+  issues(clientIds: string[], issueId: string, signal?: AbortSignal) {
+    return this.inner.issues(clientIds, issueId, signal);
+  }
+  async shipmentNotificationV2Batches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal) {
+    return cappedInOneBatch(await this.inner.shipmentNotificationsV2(clientIds, query, signal));
+  }
 }
+
+/** (f)'s answer of 2.0.0, SOAP and the JSON v2 twin. */
+const shipmentsV2 = {
+  soap: (c: Credential): LoadRequest => ({
+    method: 'POST',
+    path: SHIPMENT_V2_URL,
+    body: osnV2Request({ id: c.id, password: c.password, queryType: '3', shipmentDateTimestamp: LONG_AGO }),
+    headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '"getOrderShipmentNotification"' },
+  }),
+  json: (c: Credential): LoadRequest => ({ ...jsonRequest(c, 3), path: `${SHIPMENTS_JSON_V2_PATH}?queryType=3&shipmentDateTimestamp=${LONG_AGO}` }),
+};
 
 interface TransferTimes {
   firstByteMs: number;
@@ -653,12 +676,18 @@ const medianTimes = (times: TransferTimes[]): TransferTimes => ({
   serverMs: median(times.map((t) => t.serverMs)),
 });
 
-/** (f): the largest shipments answer, SOAP and JSON, sent as read and read whole, alternating, one at a time: medians of BIG_RUNS after a warm-up. */
+/** (f): the largest shipments answer, SOAP and JSON, 1.0.0 and 2.0.0, sent as read and read whole, alternating, one at a time: medians of BIG_RUNS after a warm-up. */
 async function asReadVsWhole(stage: Stage, credential: Credential): Promise<AsReadFigures[]> {
   const answer = largestAnswers.find((a) => a.name.startsWith('shipments'));
   if (!answer) throw new Error('no shipments answer among the largest');
   const figures: AsReadFigures[] = [];
-  for (const [name, request] of [['SOAP', answer.soap(credential)], ['JSON', answer.json(credential)]] as const) {
+  const answers = [
+    ['SOAP 1.0.0', answer.soap(credential)],
+    ['SOAP 2.0.0', shipmentsV2.soap(credential)],
+    ['JSON v1', answer.json(credential)],
+    ['JSON v2', shipmentsV2.json(credential)],
+  ] as const;
+  for (const [name, request] of answers) {
     const asRead: TransferTimes[] = [];
     const readWhole: TransferTimes[] = [];
     for (let run = 0; run <= BIG_RUNS; run++) {
@@ -669,8 +698,9 @@ async function asReadVsWhole(stage: Stage, credential: Credential): Promise<AsRe
       readWhole.push(w);
     }
     const body = await (await fetch(stage.real.url + request.path, { method: request.method, headers: request.headers, body: request.method === 'GET' ? undefined : request.body })).text();
-    const purchaseOrders = name === 'SOAP' ? (body.match(/<OrderShipmentNotification>/g) ?? []).length : (body.match(/"purchaseOrderNumber":/g) ?? []).length;
-    const packages = name === 'SOAP' ? (body.match(/<Package>/g) ?? []).length : (body.match(/"trackingNumber":/g) ?? []).length;
+    const soap = name.startsWith('SOAP');
+    const purchaseOrders = soap ? (body.match(/<OrderShipmentNotification>/g) ?? []).length : (body.match(/"purchaseOrderNumber":/g) ?? []).length;
+    const packages = soap ? (body.match(/<Package>/g) ?? []).length : (body.match(/"trackingNumber":/g) ?? []).length;
     figures.push({ interface: name, purchaseOrders, packages, bytes: Buffer.byteLength(body), asRead: medianTimes(asRead), readWhole: medianTimes(readWhole) });
     say(`  ${name}: first byte ${ms(median(asRead.map((t) => t.firstByteMs)))} as read, ${ms(median(readWhole.map((t) => t.firstByteMs)))} read whole`);
   }
@@ -791,7 +821,7 @@ async function main(): Promise<void> {
       console.log(`(f) ${BIG_CLIENT}'s shipments queryType 3 from long ago, sent as it is read vs read whole first, medians of ${BIG_RUNS} (curl; target: first byte <= ${FIRST_BYTE_TARGET_MS} ms, <= ${PER_PACKAGE_TARGET_US} µs of server time a package):`);
       for (const f of asRead) {
         const line = (label: string, t: TransferTimes) =>
-          `    ${f.interface} ${label.padEnd(11)} first byte ${ms(t.firstByteMs).padStart(10)}   last byte ${ms(t.totalMs).padStart(10)}   server ${ms(t.serverMs).padStart(10)} = ${((t.serverMs * 1000) / f.packages).toFixed(1).padStart(6)} µs a package`;
+          `    ${f.interface.padEnd(10)} ${label.padEnd(11)} first byte ${ms(t.firstByteMs).padStart(10)}   last byte ${ms(t.totalMs).padStart(10)}   server ${ms(t.serverMs).padStart(10)} = ${((t.serverMs * 1000) / f.packages).toFixed(1).padStart(6)} µs a package`;
         console.log(`    ${f.interface}: ${f.purchaseOrders} purchase orders, ${f.packages} packages, ${mib(f.bytes)}`);
         console.log(line('as read', f.asRead));
         console.log(line('read whole', f.readWhole));

@@ -104,3 +104,12 @@ export interface CappedAnswer<T> {
   orders: T[];
   more: boolean;
 }
+
+/**
+ * A CappedAnswer read a batch of purchase orders at a time, in its order (an answer of thousands is
+ * sent as it is read: docs/partners.md, "Large answers"); `more` is known before the first batch.
+ */
+export interface CappedBatches<T> {
+  more: boolean;
+  batches: AsyncIterable<T[]>;
+}

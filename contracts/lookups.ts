@@ -2,7 +2,7 @@
 // JSON) query, and what they get (lookup-answers.ts). The MongoDB implementation is in
 // services/adapters/mongodb/; protocol tests may pass in-memory ones.
 import type { OrderStatusView, ShipmentNotificationView } from './lookup-answers.js';
-import type { CappedAnswer, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from './lookup-answers-v2.js';
+import type { CappedAnswer, CappedBatches, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from './lookup-answers-v2.js';
 import type { IssueDetailType, OrderStatusQueryType } from './v2-vocabulary.js';
 
 export interface StatusQuery {
@@ -37,10 +37,21 @@ export async function* mapBatches<T, U>(batches: AsyncIterable<T>, map: (batch: 
 
 /** An answer already read whole, as one batch (none when it is empty): for lookups that do not read in batches. */
 export async function inOneBatch<V>(answer: Promise<V[]>): Promise<AsyncIterable<V[]>> {
-  const views = await answer;
-  return (async function* () {
-    if (views.length > 0) yield views;
-  })();
+  return oneBatch(await answer);
+}
+
+async function* oneBatch<V>(views: V[]): AsyncGenerator<V[]> {
+  if (views.length > 0) yield views;
+}
+
+/** A capped answer already read whole, as one batch. */
+export const cappedInOneBatch = <V>({ orders, more }: CappedAnswer<V>): CappedBatches<V> => ({ more, batches: oneBatch(orders) });
+
+/** A capped answer read in batches, read to its end. */
+export async function readWhole<V>({ more, batches }: CappedBatches<V>): Promise<CappedAnswer<V>> {
+  const orders: V[] = [];
+  for await (const batch of batches) orders.push(...batch);
+  return { orders, more };
 }
 
 // ---- 2.0.0 (oss-osn-2.0.0.md §2)
@@ -61,6 +72,11 @@ export interface OrderLookupsV2 {
   orderStatusV2(clientIds: string[], query: OrderStatusV2Query, signal?: AbortSignal): Promise<CappedAnswer<OrderStatusV2View>>;
   /** Every stored issue with this id (derived ones included) on an answerable sales order of the clients. */
   issues(clientIds: string[], issueId: string, signal?: AbortSignal): Promise<IssueView[]>;
-  /** queryType 1, 2, 3 as 1.0.0's, answering only locations with packages. */
-  shipmentNotificationsV2(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedAnswer<ShipmentNotificationV2View>>;
+  /**
+   * queryType 1, 2, 3 as 1.0.0's, answering only locations with packages, a batch of purchase
+   * orders at a time as shipmentNotificationBatches' (queryType 1 and 2 in one batch): resolves
+   * once the answer's order is planned (a failure until then fails the request), then a failure
+   * fails the iteration. Ending the iteration early ends the lookup's work.
+   */
+  shipmentNotificationV2Batches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedBatches<ShipmentNotificationV2View>>;
 }

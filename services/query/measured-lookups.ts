@@ -1,7 +1,7 @@
 import { maxPurchaseOrdersPerAnswer } from '../../projections/lookups/purchase-order-groups.js';
 import type { QueryMetrics } from '../plumbing/metrics/query-metrics.js';
 import type { OrderLookups, OrderLookupsV2, OrderStatusV2Query, ShipmentQuery, StatusQuery } from '../../contracts/lookups.js';
-import type { CappedAnswer, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../contracts/lookup-answers-v2.js';
+import type { CappedAnswer, CappedBatches, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../contracts/lookup-answers-v2.js';
 import type { OrderStatusView, ShipmentNotificationView } from '../../contracts/lookup-answers.js';
 
 /** The lookups, counting each answer's purchase orders and the answers cut at the limit. */
@@ -20,17 +20,7 @@ export class MeasuredLookups implements OrderLookups {
   }
 
   async shipmentNotificationBatches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<AsyncIterable<ShipmentNotificationView[]>> {
-    const batches = await this.inner.shipmentNotificationBatches(clientIds, query, signal);
-    const count = (purchaseOrders: number) => this.count('shipments', purchaseOrders);
-    // Counted once the answer was read to its end (an answer ended early is not one).
-    return (async function* () {
-      let purchaseOrders = 0;
-      for await (const batch of batches) {
-        purchaseOrders += batch.length;
-        yield batch;
-      }
-      count(purchaseOrders);
-    })();
+    return countedAtEnd(await this.inner.shipmentNotificationBatches(clientIds, query, signal), (purchaseOrders) => this.count('shipments', purchaseOrders));
   }
 
   private measured<T>(lookup: string, answer: T[]): T[] {
@@ -59,13 +49,28 @@ export class MeasuredLookupsV2 implements OrderLookupsV2 {
     return this.inner.issues(clientIds, issueId, signal);
   }
 
-  async shipmentNotificationsV2(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedAnswer<ShipmentNotificationV2View>> {
-    return this.measured('shipments', await this.inner.shipmentNotificationsV2(clientIds, query, signal));
+  async shipmentNotificationV2Batches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedBatches<ShipmentNotificationV2View>> {
+    const { more, batches } = await this.inner.shipmentNotificationV2Batches(clientIds, query, signal);
+    return { more, batches: countedAtEnd(batches, (purchaseOrders) => this.count('shipments', purchaseOrders, more)) };
   }
 
   private measured<T>(lookup: string, answer: CappedAnswer<T>): CappedAnswer<T> {
-    this.metrics.answerPurchaseOrders.observe({ lookup }, answer.orders.length);
-    if (answer.more) this.metrics.answersCut.inc({ lookup });
+    this.count(lookup, answer.orders.length, answer.more);
     return answer;
   }
+
+  private count(lookup: string, purchaseOrders: number, more: boolean): void {
+    this.metrics.answerPurchaseOrders.observe({ lookup }, purchaseOrders);
+    if (more) this.metrics.answersCut.inc({ lookup });
+  }
+}
+
+/** The batches, their purchase orders counted once the answer was read to its end (an answer ended early is not one). */
+async function* countedAtEnd<V>(batches: AsyncIterable<V[]>, count: (purchaseOrders: number) => void): AsyncGenerator<V[]> {
+  let purchaseOrders = 0;
+  for await (const batch of batches) {
+    purchaseOrders += batch.length;
+    yield batch;
+  }
+  count(purchaseOrders);
 }

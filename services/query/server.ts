@@ -73,7 +73,16 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
   const lookupsV2: OrderLookupsV2 = {
     orderStatusV2: (clientIds, query, signal) => store.whenConnected((cancel) => switching.orderStatusV2(clientIds, query, cancel), signal),
     issues: (clientIds, issueId, signal) => store.whenConnected((cancel) => switching.issues(clientIds, issueId, cancel), signal),
-    shipmentNotificationsV2: (clientIds, query, signal) => store.whenConnected((cancel) => switching.shipmentNotificationsV2(clientIds, query, cancel), signal),
+    shipmentNotificationV2Batches: async (clientIds, query, signal) => {
+      // `more` is known once the answer is planned, before its first batch.
+      let more = false;
+      const batches = await store.whenConnectedInBatches(async (cancel) => {
+        const answer = await switching.shipmentNotificationV2Batches(clientIds, query, cancel);
+        more = answer.more;
+        return answer.batches;
+      }, signal);
+      return { more, batches };
+    },
   };
   const pingStore = async () => void (await db.command({ ping: 1 }, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) }));
   const app = await buildApp({

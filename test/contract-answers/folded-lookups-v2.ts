@@ -3,8 +3,8 @@
 // (projections/lookups/answers-v2.ts), choosing sales orders by each query as the MongoDB lookups do in
 // outline (which ones exactly, in what order and under the cap, is tested against MongoDB beside
 // them). Every sales order counts as updated, whatever lastUpdate's time.
-import type { CappedAnswer, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../contracts/lookup-answers-v2.js';
-import type { OrderLookupsV2, OrderStatusV2Query, ShipmentQuery } from '../../contracts/lookups.js';
+import type { CappedAnswer, CappedBatches, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../contracts/lookup-answers-v2.js';
+import { cappedInOneBatch, type OrderLookupsV2, type OrderStatusV2Query, type ShipmentQuery } from '../../contracts/lookups.js';
 import { isOpenIssue } from '../../contracts/v2-vocabulary.js';
 import { purchaseOrderComplete } from '../../projections/completion.js';
 import type { FoldResult } from '../../projections/fold.js';
@@ -47,7 +47,12 @@ export class FoldedLookupsV2 implements OrderLookupsV2 {
       .flatMap((s) => (s.issues ?? []).filter((issue) => issue.issueId === issueId).map(toIssueView));
   }
 
-  async shipmentNotificationsV2(clientIds: string[], query: ShipmentQuery): Promise<CappedAnswer<ShipmentNotificationV2View>> {
+  async shipmentNotificationV2Batches(clientIds: string[], query: ShipmentQuery): Promise<CappedBatches<ShipmentNotificationV2View>> {
+    return cappedInOneBatch(await this.shipmentNotificationsV2(clientIds, query));
+  }
+
+  /** What shipmentNotificationV2Batches answers, read whole. */
+  private async shipmentNotificationsV2(clientIds: string[], query: ShipmentQuery): Promise<CappedAnswer<ShipmentNotificationV2View>> {
     if (![1, 2, 3].includes(query.queryType)) return none;
     const all = answerableByPurchaseOrder(this.readModels.shipments.values(), clientIds);
     const chosen = all.filter((so) => query.queryType === 3 || (query.queryType === 1 ? so.purchaseOrderNumber : so.salesOrderNumber) === query.referenceNumber);

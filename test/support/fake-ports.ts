@@ -1,8 +1,8 @@
 // In-memory stand-ins for the query service's ports (no MongoDB involved): lookups that answer what a
 // test sets, an authenticator over fixed accounts.
-import { inOneBatch, type OrderLookups, type OrderLookupsV2, type OrderStatusV2Query, type ShipmentQuery, type StatusQuery } from '../../contracts/lookups.js';
+import { cappedInOneBatch, inOneBatch, type OrderLookups, type OrderLookupsV2, type OrderStatusV2Query, type ShipmentQuery, type StatusQuery } from '../../contracts/lookups.js';
 import type { OrderStatusView, ShipmentNotificationView } from '../../contracts/lookup-answers.js';
-import type { CappedAnswer, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../contracts/lookup-answers-v2.js';
+import type { CappedAnswer, CappedBatches, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../contracts/lookup-answers-v2.js';
 import type { Authenticator, Credential, LoginGuard } from '../../services/domain/credentials/credential.js';
 
 export class FakeLookups implements OrderLookups {
@@ -104,7 +104,7 @@ export class FakeLookupsV2 implements OrderLookupsV2 {
     return this.issueRecords.filter((r) => clientIds.includes(r.clientId) && r.issue.issueId === issueId).map((r) => r.issue);
   }
 
-  async shipmentNotificationsV2(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedAnswer<ShipmentNotificationV2View>> {
+  async shipmentNotificationV2Batches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedBatches<ShipmentNotificationV2View>> {
     this.shipmentCalls.push({ clientIds, query });
     await this.start(signal);
     const orders = this.notifications
@@ -115,7 +115,7 @@ export class FakeLookupsV2 implements OrderLookupsV2 {
         if (query.queryType === 2) return n.salesOrders.some((s) => s.salesOrderNumber === query.referenceNumber);
         return true;
       });
-    return { orders, more: this.more };
+    return cappedInOneBatch({ orders, more: this.more });
   }
 }
 

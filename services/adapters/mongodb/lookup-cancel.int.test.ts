@@ -82,8 +82,10 @@ it('leaves no cursor on the server and reads no further batch once its signal ab
   expect((await lookups.orderStatus([clientId], { queryType: 4 })).length).toBeGreaterThan(500);
 });
 
-it('ends every read of a lookup that reads in parts side by side, leaving no cursor on the server, once its signal aborts', async () => {
-  // Shipment queryType 3 over more than 2,000 purchase orders with news reads their sales orders in two parts at once.
+it('ends every read of a lookup that reads in batches, leaving no cursor on the server, once its signal aborts', async () => {
+  // Shipment queryType 3 over 2,400 purchase orders with news reads their sales orders a batch at a
+  // time (100, then 500), the next batch's read begun while the last is handed on: the signal aborts
+  // while the second batch's cursor is read.
   const database = `${names.database}-parts`;
   onTestFinished(async () => {
     await mongo.db(database).dropDatabase();
@@ -117,7 +119,7 @@ it('ends every read of a lookup that reads in parts side by side, leaving no cur
     if (event.commandName === 'find' && (event.command.projection as { lastNewsAt?: number } | undefined)?.lastNewsAt === 0) partFinds.add(event.requestId);
     if (event.commandName === 'getMore' && partCursors.has(String(event.command.getMore))) {
       partGetMores.push(String(event.command.getMore));
-      // The request goes away while a part reads its next batch, both parts' cursors made on the server.
+      // The request goes away while a part reads its next batch, two parts' cursors made on the server.
       // (Not while a part's find is under way: a cursor the driver has not heard of yet is left on the
       // server whatever the lookup does, until the server times it out.)
       if (partCursors.size === 2) cancel.abort(new Error('the client went away'));

@@ -1,6 +1,6 @@
 import type { Filter, Sort } from 'mongodb';
-import type { OrderLookupsV2, OrderStatusV2Query, ShipmentQuery } from '../../../contracts/lookups.js';
-import type { CappedAnswer, IssueView, OrderStatusV2View, SalesOrderShipmentV2View, ShipmentNotificationV2View } from '../../../contracts/lookup-answers-v2.js';
+import { cappedInOneBatch, mapBatches, type OrderLookupsV2, type OrderStatusV2Query, type ShipmentQuery } from '../../../contracts/lookups.js';
+import type { CappedAnswer, CappedBatches, IssueView, OrderStatusV2View, SalesOrderShipmentV2View, ShipmentNotificationV2View } from '../../../contracts/lookup-answers-v2.js';
 import { purchaseOrderComplete } from '../../../projections/completion.js';
 import type { IssueState, ShipmentsState, StatusedOrderState } from '../../../projections/state.js';
 import { changedSince, changeTimeOverlapMs, type ReadOptions } from './changed-since.js';
@@ -8,8 +8,8 @@ import { shipmentsStateProjection, type OrderStatusDocument, type ReadModelColle
 import { toOrderStatusDetailV2, toSalesOrderShipmentV2 } from '../../../projections/lookups/answers-v2.js';
 import { toIssueView } from '../../../projections/lookups/issues-v2.js';
 import { cappedGroups, groupKey, type PurchaseOrderGroup } from '../../../projections/lookups/purchase-order-groups.js';
-import { membersOf, newsSince } from './shipment-reads.js';
-import { v2LocationsOfNews, type ShipmentNewsSince } from '../../../projections/polling/shipment-news.js';
+import { membersOf, newsSinceInBatches } from './shipment-reads.js';
+import { v2LocationsOfNews, type PurchaseOrderMember, type ShipmentNewsSince } from '../../../projections/polling/shipment-news.js';
 
 // The 2.0.0 lookups (oss-osn-2.0.0.md §2, §4, §7) over the read models the 1.0.0 ones read, with
 // their building blocks: grouping by purchase order, the 5,000 cap, queryType 3's algorithm (on
@@ -39,7 +39,7 @@ const statusWithLines = { ...statusFields, lines: 1 } as const;
 
 /** A shipments document less what no 2.0.0 answer holds: the store's fields (documents.ts) and the guard's. */
 const shipmentsFields = { ...shipmentsStateProjection, sequence: 0, completedAsWhole: 0 } as const;
-/** queryType 3 keeps the visible times it narrows by. */
+/** queryType 3 keeps the visible times it narrows by (what its reads of whole documents read). */
 const {
   completeChangedAt: _soFlag,
   purchaseOrderSetAt: _underPurchaseOrder,
@@ -47,7 +47,7 @@ const {
   'locations.packages.visibleAt': _visible,
   ...withoutVisibleTimes
 } = shipmentsStateProjection;
-const shipmentNewsFields = { ...withoutVisibleTimes, sequence: 0 } as const;
+export const shipmentNewsFieldsV2 = { ...withoutVisibleTimes, sequence: 0 } as const;
 
 /** 2.0.0 answers only what has a package: a location without one is left out, so is a sales order with none. */
 const hasPackage = { 'locations.packages.0': { $exists: true } } as const;
@@ -109,38 +109,41 @@ export class MongoOrderLookupsV2 implements OrderLookupsV2 {
     return found.flatMap((so) => (so.issues ?? []).filter((issue) => issue.issueId === issueId).map(toIssueView));
   }
 
-  /** OSN 2.0.0: queryType 1, 2, 3 as 1.0.0's, answering only locations with packages (queryType 3: see v2LocationsOfNews). */
-  async shipmentNotificationsV2(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedAnswer<ShipmentNotificationV2View>> {
+  /**
+   * OSN 2.0.0: queryType 1, 2, 3 as 1.0.0's (MongoOrderLookups.shipmentNotificationBatches), sent as
+   * they are read alike, answering only locations with packages (queryType 3: see v2LocationsOfNews).
+   */
+  async shipmentNotificationV2Batches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedBatches<ShipmentNotificationV2View>> {
     const read: ReadOptions = signal ? { signal } : {};
-    const base: Filter<ShipmentsDocument> = { clientId: { $in: clientIds }, purchaseOrderNumber: { $exists: true } };
-    if (clientIds.length === 0 || ![1, 2, 3].includes(query.queryType)) return { orders: [], more: false };
-    let answer: { groups: PurchaseOrderGroup<SalesOrderShipmentV2View>[]; more: boolean; members?: Awaited<ReturnType<typeof membersOf>> };
+    const none = cappedInOneBatch<ShipmentNotificationV2View>({ orders: [], more: false });
+    if (clientIds.length === 0 || ![1, 2, 3].includes(query.queryType)) return none;
     if (query.queryType === 3) {
       // Chosen by 1.0.0's news rule (a purchase order's flag may change through a sales order without packages); answered with packages only.
-      answer = await newsSince({
+      const { more, batches } = await newsSinceInBatches({
         collection: this.collections.shipments,
         clientIds,
         timestamp: query.shipmentDateTimeStamp ?? new Date(0),
-        projection: shipmentNewsFields,
+        projection: shipmentNewsFieldsV2,
         answerOf: newsOfV2,
         read,
       });
-    } else {
-      if (query.referenceNumber === undefined) return { orders: [], more: false };
-      const filter = { ...base, ...hasPackage, ...(query.queryType === 1 ? { purchaseOrderNumber: query.referenceNumber } : { salesOrderNumber: query.referenceNumber }) };
-      const found = await cappedGroups(this.collections.shipments.find<ShipmentsState>(filter, { sort: byPurchaseOrder, projection: shipmentsFields, ...read }));
-      answer = { groups: found.groups.map((g) => ({ ...g, members: g.members.flatMap((so) => toSalesOrderShipmentV2(so) ?? []) })), more: found.more };
+      return { more, batches: mapBatches(batches, (batch) => answered(batch, (g) => g.purchaseOrderMembers)) };
     }
-    const members = answer.members ?? (await membersOf(this.collections.shipments, answer.groups, read));
-    return {
-      orders: answer.groups
-        .filter((g) => g.members.length > 0)
-        .map((g) => ({ purchaseOrderNumber: g.purchaseOrderNumber, complete: purchaseOrderComplete(members.get(groupKey(g)) ?? []), salesOrders: g.members })),
-      more: answer.more,
-    };
+    if (query.referenceNumber === undefined) return none;
+    const base: Filter<ShipmentsDocument> = { clientId: { $in: clientIds }, purchaseOrderNumber: { $exists: true } };
+    const filter = { ...base, ...hasPackage, ...(query.queryType === 1 ? { purchaseOrderNumber: query.referenceNumber } : { salesOrderNumber: query.referenceNumber }) };
+    const found = await cappedGroups(this.collections.shipments.find<ShipmentsState>(filter, { sort: byPurchaseOrder, projection: shipmentsFields, ...read }));
+    const groups = found.groups.map((g) => ({ ...g, members: g.members.flatMap((so) => toSalesOrderShipmentV2(so) ?? []) }));
+    const members = await membersOf(this.collections.shipments, groups, read);
+    return cappedInOneBatch({ orders: answered(groups, (g) => members.get(groupKey(g)) ?? []), more: found.more });
   }
 }
 
+/** The notifications of these purchase orders (those with nothing answered left out), complete by all their sales orders (`allMembers`). */
+function answered<G extends PurchaseOrderGroup<SalesOrderShipmentV2View>>(groups: G[], allMembers: (g: G) => PurchaseOrderMember[]): ShipmentNotificationV2View[] {
+  return groups.filter((g) => g.members.length > 0).map((g) => ({ purchaseOrderNumber: g.purchaseOrderNumber, complete: purchaseOrderComplete(allMembers(g)), salesOrders: g.members }));
+}
+
 /** 2.0.0's queryType 3: inside each location that 1.0.0 answers, what v2LocationsOfNews says; one without packages is left out. */
-const newsOfV2 = (doc: ShipmentsDocument, news: ShipmentsState, since: ShipmentNewsSince): SalesOrderShipmentV2View | undefined =>
+export const newsOfV2 = (doc: ShipmentsDocument, news: ShipmentsState, since: ShipmentNewsSince): SalesOrderShipmentV2View | undefined =>
   toSalesOrderShipmentV2(v2LocationsOfNews(doc, news, since));

@@ -1,7 +1,7 @@
 import type { Filter, Sort } from 'mongodb';
-import { inOneBatch, mapBatches, type OrderLookups, type OrderLookupsV2, type OrderStatusV2Query, type ShipmentQuery, type StatusQuery } from '../../../contracts/lookups.js';
+import { inOneBatch, mapBatches, readWhole, type OrderLookups, type OrderLookupsV2, type OrderStatusV2Query, type ShipmentQuery, type StatusQuery } from '../../../contracts/lookups.js';
 import type { OrderStatusView, ShipmentNotificationView } from '../../../contracts/lookup-answers.js';
-import type { CappedAnswer, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../../contracts/lookup-answers-v2.js';
+import type { CappedAnswer, CappedBatches, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../../contracts/lookup-answers-v2.js';
 import { purchaseOrderComplete } from '../../../projections/completion.js';
 import type { ShipmentsState, StatusFields } from '../../../projections/state.js';
 import type { OrderStatusDocument, ReadModelCollections, ShipmentsDocument } from './documents.js';
@@ -113,8 +113,13 @@ export class MongoOrderLookups implements OrderLookups, OrderLookupsV2 {
     return endedBySignal(signal, () => this.v2.issues(clientIds, issueId, signal));
   }
 
+  /** shipmentNotificationV2Batches' answer read whole (a read its signal ended fails with the signal's reason, its batches' too). */
   shipmentNotificationsV2(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedAnswer<ShipmentNotificationV2View>> {
-    return endedBySignal(signal, () => this.v2.shipmentNotificationsV2(clientIds, query, signal));
+    return endedBySignal(signal, async () => readWhole(await this.v2.shipmentNotificationV2Batches(clientIds, query, signal)));
+  }
+
+  shipmentNotificationV2Batches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedBatches<ShipmentNotificationV2View>> {
+    return endedBySignal(signal, () => this.v2.shipmentNotificationV2Batches(clientIds, query, signal));
   }
 }
 

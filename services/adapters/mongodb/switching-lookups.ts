@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import type { OrderLookups, OrderLookupsV2, OrderStatusV2Query, ShipmentQuery, StatusQuery } from '../../../contracts/lookups.js';
 import type { OrderStatusView, ShipmentNotificationView } from '../../../contracts/lookup-answers.js';
-import type { CappedAnswer, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../../contracts/lookup-answers-v2.js';
+import type { CappedAnswer, CappedBatches, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../../contracts/lookup-answers-v2.js';
 import { readActiveVersion } from './active-version.js';
 import { readModelCollections } from './documents.js';
 import { MongoOrderLookups } from './lookups.js';
@@ -85,8 +85,8 @@ export class SwitchingLookups implements OrderLookups, OrderLookupsV2 {
     return this.active().issues(clientIds, issueId, signal);
   }
 
-  shipmentNotificationsV2(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedAnswer<ShipmentNotificationV2View>> {
-    return this.active().shipmentNotificationsV2(clientIds, query, signal);
+  shipmentNotificationV2Batches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedBatches<ShipmentNotificationV2View>> {
+    return this.active().shipmentNotificationV2Batches(clientIds, query, signal);
   }
 
   private active(): MongoOrderLookups {

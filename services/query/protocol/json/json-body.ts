@@ -55,35 +55,71 @@ class JsonArray {
 
 const arrayOpen = (name: string, written: boolean): string => `${written ? ',' : ''}${JSON.stringify(name)}:[`;
 
+/** A body of named arrays, `{"A":[…],"B":[…]}`, its arrays written one after another. */
+class JsonArrays {
+  /** Whether an array was written (those after it are written after a comma). */
+  private written = false;
+
+  constructor(
+    private readonly out: AnswerChunks,
+    private readonly emptyArrays: EmptyArrays,
+  ) {
+    out.add('{');
+  }
+
+  /** The next array, its items added as they come: `ended` ends it. */
+  next(name: string): JsonArray {
+    return new JsonArray(this.out, arrayOpen(name, this.written));
+  }
+
+  ended(array: JsonArray): void {
+    this.written = array.end(this.emptyArrays) || this.written;
+  }
+
+  /** The next array with these items. */
+  whole(name: string, items: Iterable<unknown>): void {
+    const array = this.next(name);
+    for (const item of items) array.add(item);
+    this.ended(array);
+  }
+
+  end(): void {
+    this.out.add('}');
+  }
+}
+
 /** Writes `{"<name>":[items…],…}` in the order given, each item a content tree or a value. */
 export function writeJsonArrays(
   out: AnswerChunks,
   arrays: ReadonlyArray<readonly [name: string, items: Iterable<unknown>]>,
   emptyArrays: EmptyArrays = 'left out',
 ): void {
-  out.add('{');
-  let written = false;
-  for (const [name, items] of arrays) {
-    const array: JsonArray = new JsonArray(out, arrayOpen(name, written));
-    for (const item of items) array.add(item);
-    written = array.end(emptyArrays) || written;
-  }
-  out.add('}');
+  const body = new JsonArrays(out, emptyArrays);
+  for (const [name, items] of arrays) body.whole(name, items);
+  body.end();
 }
 
 /**
- * Writes `{"<name>":[items…]}` as the batches of its items come, yielding after each (see
- * answerChunks): the bytes writeJsonArrays writes of the same items.
+ * Writes `{"<name>":[items…],…}` as the batches of its first array's items come, yielding after
+ * each (see answerChunks), then the arrays `after` (known before the first batch): the bytes
+ * writeJsonArrays writes of the same items.
  */
-export async function* writeJsonArrayAsRead(out: AnswerChunks, name: string, batches: AsyncIterable<Iterable<unknown>>, emptyArrays: EmptyArrays = 'left out'): AsyncGenerator<void> {
-  out.add('{');
-  const array = new JsonArray(out, arrayOpen(name, false));
+export async function* writeJsonArrayAsRead(
+  out: AnswerChunks,
+  name: string,
+  batches: AsyncIterable<Iterable<unknown>>,
+  emptyArrays: EmptyArrays = 'left out',
+  after: ReadonlyArray<readonly [name: string, items: Iterable<unknown>]> = [],
+): AsyncGenerator<void> {
+  const body = new JsonArrays(out, emptyArrays);
+  const array = body.next(name);
   for await (const batch of batches) {
     for (const item of batch) array.add(item);
     yield;
   }
-  array.end(emptyArrays);
-  out.add('}');
+  body.ended(array);
+  for (const [afterName, items] of after) body.whole(afterName, items);
+  body.end();
 }
 
 /** Sends the 200 body `write` writes, in UTF-8 chunks as it goes. */

@@ -1,8 +1,8 @@
 // What a read 2.0.0 request is answered, SOAP or JSON alike: the access step (../../access/: the
 // credential 105, the rate limit 429, the scope 104), then the lookup (301 where a reference finds nothing). The lookup runs in
 // one of the credential's slots, bound to the request (http/request-work.ts).
-import type { CappedAnswer, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../../../contracts/lookup-answers-v2.js';
-import type { OrderLookupsV2, OrderStatusV2Query, ShipmentQuery } from '../../../../contracts/lookups.js';
+import type { CappedAnswer, CappedBatches, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../../../contracts/lookup-answers-v2.js';
+import { cappedInOneBatch, readWhole, type OrderLookupsV2, type OrderStatusV2Query, type ShipmentQuery } from '../../../../contracts/lookups.js';
 import type { Credential, Scope } from '../../../domain/credentials/credential.js';
 import { accessFor, authorize as access, type Access, type AccessOptions } from '../../access/authorize.js';
 import { LoginRefused } from '../../access/refusals.js';
@@ -69,12 +69,18 @@ export async function serviceMethodsAnswer({ login }: ReadRequest<undefined>, co
   await authorize(login, 'order_status', context);
 }
 
-export async function shipmentAnswer({ login, query }: ReadRequest<ShipmentQuery>, context: AnswerContext): Promise<Found<CappedAnswer<ShipmentNotificationV2View>>> {
+/**
+ * The shipments answer, sent as it is read (docs/partners.md, "Large answers"). A reference (queryType
+ * 1, 2) is read in one batch before anything is sent, so that one finding nothing is answered 301.
+ */
+export async function shipmentAnswer({ login, query }: ReadRequest<ShipmentQuery>, context: AnswerContext): Promise<Found<CappedBatches<ShipmentNotificationV2View>>> {
   const credential = await authorize(login, 'osn', context);
   const referenced = query.queryType === 1 || query.queryType === 2;
   if (referenced && fieldTooLong(query.referenceNumber ?? '')) return { notFound: 'referenceNumber' };
-  const answer = await lookUp(context, credential, (signal) => context.lookups.shipmentNotificationsV2(credential.clientIds, query, signal));
-  return referenced && answer.orders.length === 0 ? { notFound: 'referenceNumber' } : { found: answer };
+  const answer = await lookUp(context, credential, (signal) => context.lookups.shipmentNotificationV2Batches(credential.clientIds, query, signal));
+  if (!referenced) return { found: answer };
+  const whole = await readWhole(answer);
+  return whole.orders.length === 0 ? { notFound: 'referenceNumber' } : { found: cappedInOneBatch(whole) };
 }
 
 /** The operations of OSS 2.0.0's getServiceMethods, as it answers them. */

@@ -85,7 +85,7 @@ export const messages = {
 };
 
 /** The 200 Warning of an answer at the cap (OSS and OSN alike), else none. */
-export const capMessages = (answer: CappedAnswer<unknown>): ServiceMessage[] => (answer.more ? [messages.answerFull()] : []);
+export const capMessages = (answer: Pick<CappedAnswer<unknown>, 'more'>): ServiceMessage[] => (answer.more ? [messages.answerFull()] : []);
 
 /** Our error code of a refusal, for logs and metrics (outcome, failed logins). */
 const ERROR_CODES: Record<number, ErrorCode> = {

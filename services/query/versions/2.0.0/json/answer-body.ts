@@ -2,7 +2,7 @@
 // one JSON writer of content trees (../../../protocol/json/json-body.ts): an empty array is left
 // out, as are no messages.
 import type { AnswerChunks } from '../../../http/answer-chunks.js';
-import { writeJsonArrays } from '../../../protocol/json/json-body.js';
+import { writeJsonArrayAsRead, writeJsonArrays } from '../../../protocol/json/json-body.js';
 import type { ServiceMessage } from '../service-messages.js';
 
 /** Writes `{"<arrayName>":[items…],"ServiceMessageArray":[messages…]}`, each part only when it has an item. */
@@ -11,4 +11,9 @@ export function writeJsonAnswer(out: AnswerChunks, arrayName: string, items: Ite
     [arrayName, items],
     ['ServiceMessageArray', list],
   ]);
+}
+
+/** writeJsonAnswer's bytes written as the batches of the items come, yielding after each (sent as it is read: docs/partners.md, "Large answers"). */
+export function writeJsonAnswerAsRead(out: AnswerChunks, arrayName: string, batches: AsyncIterable<Iterable<unknown>>, list: readonly ServiceMessage[]): AsyncIterable<void> {
+  return writeJsonArrayAsRead(out, arrayName, batches, 'left out', [['ServiceMessageArray', list]]);
 }

@@ -5,14 +5,14 @@
 // of its code, mapped in one error handler.
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { basicAuth, documentedEnums } from '../../../http/openapi.js';
-import { JSON_CONTENT_TYPE, sendJsonBody } from '../../../protocol/json/json-body.js';
+import { JSON_CONTENT_TYPE, sendJsonAsRead, sendJsonBody } from '../../../protocol/json/json-body.js';
 import { jsonPlugin, type JsonPluginOptions } from '../../../protocol/json/json-plugin.js';
 import { labelRequest } from '../../../http/request-labels.js';
 import { BASIC_REALM, readBasicAuth } from '../../../protocol/json/basic-auth.js';
 import { answerRefusal } from '../../../access/refusals.js';
 import { parseRequestDateTime } from '../../../request-date-time.js';
 import { answerContext, issueAnswer, orderStatusAnswer, shipmentAnswer, type V2ServiceOptions } from '../answers.js';
-import { shipmentNotificationV2Json } from '../osn/shipment-notification-answer.js';
+import { shipmentNotificationV2JsonAsRead } from '../osn/shipment-notification-answer.js';
 import { issuesJson, orderStatusJson } from '../oss/order-status-tree.js';
 import { readIssueRequest, readOrderStatusRequest, readShipmentRequest, type RequestSource } from '../read-request.js';
 import { httpStatusOf, messages, ServiceMessageError, type ServiceMessage } from '../service-messages.js';
@@ -152,7 +152,7 @@ const routes: FastifyPluginAsync<PartnerJsonV2Options> = async (app, options) =>
     async (request, reply) => {
       const answer = await shipmentAnswer(readShipmentRequest(jsonSource(request)), context(request));
       if ('notFound' in answer) return notFound(request, reply, answer.notFound);
-      return sendJsonBody(reply, shipmentNotificationV2Json(answer.found, degraded));
+      return sendJsonAsRead(reply, shipmentNotificationV2JsonAsRead(answer.found, degraded));
     },
   );
 };

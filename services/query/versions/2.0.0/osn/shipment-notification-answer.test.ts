@@ -5,14 +5,15 @@ import fc from 'fast-check';
 import { XMLParser } from 'fast-xml-parser';
 import { validateXML, type XMLFileInfo } from 'xmllint-wasm';
 import { describe, expect, it } from 'vitest';
-import type { AddressV2View, CappedAnswer, ItemV2View, PackageV2View, ShipmentNotificationV2View, ShipmentV2View } from '../../../../../contracts/lookup-answers-v2.js';
+import type { AddressV2View, CappedAnswer, CappedBatches, ItemV2View, PackageV2View, ShipmentNotificationV2View, ShipmentV2View } from '../../../../../contracts/lookup-answers-v2.js';
 import { preProductionProofs, quantityUoms } from '../../../../../contracts/v2-vocabulary.js';
 import { includingSchema } from '../../../../../test/xsd/validate.js';
-import { AnswerChunks } from '../../../http/answer-chunks.js';
+import { AnswerChunks, answerChunks } from '../../../http/answer-chunks.js';
 import { formatDecimal } from '../../../protocol/soap/xml-text.js';
 import { OSN_V2_NS, OSN_V2_SHARED_NS } from '../namespaces.js';
 import type { OrderShipmentNotificationContent, ShipmentContent } from './notification-content.js';
-import { shipmentNotificationV2Json, shipmentNotificationV2Payload } from './shipment-notification-answer.js';
+import type { Degraded } from '../fitting.js';
+import { shipmentNotificationV2Json, shipmentNotificationV2JsonAsRead, shipmentNotificationV2Payload, shipmentNotificationV2PayloadAsRead } from './shipment-notification-answer.js';
 
 // --- validation against the official OSN 2.0.0 XSDs (the answer's response element as the document) ---
 
@@ -54,6 +55,21 @@ function render(orders: ShipmentNotificationV2View[], more = false): { xml: stri
   // Both renderings fit the same content, so they count the same.
   expect(jsonFields).toEqual(fields);
   return { xml, json, fields };
+}
+
+/** What `write` writes as these batches come (sent as it is read), and the fields it counted. */
+async function renderAsRead(
+  write: (answer: CappedBatches<ShipmentNotificationV2View>, degraded: Degraded) => (out: AnswerChunks) => AsyncIterable<unknown>,
+  batches: ShipmentNotificationV2View[][],
+  more: boolean,
+): Promise<{ text: string; fields: string[] }> {
+  const fields: string[] = [];
+  const chunks: Buffer[] = [];
+  const read = (async function* () {
+    yield* batches;
+  })();
+  for await (const chunk of answerChunks(write({ more, batches: read }, (field) => fields.push(field)))) chunks.push(chunk);
+  return { text: Buffer.concat(chunks).toString('utf8'), fields };
 }
 
 async function expectValid(xml: string): Promise<void> {
@@ -653,4 +669,19 @@ describe('OSN 2.0.0 answer: generated views', () => {
       { numRuns: 60 },
     );
   }, 60_000);
+
+  it('written as its batches come (sent as read), SOAP and JSON are the bytes of the answer written whole, whatever the batches hold, and count the same cuts', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(orderArb, { maxLength: 3 }), { maxLength: 4 }), fc.boolean(), async (batches, more) => {
+        const whole = render(batches.flat(), more);
+        const soap = await renderAsRead(shipmentNotificationV2PayloadAsRead, batches, more);
+        expect(soap.text).toBe(whole.xml);
+        expect(soap.fields).toEqual(whole.fields);
+        const json = await renderAsRead(shipmentNotificationV2JsonAsRead, batches, more);
+        expect(json.text).toBe(JSON.stringify(whole.json));
+        expect(json.fields).toEqual(whole.fields);
+      }),
+      { numRuns: 100 },
+    );
+  });
 });

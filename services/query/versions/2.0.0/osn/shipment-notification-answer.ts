@@ -1,45 +1,68 @@
 // The OSN 2.0.0 answer, SOAP and JSON, from the 2.0.0 views (oss-osn-2.0.0.md §4.3): the same
 // fitted content (notification-content.ts) written as the content of
-// M:GetOrderShipmentNotificationResponse or sent as the JSON v2 twin's body.
-import type { CappedAnswer, ShipmentNotificationV2View } from '../../../../../contracts/lookup-answers-v2.js';
+// M:GetOrderShipmentNotificationResponse or sent as the JSON v2 twin's body. Both are sent as they
+// are read, a batch of purchase orders at a time (docs/partners.md, "Large answers"); the answer
+// read whole is written with the same bytes.
+import { mapBatches } from '../../../../../contracts/lookups.js';
+import type { CappedAnswer, CappedBatches, ShipmentNotificationV2View } from '../../../../../contracts/lookup-answers-v2.js';
 import type { AnswerChunks } from '../../../http/answer-chunks.js';
+import type { Payload, StreamedPayload } from '../../../protocol/soap/envelope.js';
 import type { Degraded } from '../fitting.js';
-import { writeJsonAnswer } from '../json/answer-body.js';
+import { writeJsonAnswer, writeJsonAnswerAsRead } from '../json/answer-body.js';
 import { OSN_V2_NS, OSN_V2_SHARED_NS } from '../namespaces.js';
-import { capMessages } from '../service-messages.js';
+import { capMessages, type ServiceMessage } from '../service-messages.js';
 import { contentXml } from './content-xml.js';
 import { orderShipmentNotificationContent, type OrderShipmentNotificationContent } from './notification-content.js';
 
-/** The notifications of the answer, each fitted as it is asked for; a purchase order with nothing to show gives none. */
-function* notificationContents(answer: CappedAnswer<ShipmentNotificationV2View>, degraded: Degraded): Generator<OrderShipmentNotificationContent> {
-  for (const view of answer.orders) {
+/** The notifications of these purchase orders, each fitted as it is asked for; a purchase order with nothing to show gives none. */
+function* notificationContents(views: readonly ShipmentNotificationV2View[], degraded: Degraded): Generator<OrderShipmentNotificationContent> {
+  for (const view of views) {
     const content = orderShipmentNotificationContent(view, degraded);
     if (content) yield content;
   }
 }
 
+const OPEN = `GetOrderShipmentNotificationResponse xmlns="${OSN_V2_NS}" xmlns:shar="${OSN_V2_SHARED_NS}"`;
+
+/** Writes these notifications after others were (`started`: the response element is open) or not; whether it is open now. */
+function writeNotifications(views: readonly ShipmentNotificationV2View[], degraded: Degraded, out: AnswerChunks, started: boolean): boolean {
+  for (const content of notificationContents(views, degraded)) {
+    if (!started) out.add(`<${OPEN}><OrderShipmentNotificationArray>`);
+    started = true;
+    out.add(contentXml('OrderShipmentNotification', content));
+  }
+  return started;
+}
+
 /**
- * Writes the content of M:GetOrderShipmentNotificationResponse (its element and the 200 Warning
- * included). No notification leaves OrderShipmentNotificationArray out (it needs one), so the empty
- * answer is the empty response element. Each notification is fitted as it is written.
+ * Ends the response element after its notifications (`started`: any was written), with the 200
+ * Warning. No notification leaves OrderShipmentNotificationArray out (it needs one), so the empty
+ * answer is the empty response element.
  */
-export function shipmentNotificationV2Payload(answer: CappedAnswer<ShipmentNotificationV2View>, degraded: Degraded): (out: AnswerChunks) => void {
-  return (out) => {
-    const open = `GetOrderShipmentNotificationResponse xmlns="${OSN_V2_NS}" xmlns:shar="${OSN_V2_SHARED_NS}"`;
+function endPayload(out: AnswerChunks, started: boolean, warnings: readonly ServiceMessage[]): void {
+  if (started) out.add('</OrderShipmentNotificationArray>');
+  if (warnings.length > 0) {
+    if (!started) out.add(`<${OPEN}>`);
+    started = true;
+    out.add(contentXml('ServiceMessageArray', warnings.map((message) => ({ ...message }))));
+  }
+  out.add(started ? '</GetOrderShipmentNotificationResponse>' : `<${OPEN}/>`);
+}
+
+/** Writes the content of M:GetOrderShipmentNotificationResponse (its element and the 200 Warning included), each notification fitted as it is written. */
+export function shipmentNotificationV2Payload(answer: CappedAnswer<ShipmentNotificationV2View>, degraded: Degraded): Payload {
+  return (out) => endPayload(out, writeNotifications(answer.orders, degraded, out, false), capMessages(answer));
+}
+
+/** shipmentNotificationV2Payload's bytes written as the batches come, yielding after each. */
+export function shipmentNotificationV2PayloadAsRead(answer: CappedBatches<ShipmentNotificationV2View>, degraded: Degraded): StreamedPayload {
+  return async function* (out) {
     let started = false;
-    for (const content of notificationContents(answer, degraded)) {
-      if (!started) out.add(`<${open}><OrderShipmentNotificationArray>`);
-      started = true;
-      out.add(contentXml('OrderShipmentNotification', content));
+    for await (const views of answer.batches) {
+      started = writeNotifications(views, degraded, out, started);
+      yield;
     }
-    if (started) out.add('</OrderShipmentNotificationArray>');
-    const warnings = capMessages(answer);
-    if (warnings.length > 0) {
-      if (!started) out.add(`<${open}>`);
-      started = true;
-      out.add(contentXml('ServiceMessageArray', warnings.map((message) => ({ ...message }))));
-    }
-    out.add(started ? '</GetOrderShipmentNotificationResponse>' : `<${open}/>`);
+    endPayload(out, started, capMessages(answer));
   };
 }
 
@@ -48,5 +71,10 @@ export function shipmentNotificationV2Payload(answer: CappedAnswer<ShipmentNotif
  * booleans, absent = no key; one notification at a time, as the SOAP answer is written.
  */
 export function shipmentNotificationV2Json(answer: CappedAnswer<ShipmentNotificationV2View>, degraded: Degraded): (out: AnswerChunks) => void {
-  return (out) => writeJsonAnswer(out, 'OrderShipmentNotificationArray', notificationContents(answer, degraded), capMessages(answer));
+  return (out) => writeJsonAnswer(out, 'OrderShipmentNotificationArray', notificationContents(answer.orders, degraded), capMessages(answer));
+}
+
+/** shipmentNotificationV2Json's bytes written as the batches come, yielding after each. */
+export function shipmentNotificationV2JsonAsRead(answer: CappedBatches<ShipmentNotificationV2View>, degraded: Degraded): (out: AnswerChunks) => AsyncIterable<void> {
+  return (out) => writeJsonAnswerAsRead(out, 'OrderShipmentNotificationArray', mapBatches(answer.batches, (views) => notificationContents(views, degraded)), capMessages(answer));
 }

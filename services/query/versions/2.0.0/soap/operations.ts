@@ -1,12 +1,12 @@
 // The 2.0.0 SOAP operations of each endpoint, chosen by the local name of the Body's first element:
 // each reads its request (../read-request.ts), is answered (../answers.ts) and writes its response
 // element; each also writes its response element around service messages alone (refusals, 999).
-import type { Payload } from '../../../protocol/soap/envelope.js';
+import type { BodyContent, Payload } from '../../../protocol/soap/envelope.js';
 import { childText, type XmlElement } from '../../../protocol/soap/parse-envelope.js';
 import { parseRequestDateTime } from '../../../request-date-time.js';
 import { issueAnswer, orderStatusAnswer, serviceMethodsAnswer, shipmentAnswer, type AnswerContext } from '../answers.js';
 import type { Degraded } from '../fitting.js';
-import { shipmentNotificationV2Payload } from '../osn/shipment-notification-answer.js';
+import { shipmentNotificationV2PayloadAsRead } from '../osn/shipment-notification-answer.js';
 import { readIssueRequest, readOrderStatusRequest, readServiceMethodsRequest, readShipmentRequest, type RequestSource } from '../read-request.js';
 import { messages, type ServiceMessage } from '../service-messages.js';
 import { issuePayload, orderStatusPayload, osnMessages, ossMessages, serviceMethodsPayload } from './responses.js';
@@ -18,7 +18,8 @@ export interface SoapV2Context extends AnswerContext {
 export interface SoapV2Operation {
   /** As the request metrics name it. */
   name: string;
-  run(request: XmlElement, context: SoapV2Context): Promise<Payload>;
+  /** What writes the answer's Body content (the shipments answer as it is read). */
+  run(request: XmlElement, context: SoapV2Context): Promise<BodyContent>;
   /** The response element holding these messages and no data. */
   messagesOnly(list: readonly ServiceMessage[]): Payload;
 }
@@ -69,7 +70,7 @@ const getOrderShipmentNotification: SoapV2Operation = {
   name: 'v2/getOrderShipmentNotification',
   async run(request, context) {
     const answer = await shipmentAnswer(readShipmentRequest(soapSource(request)), context);
-    return 'found' in answer ? shipmentNotificationV2Payload(answer.found, context.degraded) : this.messagesOnly([messages.notFound(answer.notFound)]);
+    return 'found' in answer ? { streamed: shipmentNotificationV2PayloadAsRead(answer.found, context.degraded) } : this.messagesOnly([messages.notFound(answer.notFound)]);
   },
   messagesOnly: osnMessages,
 };

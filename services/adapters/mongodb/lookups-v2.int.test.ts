@@ -2,7 +2,7 @@ import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address } from '../../../contracts/erp-event-schema.js';
 import type { CappedAnswer, ShipmentNotificationV2View } from '../../../contracts/lookup-answers-v2.js';
-import type { OrderStatusV2Query } from '../../../contracts/lookups.js';
+import { readWhole, type OrderStatusV2Query } from '../../../contracts/lookups.js';
 import type { IssueState, LocationState, OrderStatusState, PackageState, ShipmentsState } from '../../../projections/state.js';
 import { sampleShipFrom, sampleShipTo } from '../../../test/fixtures/sample-events.js';
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
@@ -325,6 +325,33 @@ describe('the 5,000 purchase-order cap (2.0.0 says when more matched)', () => {
     await store.shipments.deleteOne({ _id: documentId('C05000', 'SO-1') });
     expect(outline(await byNumber())).toEqual([maxPurchaseOrdersPerAnswer, false]);
     expect(outline(await polled())).toEqual([maxPurchaseOrdersPerAnswer, false]);
+  }, 60_000);
+
+  it('OSN queryType 3: purchase orders whose news holds no package (2.0.0 answers none of it) leave their places to those that have one', async () => {
+    const store = await freshStore('v2-osn-cap-packageless');
+    const lookups = new MongoOrderLookups(store);
+    const withoutPackages = 3;
+    const clientIds = Array.from({ length: maxPurchaseOrdersPerAnswer + withoutPackages }, (_, i) => `C${String(i).padStart(5, '0')}`);
+    const pkg = { packageId: 1, trackingNumber: 'TRK-1', shipmentDate: new Date('2026-11-02T08:00:00Z') };
+    // The first clients' purchase orders hold only a completed location without packages: news for 1.0.0, keyed at the
+    // timestamp (before every package), so chosen first; nothing for 2.0.0.
+    const states = clientIds.map(
+      (clientId, i): ShipmentsState => ({
+        clientId,
+        salesOrderNumber: 'SO-1',
+        sequence: 1,
+        purchaseOrderNumber: 'PO-1',
+        completedAsWhole: false,
+        complete: i < withoutPackages,
+        locations: [{ locationId: 1, complete: i < withoutPackages, shipFrom: sampleShipFrom, shipTo: sampleShipTo, packages: i < withoutPackages ? [] : [pkg] }],
+      }),
+    );
+    await writeEffects(store, { orderStatus: [], shipments: states.map((after) => ({ after })) });
+    const polled = { queryType: 3, shipmentDateTimeStamp: new Date(0) } as const;
+    expect((await lookups.shipmentNotifications(clientIds, polled)).slice(0, withoutPackages).map((o) => o.salesOrders[0]!.locations[0]!.packages)).toEqual([[], [], []]);
+    const answer = await readWhole(await lookups.shipmentNotificationV2Batches(clientIds, polled));
+    expect([answer.orders.length, answer.more]).toEqual([maxPurchaseOrdersPerAnswer, false]);
+    expect(answer.orders.every((o) => o.salesOrders[0]!.shipments[0]!.packages.length === 1)).toBe(true);
   }, 60_000);
 });
 

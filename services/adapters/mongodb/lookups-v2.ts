@@ -125,6 +125,7 @@ export class MongoOrderLookupsV2 implements OrderLookupsV2 {
         timestamp: query.shipmentDateTimeStamp ?? new Date(0),
         projection: shipmentNewsFieldsV2,
         answerOf: newsOfV2,
+        packagesOnly: true,
         read,
       });
       return { more, batches: mapBatches(batches, (batch) => answered(batch, (g) => g.purchaseOrderMembers)) };

@@ -95,6 +95,7 @@ export class MongoOrderLookups implements OrderLookups, OrderLookupsV2 {
         timestamp: query.shipmentDateTimeStamp ?? new Date(0),
         projection: shipmentNewsProjection,
         answerOf: (_doc, news) => news,
+        packagesOnly: false,
         read,
       });
       return mapBatches(batches, (batch) => batch.map((g) => view(g, g.purchaseOrderMembers)));

@@ -33,6 +33,12 @@ export interface NewsQuery<S> {
   timestamp: Date;
   projection: Document;
   answerOf: AnswerOfNews<S>;
+  /**
+   * `answerOf` leaves out every location without a package (2.0.0's answers): the plan keys only
+   * the sales orders with an answered location that holds one, so that a purchase order with none
+   * makes room for the next instead of being planned and then left out.
+   */
+  packagesOnly: boolean;
   read: ReadOptions;
 }
 
@@ -47,7 +53,7 @@ export interface NewsQuery<S> {
  * to answer makes room for the next one, so a capped answer holds exactly as many as fit.
  * `projection` must keep the times (completeChangedAt, visibleAt) that newsOf reads.
  */
-export async function newsSince<S>({ collection, clientIds, timestamp, projection, answerOf, read }: NewsQuery<S>): Promise<ShipmentNews<S>> {
+export async function newsSince<S>({ collection, clientIds, timestamp, projection, answerOf, read }: Omit<NewsQuery<S>, 'packagesOnly'>): Promise<ShipmentNews<S>> {
   const since = newsSinceOf(timestamp);
   const members = new Map<string, PurchaseOrderMember[]>();
   const { chosen, more } = await chooseInRounds(collection, clientIds, since, read, async (found) => {
@@ -92,9 +98,9 @@ export interface StreamedShipmentNews<S> {
  * error), the batches then. After the last read, the collection is confirmed to be still stored
  * (confirmStillStored): a version dropped mid-answer fails the answer, never shortens it.
  */
-export async function newsSinceInBatches<S>({ collection, clientIds, timestamp, projection, answerOf, read }: NewsQuery<S>): Promise<StreamedShipmentNews<S>> {
+export async function newsSinceInBatches<S>({ collection, clientIds, timestamp, projection, answerOf, packagesOnly, read }: NewsQuery<S>): Promise<StreamedShipmentNews<S>> {
   const since = newsSinceOf(timestamp);
-  const { chosen, more } = await chooseInRounds(collection, clientIds, since, read, (found) => planNews(collection, found, since, read));
+  const { chosen, more } = await chooseInRounds(collection, clientIds, since, read, (found) => planNews(collection, found, since, packagesOnly, read));
   return { more, batches: readInOrder(collection, chosen, since, projection, answerOf, read) };
 }
 
@@ -214,7 +220,7 @@ const isWhole = (g: FirstChange, members: Map<string, PurchaseOrderMember[]>, si
  * purchase order is answered whole), and all their sales orders' flags (membersOf). Those with
  * nothing to answer are left out. Only a key a purchase order is sent.
  */
-async function planNews(collection: Collection<ShipmentsDocument>, chosen: FirstChange[], since: ShipmentNewsSince, read: ReadOptions): Promise<PlannedPurchaseOrder[]> {
+async function planNews(collection: Collection<ShipmentsDocument>, chosen: FirstChange[], since: ShipmentNewsSince, packagesOnly: boolean, read: ReadOptions): Promise<PlannedPurchaseOrder[]> {
   const members = await membersOf(collection, chosen, read);
   const whole = chosen.filter((g) => isWhole(g, members, since));
   const wholeKeys = new Set(whole.map(groupKey));
@@ -225,7 +231,7 @@ async function planNews(collection: Collection<ShipmentsDocument>, chosen: First
     const found = collection.aggregate<{ _id: { clientId: string; purchaseOrderNumber: string }; key: Date | null }>(
       [
         { $match: { ...ofPurchaseOrders(part), ...filter } },
-        { $group: { _id: { clientId: '$clientId', purchaseOrderNumber: '$purchaseOrderNumber' }, key: { $min: serverNewsKey(since, { exact: true, answeredWhole }) } } },
+        { $group: { _id: { clientId: '$clientId', purchaseOrderNumber: '$purchaseOrderNumber' }, key: { $min: serverNewsKey(since, { exact: true, answeredWhole, packagesOnly }) } } },
       ],
       read,
     );
@@ -294,30 +300,32 @@ export async function membersOf(
  * newsKey of a sales order's news, computed by the server. `exact`: as newsOf and newsKey give it
  * (the earliest shipmentDate of its new packages, the timestamp for an answered location without
  * one, null when nothing of it is answered), every location answered where `answeredWhole` (its
- * purchase order is answered whole) or its own complete flag changed since. Else a lower bound
+ * purchase order is answered whole) or its own complete flag changed since; with `packagesOnly`,
+ * null also when none of its answered locations holds a package (newsOfV2 answers nothing of it:
+ * v2LocationsOfNews gives a location answered without a new package all its stored ones). Else a lower bound
  * that needs no purchase order's flags (firstPurchaseOrders): a sales order whose own flag
  * changed, or that came under its purchase order, since then, is keyed at the timestamp, as its
  * purchase order's flag may have changed with it (one left with nothing to answer makes room for
  * the next in chooseInRounds).
  */
-function serverNewsKey(since: ShipmentNewsSince, how: { exact: true; answeredWhole: boolean } | { exact: false }): Document {
+function serverNewsKey(since: ShipmentNewsSince, how: { exact: true; answeredWhole: boolean; packagesOnly: boolean } | { exact: false }): Document {
   const { shippedSince, visibleSince } = since;
   const isNew = { $or: [{ $gte: ['$$p.shipmentDate', shippedSince] }, { $gte: ['$$p.visibleAt', visibleSince] }] };
   const ownFlagChanged = { $gte: ['$completeChangedAt', visibleSince] };
   const everyLocation = how.exact ? (how.answeredWhole ? true : ownFlagChanged) : false;
+  const fresh = { $filter: { input: '$$l.packages', as: 'p', cond: isNew } };
+  const answeredWithoutNewPackage = { $or: [everyLocation, { $gte: ['$$l.completeChangedAt', visibleSince] }] };
   const locationKey = {
     $let: {
-      vars: { fresh: { $filter: { input: '$$l.packages', as: 'p', cond: isNew } } },
-      in: {
-        $cond: [
-          { $gt: [{ $size: '$$fresh' }, 0] },
-          { $min: '$$fresh.shipmentDate' },
-          { $cond: [{ $or: [everyLocation, { $gte: ['$$l.completeChangedAt', visibleSince] }] }, shippedSince, null] },
-        ],
-      },
+      vars: { fresh },
+      in: { $cond: [{ $gt: [{ $size: '$$fresh' }, 0] }, { $min: '$$fresh.shipmentDate' }, { $cond: [answeredWithoutNewPackage, shippedSince, null] }] },
     },
   };
   const key = { $min: { $map: { input: '$locations', as: 'l', in: locationKey } } };
+  if (how.exact && how.packagesOnly) {
+    const answeredWithPackage = { $or: [{ $gt: [{ $size: fresh }, 0] }, { $and: [answeredWithoutNewPackage, { $gt: [{ $size: '$$l.packages' }, 0] }] }] };
+    return { $cond: [{ $anyElementTrue: [{ $map: { input: '$locations', as: 'l', in: answeredWithPackage } }] }, key, null] };
+  }
   if (how.exact) return key;
   const mayChangePurchaseOrder = { $or: [ownFlagChanged, { $gte: ['$purchaseOrderSetAt', visibleSince] }] };
   return { $min: [key, { $cond: [mayChangePurchaseOrder, shippedSince, null] }] };

@@ -59,7 +59,7 @@ export async function newsSince<S>({ collection, clientIds, timestamp, projectio
   const { chosen, more } = await chooseInRounds(collection, clientIds, since, read, async (found) => {
     const membersRead = await membersOf(collection, found, read);
     for (const [key, value] of membersRead) members.set(key, value);
-    const wholeness = found.map((g) => ({ ...g, whole: isWhole(g, membersRead, since) }));
+    const wholeness = found.map((g) => ({ ...g, whole: isWhole(g, membersRead.get(groupKey(g)) ?? [], since) }));
     return readNews(collection, wholeness, since, projection, answerOf, read);
   });
   return {
@@ -211,37 +211,45 @@ interface PlannedPurchaseOrder extends WithWholeness {
   purchaseOrderMembers: PurchaseOrderMember[];
 }
 
-const isWhole = (g: FirstChange, members: Map<string, PurchaseOrderMember[]>, since: ShipmentNewsSince): boolean =>
-  g.left === true || purchaseOrderCompleteChanged(members.get(groupKey(g)) ?? [], since.visibleSince);
+/** Whether a chosen purchase order, with these sales orders (all of them), is answered whole. */
+const isWhole = (g: FirstChange, members: readonly PurchaseOrderMember[], since: ShipmentNewsSince): boolean =>
+  g.left === true || purchaseOrderCompleteChanged(members, since.visibleSince);
 
 /**
  * The chosen purchase orders' keys, computed by the server (serverNewsKey, exact: as the reads of
  * whole documents would answer each sales order, readNews: only those with news unless their
- * purchase order is answered whole), and all their sales orders' flags (membersOf). Those with
+ * purchase order is answered whole), and all their sales orders' flags (as membersOf reads them),
+ * in one read: each purchase order's key both ways, the one taken chosen by its flags. Those with
  * nothing to answer are left out. Only a key a purchase order is sent.
  */
 async function planNews(collection: Collection<ShipmentsDocument>, chosen: FirstChange[], since: ShipmentNewsSince, packagesOnly: boolean, read: ReadOptions): Promise<PlannedPurchaseOrder[]> {
-  const members = await membersOf(collection, chosen, read);
-  const whole = chosen.filter((g) => isWhole(g, members, since));
-  const wholeKeys = new Set(whole.map(groupKey));
-  const keys = new Map<string, number>();
-  const keyed = async (part: FirstChange[], filter: Filter<ShipmentsDocument>, answeredWhole: boolean) => {
-    if (part.length === 0) return;
-    const ofPart = new Set(part.map(groupKey));
-    const found = collection.aggregate<{ _id: { clientId: string; purchaseOrderNumber: string }; key: Date | null }>(
-      [
-        { $match: { ...ofPurchaseOrders(part), ...filter } },
-        { $group: { _id: { clientId: '$clientId', purchaseOrderNumber: '$purchaseOrderNumber' }, key: { $min: serverNewsKey(since, { exact: true, answeredWhole, packagesOnly }) } } },
-      ],
-      read,
-    );
-    // ofPurchaseOrders also matches other combinations of the clients and numbers: each part keeps its own.
-    for await (const { _id, key } of found) if (key !== null && ofPart.has(groupKey(_id))) keys.set(groupKey(_id), key.getTime());
-  };
-  await Promise.all([keyed(chosen.filter((g) => !wholeKeys.has(groupKey(g))), newsFilter(since), false), keyed(whole, {}, true)]);
+  if (chosen.length === 0) return [];
+  const ofChosen = new Set(chosen.map(groupKey));
+  const hasNews = { $gte: ['$lastNewsAt', since.visibleSince] };
+  const found = collection.aggregate<{ _id: { clientId: string; purchaseOrderNumber: string }; ifNews: Date | null; ifWhole: Date | null; members: PurchaseOrderMember[] }>(
+    [
+      { $match: ofPurchaseOrders(chosen) },
+      {
+        $group: {
+          _id: { clientId: '$clientId', purchaseOrderNumber: '$purchaseOrderNumber' },
+          ifNews: { $min: { $cond: [hasNews, serverNewsKey(since, { exact: true, answeredWhole: false, packagesOnly }), null] } },
+          ifWhole: { $min: serverNewsKey(since, { exact: true, answeredWhole: true, packagesOnly }) },
+          // A time the document lacks is left out of its member, as membersOf's projection leaves it.
+          members: { $push: { complete: '$complete', completeChangedAt: '$completeChangedAt', purchaseOrderSetAt: '$purchaseOrderSetAt' } },
+        },
+      },
+    ],
+    read,
+  );
+  const planned = new Map<string, { ifNews: Date | null; ifWhole: Date | null; members: PurchaseOrderMember[] }>();
+  // ofPurchaseOrders also matches other combinations of the clients and numbers: only the chosen are kept.
+  for await (const { _id, ...plan } of found) if (ofChosen.has(groupKey(_id))) planned.set(groupKey(_id), plan);
   return chosen.flatMap((g) => {
-    const key = keys.get(groupKey(g));
-    return key === undefined ? [] : [{ ...g, whole: wholeKeys.has(groupKey(g)), key, purchaseOrderMembers: members.get(groupKey(g)) ?? [] }];
+    const plan = planned.get(groupKey(g));
+    if (!plan) return [];
+    const whole = isWhole(g, plan.members, since);
+    const key = whole ? plan.ifWhole : plan.ifNews;
+    return key === null ? [] : [{ ...g, whole, key: key.getTime(), purchaseOrderMembers: plan.members }];
   });
 }
 

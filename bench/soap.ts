@@ -51,7 +51,7 @@ import { hashPassword } from '../services/domain/credentials/password-hash.js';
 import { createLogger } from '../services/plumbing/logging/logger.js';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { cappedInOneBatch, inOneBatch, type OrderLookups, type OrderLookupsV2, type OrderStatusV2Query, type ShipmentQuery, type StatusQuery } from '../contracts/lookups.js';
+import { cappedInOneBatch, inOneBatch, readWhole, type OrderLookups, type OrderLookupsV2, type OrderStatusV2Query, type ShipmentQuery, type StatusQuery } from '../contracts/lookups.js';
 import { orderStatusDetailsPayload } from '../services/query/versions/1.0.0/soap/order-status-tree.js';
 import { renderEnvelope } from '../services/query/protocol/soap/envelope.js';
 import { AnswerChunks } from '../services/query/http/answer-chunks.js';
@@ -629,7 +629,7 @@ class ReadWhole implements OrderLookups, OrderLookupsV2 {
     return this.inner.issues(clientIds, issueId, signal);
   }
   async shipmentNotificationV2Batches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal) {
-    return cappedInOneBatch(await this.inner.shipmentNotificationsV2(clientIds, query, signal));
+    return cappedInOneBatch(await readWhole(await this.inner.shipmentNotificationV2Batches(clientIds, query, signal)));
   }
 }
 

@@ -73,16 +73,8 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
   const lookupsV2: OrderLookupsV2 = {
     orderStatusV2: (clientIds, query, signal) => store.whenConnected((cancel) => switching.orderStatusV2(clientIds, query, cancel), signal),
     issues: (clientIds, issueId, signal) => store.whenConnected((cancel) => switching.issues(clientIds, issueId, cancel), signal),
-    shipmentNotificationV2Batches: async (clientIds, query, signal) => {
-      // `more` is known once the answer is planned, before its first batch.
-      let more = false;
-      const batches = await store.whenConnectedInBatches(async (cancel) => {
-        const answer = await switching.shipmentNotificationV2Batches(clientIds, query, cancel);
-        more = answer.more;
-        return answer.batches;
-      }, signal);
-      return { more, batches };
-    },
+    shipmentNotificationV2Batches: (clientIds, query, signal) =>
+      store.whenConnectedInCappedBatches((cancel) => switching.shipmentNotificationV2Batches(clientIds, query, cancel), signal),
   };
   const pingStore = async () => void (await db.command({ ping: 1 }, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) }));
   const app = await buildApp({

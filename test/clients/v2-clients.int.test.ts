@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import soap from 'soap';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { OrderStatusV2Query, ShipmentQuery } from '../../contracts/lookups.js';
+import { readWhole, type OrderStatusV2Query, type ShipmentQuery } from '../../contracts/lookups.js';
 import { isOpenIssue } from '../../contracts/v2-vocabulary.js';
 import type { IssueState } from '../../projections/state.js';
 import { callZeep, type ZeepOutcome } from '../../scripts/python/zeep-client.js';
@@ -75,7 +75,7 @@ async function expectedStatuses(query: OrderStatusV2Query) {
 const poOf = (answer: unknown) => inner((answer as Json)['OrderShipmentNotificationArray'], 'OrderShipmentNotification').map((n) => n['purchaseOrderNumber']);
 
 async function expectedShipments(query: ShipmentQuery) {
-  return (await demo.lookups.shipmentNotificationsV2(LINKED, query)).orders.map((o) => o.purchaseOrderNumber);
+  return (await readWhole(await demo.lookups.shipmentNotificationV2Batches(LINKED, query))).orders.map((o) => o.purchaseOrderNumber);
 }
 
 const messagesOf = (answer: unknown) => inner((answer as Json)['ServiceMessageArray'], 'ServiceMessage').map((m) => [m['code'], m['severity']]);

@@ -4,7 +4,7 @@ import { generateDemoEvents } from '../../ossn/demo-events/demo-events.js';
 import type { ErpEvent } from '../../../contracts/erp-events.js';
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
 import { projectBatch } from '../../projector/project-batch.js';
-import type { OrderStatusV2Query, ShipmentQuery, StatusQuery } from '../../../contracts/lookups.js';
+import { readWhole, type OrderStatusV2Query, type ShipmentQuery, type StatusQuery } from '../../../contracts/lookups.js';
 import { connectMongo, createMongoClient } from './connect.js';
 import { documentId, ensureIndexes, readModelCollections, type ReadModelCollections } from './documents.js';
 import { MongoOrderLookups } from './lookups.js';
@@ -213,7 +213,7 @@ describe(`every lookup reads through an index (${clients.length * ordersPerClien
   });
 
   it.each(shipmentLookups)('OSN 2.0.0: %s', async (label, clientIds, query) => {
-    await check(`OSN 2.0.0 ${label}`, async () => (await lookups.shipmentNotificationsV2(clientIds, query())).orders);
+    await check(`OSN 2.0.0 ${label}`, async () => (await readWhole(await lookups.shipmentNotificationV2Batches(clientIds, query()))).orders);
   });
 });
 

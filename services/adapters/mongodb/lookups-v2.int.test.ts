@@ -318,8 +318,8 @@ describe('the 5,000 purchase-order cap (2.0.0 says when more matched)', () => {
     );
     await writeEffects(store, { orderStatus: [], shipments: states.map((after) => ({ after })) });
     const outline = (answer: CappedAnswer<ShipmentNotificationV2View>) => [answer.orders.length, answer.more];
-    const byNumber = () => lookups.shipmentNotificationsV2(clientIds, { queryType: 1, referenceNumber: 'PO-1' });
-    const polled = () => lookups.shipmentNotificationsV2(clientIds, { queryType: 3, shipmentDateTimeStamp: new Date(0) });
+    const byNumber = async () => readWhole(await lookups.shipmentNotificationV2Batches(clientIds, { queryType: 1, referenceNumber: 'PO-1' }));
+    const polled = async () => readWhole(await lookups.shipmentNotificationV2Batches(clientIds, { queryType: 3, shipmentDateTimeStamp: new Date(0) }));
     expect(outline(await byNumber())).toEqual([maxPurchaseOrdersPerAnswer, true]);
     expect(outline(await polled())).toEqual([maxPurchaseOrdersPerAnswer, true]);
     await store.shipments.deleteOne({ _id: documentId('C05000', 'SO-1') });
@@ -399,7 +399,7 @@ describe('OSN 2.0.0 lookups', () => {
   });
 
   it('queryType 1 and 2: only locations with a package, their 2.0.0 fields as stored; a sales order without packages left out', async () => {
-    const answer = await lookups.shipmentNotificationsV2(['C1'], { queryType: 1, referenceNumber: 'PO-1' });
+    const answer = await readWhole(await lookups.shipmentNotificationV2Batches(['C1'], { queryType: 1, referenceNumber: 'PO-1' }));
     expect(answer).toEqual({
       orders: [
         {
@@ -425,9 +425,9 @@ describe('OSN 2.0.0 lookups', () => {
       ],
       more: false,
     });
-    expect(await lookups.shipmentNotificationsV2(['C1'], { queryType: 2, referenceNumber: 'SO-2' })).toEqual({ orders: [], more: false });
-    expect(await lookups.shipmentNotificationsV2(['C1'], { queryType: 1, referenceNumber: 'PO-2' })).toEqual({ orders: [], more: false });
-    expect(await lookups.shipmentNotificationsV2(['C2'], { queryType: 1, referenceNumber: 'PO-1' })).toEqual({ orders: [], more: false });
+    expect(await readWhole(await lookups.shipmentNotificationV2Batches(['C1'], { queryType: 2, referenceNumber: 'SO-2' }))).toEqual({ orders: [], more: false });
+    expect(await readWhole(await lookups.shipmentNotificationV2Batches(['C1'], { queryType: 1, referenceNumber: 'PO-2' }))).toEqual({ orders: [], more: false });
+    expect(await readWhole(await lookups.shipmentNotificationV2Batches(['C2'], { queryType: 1, referenceNumber: 'PO-1' }))).toEqual({ orders: [], more: false });
   });
 
   it('queryType 3: a location with a new package is answered with its new packages alone, as 1.0.0; a location whose news holds no package is left out', async () => {
@@ -441,7 +441,7 @@ describe('OSN 2.0.0 lookups', () => {
       locations: [{ ...state.locations[0]!, packages: [...state.locations[0]!.packages, shipped(2, '2026-10-01T08:00:00Z')] }, { ...state.locations[1]!, complete: true }],
     };
     await writeEffects(store, { orderStatus: [], shipments: [{ before: state, after }] });
-    const answer = await lookups.shipmentNotificationsV2(['C1'], { queryType: 3, shipmentDateTimeStamp: afterFirstWrites });
+    const answer = await readWhole(await lookups.shipmentNotificationV2Batches(['C1'], { queryType: 3, shipmentDateTimeStamp: afterFirstWrites }));
     expect(answer.more).toBe(false);
     expect(answer.orders.map((o) => [o.purchaseOrderNumber, o.salesOrders.map((s) => [s.salesOrderNumber, s.shipments.map((l) => [l.id, l.packages.map((p) => p.id)])])])).toEqual([
       ['PO-1', [['SO-1', [[1, [2]]]]]],

@@ -7,6 +7,7 @@ import type { OrderStatusState, ShipmentsState } from '../../../projections/stat
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
 import { projectBatch } from '../../projector/project-batch.js';
 import type { OrderStatusView, ShipmentNotificationView } from '../../../contracts/lookup-answers.js';
+import { readWhole } from '../../../contracts/lookups.js';
 import { connectMongo, createMongoClient } from './connect.js';
 import { documentId, ensureIndexes, readModelCollections, type OrderStatusDocument, type ReadModelCollections, type ShipmentsDocument } from './documents.js';
 import { changeTimeOverlapMs } from './changed-since.js';
@@ -634,7 +635,7 @@ describe('shipment queryType 3 polled with the time of the previous poll (querie
       ['PO-M', true, [['SO-M1', true, [[1, true, []]]]]],
       ['PO-P', true, [['SO-P1', true, [[1, true, []]]]]],
     ]);
-    const v2 = await lookups.shipmentNotificationsV2(['C1'], { queryType: 3, shipmentDateTimeStamp: previous });
+    const v2 = await readWhole(await lookups.shipmentNotificationV2Batches(['C1'], { queryType: 3, shipmentDateTimeStamp: previous }));
     expect(v2.orders.map((o) => [o.purchaseOrderNumber, o.complete, o.salesOrders.map((so) => [so.salesOrderNumber, so.shipments.map((l) => [l.id, l.packages.map((pkg) => pkg.id)])])])).toEqual(
       expect.arrayContaining([
         ['PO-M', true, [['SO-M1', [[1, [1]]]]]],
@@ -824,7 +825,7 @@ describe('a capped shipment queryType 3 answer holds exactly 5,000 purchase orde
   it('a chosen purchase order with nothing to answer makes room for the next one (1.0.0 and 2.0.0)', async () => {
     const v1 = await lookups.shipmentNotifications(['C1'], { queryType: 3, shipmentDateTimeStamp: new Date(base) });
     expect(v1.map((o) => o.purchaseOrderNumber)).toEqual(Array.from({ length: maxPurchaseOrdersPerAnswer }, (_, i) => po(i + 1)));
-    const v2 = await lookups.shipmentNotificationsV2(['C1'], { queryType: 3, shipmentDateTimeStamp: new Date(base) });
+    const v2 = await readWhole(await lookups.shipmentNotificationV2Batches(['C1'], { queryType: 3, shipmentDateTimeStamp: new Date(base) }));
     expect(v2.more).toBe(true);
     expect(v2.orders.map((o) => o.purchaseOrderNumber)).toEqual(Array.from({ length: maxPurchaseOrdersPerAnswer }, (_, i) => po(i + 1)));
   });

@@ -1,5 +1,5 @@
 import type { Filter, Sort } from 'mongodb';
-import { inOneBatch, mapBatches, readWhole, type OrderLookups, type OrderLookupsV2, type OrderStatusV2Query, type ShipmentQuery, type StatusQuery } from '../../../contracts/lookups.js';
+import { inOneBatch, mapBatches, type OrderLookups, type OrderLookupsV2, type OrderStatusV2Query, type ShipmentQuery, type StatusQuery } from '../../../contracts/lookups.js';
 import type { OrderStatusView, ShipmentNotificationView } from '../../../contracts/lookup-answers.js';
 import type { CappedAnswer, CappedBatches, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../../contracts/lookup-answers-v2.js';
 import { purchaseOrderComplete } from '../../../projections/completion.js';
@@ -112,11 +112,6 @@ export class MongoOrderLookups implements OrderLookups, OrderLookupsV2 {
 
   issues(clientIds: string[], issueId: string, signal?: AbortSignal): Promise<IssueView[]> {
     return endedBySignal(signal, () => this.v2.issues(clientIds, issueId, signal));
-  }
-
-  /** shipmentNotificationV2Batches' answer read whole (a read its signal ended fails with the signal's reason, its batches' too). */
-  shipmentNotificationsV2(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedAnswer<ShipmentNotificationV2View>> {
-    return endedBySignal(signal, async () => readWhole(await this.v2.shipmentNotificationV2Batches(clientIds, query, signal)));
   }
 
   shipmentNotificationV2Batches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedBatches<ShipmentNotificationV2View>> {

@@ -4,6 +4,7 @@ import { untilAnswered } from '../../plumbing/lifecycle/until-answered.js';
 import { DeadlineExceededError, withDeadline } from '../../plumbing/lifecycle/deadline.js';
 import { createMongoClient, type MongoClientOptions } from './connect.js';
 import { ErrorCodes, OssnError } from '../../../contracts/errors/ossn-error.js';
+import type { CappedBatches } from '../../../contracts/lookup-answers-v2.js';
 
 const storeOperation = 'a store operation';
 
@@ -65,32 +66,47 @@ export class StoreConnection {
    * past a deadline and with `signal` until the batches end; ending them early ends their reads.
    */
   async whenConnectedInBatches<T>(operation: (signal?: AbortSignal) => Promise<AsyncIterable<T>>, signal?: AbortSignal): Promise<AsyncIterable<T>> {
+    const { batches } = await this.answerInBatches(async (cancel) => ({ batches: await operation(cancel) }), signal);
+    return batches;
+  }
+
+  /** whenConnectedInBatches for a capped answer: its `more`, known before its batches, is handed on as it is. */
+  whenConnectedInCappedBatches<T>(operation: (signal?: AbortSignal) => Promise<CappedBatches<T>>, signal?: AbortSignal): Promise<CappedBatches<T>> {
+    return this.answerInBatches(operation, signal);
+  }
+
+  /** The answer `operation` gives, its batches read as whenConnectedInBatches says; the rest of it as it is. */
+  private async answerInBatches<A extends { batches: AsyncIterable<unknown> }>(operation: (signal?: AbortSignal) => Promise<A>, signal?: AbortSignal): Promise<A> {
     if (!this.isConnected) throw new StoreNotConnectedError();
     const { deadlineMs } = this.options;
     if (!deadlineMs) return operation(signal);
     const { controller: work, release } = followingCaller(signal);
     const step = <R>(pending: Promise<R>): Promise<R> => withinDeadline(pending, work, deadlineMs);
-    let batches: AsyncIterable<T>;
+    let answer: A;
     try {
-      batches = await step(operation(work.signal));
+      answer = await step(operation(work.signal));
     } catch (error) {
       release();
       throw error;
     }
-    return (async function* () {
-      const iterator = batches[Symbol.asyncIterator]();
-      try {
-        for (;;) {
-          const next = await step(iterator.next());
-          if (next.done) return;
-          yield next.value;
+    const { batches } = answer;
+    return {
+      ...answer,
+      batches: (async function* () {
+        const iterator = batches[Symbol.asyncIterator]();
+        try {
+          for (;;) {
+            const next = await step(iterator.next());
+            if (next.done) return;
+            yield next.value;
+          }
+        } finally {
+          release();
+          work.abort(new Error('the answer ended'));
+          await iterator.return?.();
         }
-      } finally {
-        release();
-        work.abort(new Error('the answer ended'));
-        await iterator.return?.();
-      }
-    })();
+      })(),
+    };
   }
 
   async close(): Promise<void> {

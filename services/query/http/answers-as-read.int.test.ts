@@ -14,6 +14,7 @@ import { foldEvents } from '../../../projections/fold.js';
 import { purchaseOrderComplete } from '../../../projections/completion.js';
 import { toSalesOrderShipment } from '../../../projections/lookups/answers-v1.js';
 import { groupKey } from '../../../projections/lookups/purchase-order-groups.js';
+import { cappedInOneBatch } from '../../../contracts/lookups.js';
 import type { ShipmentNotificationView } from '../../../contracts/lookup-answers.js';
 import type { ShipmentNotificationV2View } from '../../../contracts/lookup-answers-v2.js';
 import { servers, uniqueNames } from '../../../test/support/servers.js';
@@ -26,11 +27,11 @@ import { MongoOrderLookups, shipmentNewsProjection } from '../../adapters/mongod
 import { newsOfV2, shipmentNewsFieldsV2 } from '../../adapters/mongodb/lookups-v2.js';
 import { newsSince } from '../../adapters/mongodb/shipment-reads.js';
 import { writeEffects } from '../../adapters/mongodb/writes.js';
-import { renderEnvelope } from '../protocol/soap/envelope.js';
+import { renderEnvelope, streamedEnvelope } from '../protocol/soap/envelope.js';
 import { shipmentNotificationPayload } from '../versions/1.0.0/soap/shipment-notification-tree.js';
 import { shipmentsJson } from '../versions/1.0.0/json/answer-body.js';
-import { shipmentNotificationV2Json, shipmentNotificationV2Payload } from '../versions/2.0.0/osn/shipment-notification-answer.js';
-import { AnswerChunks, answerChunks } from './answer-chunks.js';
+import { shipmentNotificationV2JsonAsRead, shipmentNotificationV2PayloadAsRead } from '../versions/2.0.0/osn/shipment-notification-answer.js';
+import { answerChunks } from './answer-chunks.js';
 import { createQueryMetrics, type QueryMetrics } from '../../plumbing/metrics/query-metrics.js';
 import { startRealApp, type RealApp } from '../../../test/clients/real-app.js';
 
@@ -130,12 +131,14 @@ const soapV2Ask: Ask = { ...soapAsk, path: SHIPMENT_V2_URL, body: osnV2Request({
 const jsonV2Ask: Ask = { ...jsonAsk, path: `/api/partners/v2/orders/shipments?queryType=3&shipmentDateTimestamp=${SINCE}` };
 
 const nothingCut = () => undefined;
-/** The bytes of a JSON answer written whole. */
-function jsonBytes(write: (out: AnswerChunks) => void): Buffer {
-  const out = new AnswerChunks();
-  write(out);
-  return out.bytes();
+/** The bytes of an answer written a chunk at a time. */
+async function bytesOf(chunks: AsyncIterable<Buffer>): Promise<Buffer> {
+  const all: Buffer[] = [];
+  for await (const chunk of chunks) all.push(chunk);
+  return Buffer.concat(all);
 }
+/** The 2.0.0 answer read whole, as one batch. */
+const wholeV2 = () => cappedInOneBatch({ orders: expectedV2, more: false });
 
 /** Each version's answers, SOAP and JSON, and their bytes as the answer read whole gives them. */
 const versions = [
@@ -143,19 +146,15 @@ const versions = [
     version: '1.0.0',
     soap: soapAsk,
     json: jsonAsk,
-    soapBytes: () => renderEnvelope((out) => shipmentNotificationPayload(expected, out)),
-    jsonBytes: async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of answerChunks(shipmentsJson((async function* () { yield expected; })()))) chunks.push(chunk);
-      return Buffer.concat(chunks);
-    },
+    soapBytes: async () => renderEnvelope((out) => shipmentNotificationPayload(expected, out)),
+    jsonBytes: () => bytesOf(answerChunks(shipmentsJson((async function* () { yield expected; })()))),
   },
   {
     version: '2.0.0',
     soap: soapV2Ask,
     json: jsonV2Ask,
-    soapBytes: () => renderEnvelope(shipmentNotificationV2Payload({ orders: expectedV2, more: false }, nothingCut)),
-    jsonBytes: async () => jsonBytes(shipmentNotificationV2Json({ orders: expectedV2, more: false }, nothingCut)),
+    soapBytes: () => bytesOf(streamedEnvelope(shipmentNotificationV2PayloadAsRead(wholeV2(), nothingCut))),
+    jsonBytes: () => bytesOf(answerChunks(shipmentNotificationV2JsonAsRead(wholeV2(), nothingCut))),
   },
 ];
 
@@ -202,7 +201,7 @@ describe.each(versions)('a $version shipments answer sent as it is read', (v) =>
     const soap = await transfer(app, v.soap);
     expect(soap).toMatchObject({ status: 200, failed: false });
     expect(soap.headers['transfer-encoding']).toBe('chunked');
-    expect(soap.body.equals(v.soapBytes())).toBe(true);
+    expect(soap.body.equals(await v.soapBytes())).toBe(true);
     const json = await transfer(app, v.json);
     expect(json).toMatchObject({ status: 200, failed: false });
     expect(json.headers['transfer-encoding']).toBe('chunked');
@@ -222,7 +221,7 @@ describe.each(versions)('a $version shipments answer sent as it is read', (v) =>
       return filter;
     });
     for (const [ask, bytes] of [
-      [v.soap, v.soapBytes()],
+      [v.soap, await v.soapBytes()],
       [v.json, await v.jsonBytes()],
     ] as const) {
       gate = new Promise((resolve) => (open = resolve));

@@ -1,14 +1,14 @@
 // The OSN 2.0.0 answer, SOAP and JSON, from the 2.0.0 views (oss-osn-2.0.0.md §4.3): the same
 // fitted content (notification-content.ts) written as the content of
 // M:GetOrderShipmentNotificationResponse or sent as the JSON v2 twin's body. Both are sent as they
-// are read, a batch of purchase orders at a time (docs/partners.md, "Large answers"); the answer
-// read whole is written with the same bytes.
+// are read, a batch of purchase orders at a time (docs/partners.md, "Large answers"); an answer read
+// whole (queryType 1, 2) is sent as one batch.
 import { mapBatches } from '../../../../../contracts/lookups.js';
-import type { CappedAnswer, CappedBatches, ShipmentNotificationV2View } from '../../../../../contracts/lookup-answers-v2.js';
+import type { CappedBatches, ShipmentNotificationV2View } from '../../../../../contracts/lookup-answers-v2.js';
 import type { AnswerChunks } from '../../../http/answer-chunks.js';
-import type { Payload, StreamedPayload } from '../../../protocol/soap/envelope.js';
+import type { StreamedPayload } from '../../../protocol/soap/envelope.js';
 import type { Degraded } from '../fitting.js';
-import { writeJsonAnswer, writeJsonAnswerAsRead } from '../json/answer-body.js';
+import { writeJsonAnswerAsRead } from '../json/answer-body.js';
 import { OSN_V2_NS, OSN_V2_SHARED_NS } from '../namespaces.js';
 import { capMessages, type ServiceMessage } from '../service-messages.js';
 import { contentXml } from './content-xml.js';
@@ -49,12 +49,10 @@ function endPayload(out: AnswerChunks, started: boolean, warnings: readonly Serv
   out.add(started ? '</GetOrderShipmentNotificationResponse>' : `<${OPEN}/>`);
 }
 
-/** Writes the content of M:GetOrderShipmentNotificationResponse (its element and the 200 Warning included), each notification fitted as it is written. */
-export function shipmentNotificationV2Payload(answer: CappedAnswer<ShipmentNotificationV2View>, degraded: Degraded): Payload {
-  return (out) => endPayload(out, writeNotifications(answer.orders, degraded, out, false), capMessages(answer));
-}
-
-/** shipmentNotificationV2Payload's bytes written as the batches come, yielding after each. */
+/**
+ * Writes the content of M:GetOrderShipmentNotificationResponse (its element and the 200 Warning
+ * included) as the batches come, yielding after each; each notification fitted as it is written.
+ */
 export function shipmentNotificationV2PayloadAsRead(answer: CappedBatches<ShipmentNotificationV2View>, degraded: Degraded): StreamedPayload {
   return async function* (out) {
     let started = false;
@@ -67,14 +65,10 @@ export function shipmentNotificationV2PayloadAsRead(answer: CappedBatches<Shipme
 }
 
 /**
- * Writes the JSON v2 twin's body: the same content, each XArray a JSON array, native numbers and
- * booleans, absent = no key; one notification at a time, as the SOAP answer is written.
+ * Writes the JSON v2 twin's body as the batches come, yielding after each: the same content, each
+ * XArray a JSON array, native numbers and booleans, absent = no key; one notification at a time, as
+ * the SOAP answer is written.
  */
-export function shipmentNotificationV2Json(answer: CappedAnswer<ShipmentNotificationV2View>, degraded: Degraded): (out: AnswerChunks) => void {
-  return (out) => writeJsonAnswer(out, 'OrderShipmentNotificationArray', notificationContents(answer.orders, degraded), capMessages(answer));
-}
-
-/** shipmentNotificationV2Json's bytes written as the batches come, yielding after each. */
 export function shipmentNotificationV2JsonAsRead(answer: CappedBatches<ShipmentNotificationV2View>, degraded: Degraded): (out: AnswerChunks) => AsyncIterable<void> {
   return (out) => writeJsonAnswerAsRead(out, 'OrderShipmentNotificationArray', mapBatches(answer.batches, (views) => notificationContents(views, degraded)), capMessages(answer));
 }

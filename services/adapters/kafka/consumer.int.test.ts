@@ -1,10 +1,12 @@
 // The batch consumer against the real broker: a batch that takes longer than the session timeout
 // keeps its membership, so its offsets are committed once and it is not delivered again; a member
 // the group expelled all the same (the process frozen longer than the session) comes back, asked
-// again before it joins, and backs off while it is refused.
+// again before it joins, and backs off while it is refused; a stop that comes while a replacement
+// is checked or connects is not joined after.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
 import { createLogger } from '../../plumbing/logging/logger.js';
+import { withKafkaAdmin } from './admin.js';
 import { createKafka } from './client.js';
 import { consumeBatches } from './consumer.js';
 import { groupLag } from '../../../test/support/kafka-progress.js';
@@ -103,6 +105,39 @@ it('asks before every join, a replacement\'s too: a refused replacement is tried
   expect(joinsAsked).toBe(3);
   await new Promise((resolve) => setTimeout(resolve, 5_000)); // past the 4 s pause the stop came in
   expect(joinsAsked, 'no join after the stop').toBe(3);
+});
+
+it('joins no replacement after a stop that came while the replacement was being checked: the stop waits for the check, then nothing joins', { timeout: 150_000 }, async () => {
+  const { topic, group } = uniqueNames('stop-in-check');
+  await ensureTopics(kafka, topic, 1);
+  await producer.send(topic, [{ key: 'k', value: 'a' }]);
+
+  const sessionTimeoutMs = 6_000;
+  let joined = 0;
+  let asked = 0;
+  let releaseCheck!: () => void;
+  const checkReleased = new Promise<void>((resolve) => (releaseCheck = resolve));
+  // The first join is let through; the replacement's check is held until the stop has come.
+  const beforeJoin = () => (++asked === 1 ? Promise.resolve() : checkReleased);
+  let frozen = false;
+  const consumer = await consumeBatches(kafka, { groupId: group, topic, logger, sessionTimeoutMs, beforeJoin, onJoin: () => void joined++ }, async () => {
+    // Frozen past the session once: kafkajs gives this consumer up, and a replacement is checked.
+    if (!frozen) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 3 * sessionTimeoutMs);
+    frozen = true;
+  });
+  let stopped: Promise<void> | undefined;
+  try {
+    await expect.poll(() => asked, { timeout: 90_000, interval: 100 }).toBe(2);
+    expect(joined).toBe(1);
+    stopped = consumer.stop();
+  } finally {
+    releaseCheck();
+    await (stopped ?? consumer.stop());
+  }
+  await new Promise((resolve) => setTimeout(resolve, 3_000)); // a replacement that went on would have joined by now
+  expect(joined, 'no join after the stop').toBe(1);
+  expect(asked).toBe(2);
+  expect(await withKafkaAdmin(kafka, (admin) => admin.memberCount(group)), 'nobody left in the group').toBe(0);
 });
 
 it('hands a partition over in batches as large as its fetch size per partition allows', { timeout: 150_000 }, async () => {

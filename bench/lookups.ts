@@ -24,6 +24,7 @@ import { createLogger } from '../services/plumbing/logging/logger.js';
 import { buildApp } from '../services/query/app.js';
 import { ORDER_STATUS_PATH } from '../services/query/versions/1.0.0/soap/index.js';
 import { statusTypesRequest } from '../test/support/soap-requests.js';
+import { readShipmentsWhole } from '../test/support/read-shipments.js';
 import { connectMongo } from '../services/adapters/mongodb/connect.js';
 import { MongoOrderLookups } from '../services/adapters/mongodb/lookups.js';
 import { clientId, ensureSeeded } from './support/seed.js';
@@ -64,7 +65,7 @@ interface Sample {
 
 const hour = 3_600_000;
 const status = (query: (s: Sample) => StatusQuery) => ({ lookups }: Subject, s: Sample) => lookups.orderStatus([s.clientId], query(s));
-const shipments = (query: (s: Sample) => ShipmentQuery) => ({ lookups }: Subject, s: Sample) => lookups.shipmentNotifications([s.clientId], query(s));
+const shipments = (query: (s: Sample) => ShipmentQuery) => ({ lookups }: Subject, s: Sample) => readShipmentsWhole(lookups, [s.clientId], query(s));
 
 /** A SOAP getOrderStatusTypes request through the real app; its answer's status types. */
 async function statusTypes({ app, credential }: Subject): Promise<unknown[]> {

@@ -1,7 +1,9 @@
 // Renders the same 5,000-purchase-order SOAP answers three ways, side by side in one run, and
 // prints the figures: the writer the service answers with (the 1.0.0 content trees,
 // services/query/versions/1.0.0/soap/*-tree.ts, one purchase order at a time, written as XML text
-// by services/query/protocol/soap/tree-xml.ts, UTF-8 in chunks: the code path of a request), and
+// by services/query/protocol/soap/tree-xml.ts, UTF-8 in chunks: the code path of a request; the
+// shipment answer through the writer it is sent as read with, fed the answer as one batch, its
+// chunks collected), and
 // the views shaped as an object tree (key order = element order, arrays = repeated elements,
 // '@'-keys = attributes) rendered by fast-xml-parser's XMLBuilder (what the service used before)
 // or by xmlbuilder2. All three must give the same bytes. Run: npx tsx bench/soap-builders.ts
@@ -9,8 +11,8 @@ import { performance } from 'node:perf_hooks';
 import { XMLBuilder } from 'fast-xml-parser';
 import { create } from 'xmlbuilder2';
 import { orderStatusDetailsPayload } from '../services/query/versions/1.0.0/soap/order-status-tree.js';
-import { shipmentNotificationPayload } from '../services/query/versions/1.0.0/soap/shipment-notification-tree.js';
-import { renderEnvelope, type Payload } from '../services/query/protocol/soap/envelope.js';
+import { shipmentNotificationPayloadAsRead } from '../services/query/versions/1.0.0/soap/shipment-notification-tree.js';
+import { renderEnvelope, streamedEnvelope, type BodyContent } from '../services/query/protocol/soap/envelope.js';
 import { OSN_NS, OSN_SHARED_NS, OSS_NS } from '../services/query/versions/1.0.0/namespaces.js';
 import { SOAP_ENVELOPE_NS } from '../services/query/protocol/soap/namespaces.js';
 import { escapeText, formatBoolean, formatDecimal } from '../services/query/protocol/soap/xml-text.js';
@@ -219,12 +221,20 @@ const DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
 
 interface Answer {
   label: string;
-  payload: Payload;
+  /** The Body's content as the service writes it: at once, or as read (the shipment answer). */
+  payload: BodyContent;
   tree: () => XmlNode;
 }
 
-const renderers: Record<string, (answer: Answer) => Buffer> = {
-  'the service\'s writer': (answer) => renderEnvelope(answer.payload),
+/** The bytes of an answer written a chunk at a time, as the service sends them, in one buffer. */
+async function collected(chunks: AsyncIterable<Buffer>): Promise<Buffer> {
+  const all: Buffer[] = [];
+  for await (const chunk of chunks) all.push(chunk);
+  return Buffer.concat(all);
+}
+
+const renderers: Record<string, (answer: Answer) => Buffer | Promise<Buffer>> = {
+  'the service\'s writer': (answer) => (typeof answer.payload === 'function' ? renderEnvelope(answer.payload) : collected(streamedEnvelope(answer.payload.streamed))),
   'fast-xml-parser XMLBuilder': (answer) => Buffer.from(DECLARATION + (xmlBuilder.build(envelopeTree(answer.tree())) as string)),
   xmlbuilder2: (answer) => Buffer.from(create({ version: '1.0', encoding: 'utf-8' }, envelopeTree(answer.tree())).end()),
 };
@@ -234,7 +244,7 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 }
 
-function bench(answer: Answer): void {
+async function bench(answer: Answer): Promise<void> {
   console.log(`\n${answer.label} (${ORDERS} purchase orders, median of ${RUNS} runs after 2 warm-ups; shaping and UTF-8 encoding included)`);
   const outputs: Buffer[] = [];
   for (const [name, render] of Object.entries(renderers)) {
@@ -244,7 +254,7 @@ function bench(answer: Answer): void {
     for (let run = 0; run < RUNS + 2; run++) {
       const start = performance.now();
       const usage = process.cpuUsage();
-      out = render(answer);
+      out = await render(answer);
       const used = process.cpuUsage(usage);
       if (run >= 2) {
         times.push(performance.now() - start);
@@ -262,5 +272,13 @@ function bench(answer: Answer): void {
 
 const statusData = statuses();
 const shipmentData = notifications();
-bench({ label: 'GetOrderStatusDetailsResponse', payload: (out) => orderStatusDetailsPayload(statusData, out), tree: () => orderStatusTree(statusData) });
-bench({ label: 'GetOrderShipmentNotificationResponse', payload: (out) => shipmentNotificationPayload(shipmentData, out), tree: () => shipmentNotificationTree(shipmentData) });
+/** The shipment answer read whole, as one batch (an answer read in batches comes as several). */
+async function* shipmentsInOneBatch(): AsyncGenerator<ShipmentNotificationView[]> {
+  yield shipmentData;
+}
+await bench({ label: 'GetOrderStatusDetailsResponse', payload: (out) => orderStatusDetailsPayload(statusData, out), tree: () => orderStatusTree(statusData) });
+await bench({
+  label: 'GetOrderShipmentNotificationResponse',
+  payload: { streamed: (out) => shipmentNotificationPayloadAsRead(shipmentsInOneBatch(), out) },
+  tree: () => shipmentNotificationTree(shipmentData),
+});

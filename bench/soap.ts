@@ -59,6 +59,7 @@ import { orderStatusJson } from '../services/query/versions/1.0.0/json/answer-bo
 import { ORDER_STATUS_JSON_PATH, SHIPMENTS_JSON_PATH } from '../services/query/versions/1.0.0/json/plugin.js';
 import { ORDER_STATUS_PATH, SHIPMENT_NOTIFICATION_PATH } from '../services/query/versions/1.0.0/soap/index.js';
 import { ORDER_STATUS_V2_URL, osnV2Request, ossV2Request, SHIPMENT_V2_URL, shipmentRequest, statusDetailsRequest } from '../test/support/soap-requests.js';
+import { readShipmentsWhole } from '../test/support/read-shipments.js';
 import { SHIPMENTS_JSON_V2_PATH } from '../services/query/versions/2.0.0/json/plugin.js';
 import { connectMongo } from '../services/adapters/mongodb/connect.js';
 import type { ReadModelCollections } from '../services/adapters/mongodb/documents.js';
@@ -616,11 +617,8 @@ class ReadWhole implements OrderLookups, OrderLookupsV2 {
   orderStatus(clientIds: string[], query: StatusQuery, signal?: AbortSignal) {
     return this.inner.orderStatus(clientIds, query, signal);
   }
-  shipmentNotifications(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal) {
-    return this.inner.shipmentNotifications(clientIds, query, signal);
-  }
   shipmentNotificationBatches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal) {
-    return inOneBatch(this.inner.shipmentNotifications(clientIds, query, signal));
+    return inOneBatch(readShipmentsWhole(this.inner, clientIds, query, signal));
   }
   orderStatusV2(clientIds: string[], query: OrderStatusV2Query, signal?: AbortSignal) {
     return this.inner.orderStatusV2(clientIds, query, signal);

@@ -20,12 +20,11 @@ export interface ShipmentQuery {
 /** `signal` aborts the lookup's store work (its client went away, or its answer was given). */
 export interface OrderLookups {
   orderStatus(clientIds: string[], query: StatusQuery, signal?: AbortSignal): Promise<OrderStatusView[]>;
-  shipmentNotifications(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<ShipmentNotificationView[]>;
   /**
-   * shipmentNotifications' answer a batch of purchase orders at a time, in its order, as it is read
-   * (an answer of thousands is sent as it is read): resolves once the lookup has begun (a failure
-   * until then fails the request), then a failure fails the iteration. Ending the iteration early
-   * ends the lookup's work.
+   * The shipments answer (queryType 1, 2, 3) a batch of purchase orders at a time, in its order, as
+   * it is read (an answer of thousands is sent as it is read; queryType 1 and 2 in one batch):
+   * resolves once the lookup has begun (a failure until then fails the request), then a failure
+   * fails the iteration. Ending the iteration early ends the lookup's work.
    */
   shipmentNotificationBatches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<AsyncIterable<ShipmentNotificationView[]>>;
 }

@@ -23,10 +23,6 @@ export class TimedLookups implements OrderLookups {
     return this.time(() => this.inner.orderStatus(clientIds, query));
   }
 
-  shipmentNotifications(clientIds: string[], query: ShipmentQuery): Promise<ShipmentNotificationView[]> {
-    return this.time(() => this.inner.shipmentNotifications(clientIds, query));
-  }
-
   /** Timed to the answer's last batch: the lookup's whole time, sent as it goes. */
   async shipmentNotificationBatches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<AsyncIterable<ShipmentNotificationView[]>> {
     const start = performance.now();

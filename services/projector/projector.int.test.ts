@@ -8,6 +8,7 @@ import { deadLetterTopic, eventKey } from '../../contracts/transport.js';
 import { foldEvents } from '../../projections/fold.js';
 import { readModels, reference } from '../../test/support/read-models.js';
 import { testEnvironment } from '../../test/support/servers.js';
+import { readShipmentsWhole } from '../../test/support/read-shipments.js';
 import { consumeAll, groupLag } from '../../test/support/kafka-progress.js';
 import { topicSize, waitUntilCaughtUp } from '../adapters/kafka/progress.js';
 import type { ProjectorConfig } from '../config/config.js';
@@ -292,7 +293,7 @@ describe('projector against real Kafka and MongoDB', () => {
     const lookups = new MongoOrderLookups(collections);
     const bySalesOrder = { queryType: 2, referenceNumber: 'SO-9' };
     const status = await lookups.orderStatus(['C1'], bySalesOrder);
-    const shipments = await lookups.shipmentNotifications(['C1'], bySalesOrder);
+    const shipments = await readShipmentsWhole(lookups, ['C1'], bySalesOrder);
     expect(status.map((p) => p.purchaseOrderNumber)).toEqual(['PO-A']);
     expect(shipments.map((p) => p.purchaseOrderNumber)).toEqual(['PO-A']);
     // A rebuild folds the same way.

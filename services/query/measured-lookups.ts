@@ -15,10 +15,6 @@ export class MeasuredLookups implements OrderLookups {
     return this.measured('order_status', await this.inner.orderStatus(clientIds, query, signal));
   }
 
-  async shipmentNotifications(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<ShipmentNotificationView[]> {
-    return this.measured('shipments', await this.inner.shipmentNotifications(clientIds, query, signal));
-  }
-
   async shipmentNotificationBatches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<AsyncIterable<ShipmentNotificationView[]>> {
     return countedAtEnd(await this.inner.shipmentNotificationBatches(clientIds, query, signal), (purchaseOrders) => this.count('shipments', purchaseOrders));
   }

@@ -66,7 +66,6 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
     .catch(() => undefined); // only a close before the store answered ends it
   const lookups: OrderLookups = {
     orderStatus: (clientIds, query, signal) => store.whenConnected((cancel) => switching.orderStatus(clientIds, query, cancel), signal),
-    shipmentNotifications: (clientIds, query, signal) => store.whenConnected((cancel) => switching.shipmentNotifications(clientIds, query, cancel), signal),
     shipmentNotificationBatches: (clientIds, query, signal) =>
       store.whenConnectedInBatches((cancel) => switching.shipmentNotificationBatches(clientIds, query, cancel), signal),
   };

@@ -35,7 +35,12 @@ export class FoldedLookups implements OrderLookups {
     return groups.map((g) => ({ purchaseOrderNumber: g.purchaseOrderNumber, details: g.members.map(detail) }));
   }
 
-  async shipmentNotifications(clientIds: string[]): Promise<ShipmentNotificationView[]> {
+  /** Every purchase order in one batch. */
+  shipmentNotificationBatches(clientIds: string[]): Promise<AsyncIterable<ShipmentNotificationView[]>> {
+    return inOneBatch(this.shipments(clientIds));
+  }
+
+  private async shipments(clientIds: string[]): Promise<ShipmentNotificationView[]> {
     const all = answerableByPurchaseOrder(this.readModels.shipments.values(), clientIds);
     // A purchase order is complete when every sales order of its client carrying its number is,
     // answered or not (one without locations is not answered).
@@ -43,9 +48,5 @@ export class FoldedLookups implements OrderLookups {
       all.filter((so) => so.clientId === group.clientId && so.purchaseOrderNumber === group.purchaseOrderNumber).every((so) => so.complete);
     const groups = await groupByPurchaseOrder(all.filter((so: ShipmentsState) => so.locations.length > 0));
     return groups.map((g) => ({ purchaseOrderNumber: g.purchaseOrderNumber, complete: complete(g), salesOrders: g.members.map(toSalesOrderShipment) }));
-  }
-
-  shipmentNotificationBatches(clientIds: string[]): Promise<AsyncIterable<ShipmentNotificationView[]>> {
-    return inOneBatch(this.shipmentNotifications(clientIds));
   }
 }

@@ -18,14 +18,11 @@ export class FakeLookups implements OrderLookups {
     return this.statuses;
   }
 
-  async shipmentNotifications(clientIds: string[], query: ShipmentQuery): Promise<ShipmentNotificationView[]> {
+  /** The notifications set, in one batch. */
+  async shipmentNotificationBatches(clientIds: string[], query: ShipmentQuery): Promise<AsyncIterable<ShipmentNotificationView[]>> {
     this.shipmentCalls.push({ clientIds, query });
     if (this.failure) throw this.failure;
-    return this.notifications;
-  }
-
-  shipmentNotificationBatches(clientIds: string[], query: ShipmentQuery): Promise<AsyncIterable<ShipmentNotificationView[]>> {
-    return inOneBatch(this.shipmentNotifications(clientIds, query));
+    return inOneBatch(Promise.resolve(this.notifications));
   }
 }
 

@@ -6,6 +6,7 @@ import { readWhole, type OrderStatusV2Query } from '../../../contracts/lookups.j
 import type { IssueState, LocationState, OrderStatusState, PackageState, ShipmentsState } from '../../../projections/state.js';
 import { sampleShipFrom, sampleShipTo } from '../../../test/fixtures/sample-events.js';
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
+import { readShipmentsWhole } from '../../../test/support/read-shipments.js';
 import { changeTimeOverlapMs } from './changed-since.js';
 import { connectMongo } from './connect.js';
 import { documentId, ensureIndexes, readModelCollections, type OrderStatusDocument, type ReadModelCollections } from './documents.js';
@@ -150,9 +151,9 @@ describe('1.0.0 lookups see no 2.0.0 field', () => {
       expect(answer, JSON.stringify(q)).toStrictEqual(await a.orderStatus(['C1'], q));
     }
     for (const q of [{ queryType: 1, referenceNumber: 'PO-1' }, { queryType: 2, referenceNumber: 'SO-1' }, { queryType: 3, shipmentDateTimeStamp: new Date(0) }]) {
-      const answer = await b.shipmentNotifications(['C1'], q);
+      const answer = await readShipmentsWhole(b, ['C1'], q);
       expect(answer.length, JSON.stringify(q)).toBe(1);
-      expect(answer, JSON.stringify(q)).toStrictEqual(await a.shipmentNotifications(['C1'], q));
+      expect(answer, JSON.stringify(q)).toStrictEqual(await readShipmentsWhole(a, ['C1'], q));
     }
   });
 });
@@ -348,7 +349,7 @@ describe('the 5,000 purchase-order cap (2.0.0 says when more matched)', () => {
     );
     await writeEffects(store, { orderStatus: [], shipments: states.map((after) => ({ after })) });
     const polled = { queryType: 3, shipmentDateTimeStamp: new Date(0) } as const;
-    expect((await lookups.shipmentNotifications(clientIds, polled)).slice(0, withoutPackages).map((o) => o.salesOrders[0]!.locations[0]!.packages)).toEqual([[], [], []]);
+    expect((await readShipmentsWhole(lookups, clientIds, polled)).slice(0, withoutPackages).map((o) => o.salesOrders[0]!.locations[0]!.packages)).toEqual([[], [], []]);
     const answer = await readWhole(await lookups.shipmentNotificationV2Batches(clientIds, polled));
     expect([answer.orders.length, answer.more]).toEqual([maxPurchaseOrdersPerAnswer, false]);
     expect(answer.orders.every((o) => o.salesOrders[0]!.shipments[0]!.packages.length === 1)).toBe(true);
@@ -447,7 +448,7 @@ describe('OSN 2.0.0 lookups', () => {
       ['PO-1', [['SO-1', [[1, [2]]]]]],
     ]);
     // 1.0.0 answers the same poll with the new package alone, and the completed location without packages.
-    const v1 = await lookups.shipmentNotifications(['C1'], { queryType: 3, shipmentDateTimeStamp: afterFirstWrites });
+    const v1 = await readShipmentsWhole(lookups, ['C1'], { queryType: 3, shipmentDateTimeStamp: afterFirstWrites });
     expect(v1.map((o) => o.salesOrders.map((s) => s.locations.map((l) => [l.id, l.packages.map((p) => p.id)])))).toEqual([[[[1, [2]], [2, []]]]]);
   });
 });

@@ -5,6 +5,7 @@ import { sampleEvent, sampleShipFrom, sampleShipTo } from '../../../test/fixture
 import type { StatusId } from '../../../contracts/status-types.js';
 import type { OrderStatusState, ShipmentsState } from '../../../projections/state.js';
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
+import { readShipmentsWhole } from '../../../test/support/read-shipments.js';
 import { projectBatch } from '../../projector/project-batch.js';
 import type { OrderStatusView, ShipmentNotificationView } from '../../../contracts/lookup-answers.js';
 import { readWhole } from '../../../contracts/lookups.js';
@@ -382,7 +383,7 @@ describe('shipment notification lookups', () => {
   });
 
   it('queryType 1: sales orders with a location, ascending; complete flags over all of the purchase order', async () => {
-    const answer = await lookups.shipmentNotifications(['C1'], { queryType: 1, referenceNumber: 'PO-S1' });
+    const answer = await readShipmentsWhole(lookups, ['C1'], { queryType: 1, referenceNumber: 'PO-S1' });
     expect(answer).toEqual([
       {
         purchaseOrderNumber: 'PO-S1',
@@ -442,44 +443,44 @@ describe('shipment notification lookups', () => {
   });
 
   it('the purchase order is complete only when every one of its sales orders is', async () => {
-    const complete = async (po: string) => (await lookups.shipmentNotifications(['C1'], { queryType: 1, referenceNumber: po })).map((o) => o.complete);
+    const complete = async (po: string) => (await readShipmentsWhole(lookups, ['C1'], { queryType: 1, referenceNumber: po })).map((o) => o.complete);
     expect(await complete('PO-S2')).toEqual([true]);
     expect(await complete('PO-S3')).toEqual([true]);
     expect(await complete('PO-S4')).toEqual([false]);
     // A location whose only package was voided is still shown, with no packages.
-    expect(await lookups.shipmentNotifications(['C1'], { queryType: 1, referenceNumber: 'PO-S6' })).toMatchObject([
+    expect(await readShipmentsWhole(lookups, ['C1'], { queryType: 1, referenceNumber: 'PO-S6' })).toMatchObject([
       { purchaseOrderNumber: 'PO-S6', complete: false, salesOrders: [{ salesOrderNumber: 'SO-61', complete: false, locations: [{ id: 1, packages: [] }] }] },
     ]);
   });
 
   it('queryType 2: the one sales order, under its purchase order with the purchase order’s complete flag', async () => {
-    const answer = await lookups.shipmentNotifications(['C1'], { queryType: 2, referenceNumber: 'SO-13' });
+    const answer = await readShipmentsWhole(lookups, ['C1'], { queryType: 2, referenceNumber: 'SO-13' });
     expect(shipmentOutline(answer)).toEqual([['PO-S1', ['SO-13']]]);
     // SO-13 is complete, but its purchase order is not (SO-11 is not, SO-12 has not shipped).
     expect(answer[0]).toMatchObject({ complete: false, salesOrders: [{ complete: true }] });
-    expect(shipmentOutline(await lookups.shipmentNotifications(['C1'], { queryType: 2, referenceNumber: 'SO-41' }))).toEqual([['PO-S4', ['SO-41']]]);
-    expect((await lookups.shipmentNotifications(['C1'], { queryType: 2, referenceNumber: 'SO-41' }))[0]!.complete).toBe(false);
+    expect(shipmentOutline(await readShipmentsWhole(lookups, ['C1'], { queryType: 2, referenceNumber: 'SO-41' }))).toEqual([['PO-S4', ['SO-41']]]);
+    expect((await readShipmentsWhole(lookups, ['C1'], { queryType: 2, referenceNumber: 'SO-41' }))[0]!.complete).toBe(false);
     // No location recorded, or no purchase order number: not answered.
-    expect(await lookups.shipmentNotifications(['C1'], { queryType: 2, referenceNumber: 'SO-12' })).toEqual([]);
-    expect(await lookups.shipmentNotifications(['C1'], { queryType: 2, referenceNumber: 'SO-51' })).toEqual([]);
+    expect(await readShipmentsWhole(lookups, ['C1'], { queryType: 2, referenceNumber: 'SO-12' })).toEqual([]);
+    expect(await readShipmentsWhole(lookups, ['C1'], { queryType: 2, referenceNumber: 'SO-51' })).toEqual([]);
   });
 
   it('only the linked clients; the same purchase order under two clients is two elements, each with its own flags', async () => {
-    expect(await lookups.shipmentNotifications(['C2'], { queryType: 1, referenceNumber: 'PO-S2' })).toEqual([]);
-    const both = await lookups.shipmentNotifications(['C2', 'C1'], { queryType: 1, referenceNumber: 'PO-S1' });
+    expect(await readShipmentsWhole(lookups, ['C2'], { queryType: 1, referenceNumber: 'PO-S2' })).toEqual([]);
+    const both = await readShipmentsWhole(lookups, ['C2', 'C1'], { queryType: 1, referenceNumber: 'PO-S1' });
     expect(shipmentOutline(both)).toEqual([
       ['PO-S1', ['SO-11', 'SO-13']],
       ['PO-S1', ['SO-11']],
     ]);
     expect(both.map((o) => o.complete)).toEqual([false, true]);
     expect(both[1]!.salesOrders[0]!.locations[0]!.packages.map((p) => p.trackingNumber)).toEqual(['TRK-C2-SO-11-1']);
-    const c2 = await lookups.shipmentNotifications(['C2'], { queryType: 2, referenceNumber: 'SO-11' });
+    const c2 = await readShipmentsWhole(lookups, ['C2'], { queryType: 2, referenceNumber: 'SO-11' });
     expect(c2).toMatchObject([{ purchaseOrderNumber: 'PO-S1', complete: true, salesOrders: [{ salesOrderNumber: 'SO-11', complete: true }] }]);
-    expect(await lookups.shipmentNotifications([], { queryType: 1, referenceNumber: 'PO-S1' })).toEqual([]);
+    expect(await readShipmentsWhole(lookups, [], { queryType: 1, referenceNumber: 'PO-S1' })).toEqual([]);
   });
 
   it('queryType 3 from before anything was made visible (a first poll): every package, ascending by each purchase order’s earliest, flags over the whole purchase order', async () => {
-    const answer = await lookups.shipmentNotifications(['C1'], since('2025-01-01T00:00:00Z'));
+    const answer = await readShipmentsWhole(lookups, ['C1'], since('2025-01-01T00:00:00Z'));
     const packages = (o: ShipmentNotificationView) =>
       o.salesOrders.map((s) => [s.salesOrderNumber, s.complete, s.locations.map((l) => [l.id, l.complete, l.packages.map((p) => p.id)])]);
     expect(answer.map((o) => [o.purchaseOrderNumber, o.complete, packages(o)])).toEqual([
@@ -495,13 +496,13 @@ describe('shipment notification lookups', () => {
   it('queryType 3 from after everything was made visible: only packages shipped at or after the timestamp', async () => {
     const latest = (await store.shipments.find({}).sort({ lastNewsAt: -1 }).limit(1).next())!.lastNewsAt!.getTime();
     const afterAll = new Date(latest + changeTimeOverlapMs + 1);
-    expect(await lookups.shipmentNotifications(['C1'], { queryType: 3, shipmentDateTimeStamp: afterAll })).toEqual([]);
-    expect(await lookups.shipmentNotifications(['C2'], { queryType: 3, shipmentDateTimeStamp: afterAll })).toEqual([]);
+    expect(await readShipmentsWhole(lookups, ['C1'], { queryType: 3, shipmentDateTimeStamp: afterAll })).toEqual([]);
+    expect(await readShipmentsWhole(lookups, ['C2'], { queryType: 3, shipmentDateTimeStamp: afterAll })).toEqual([]);
   });
 
   it('queryType 4 and any other value: an empty answer', async () => {
     for (const queryType of [4, 0, 5, -1]) {
-      expect(await lookups.shipmentNotifications(['C1'], { queryType, referenceNumber: 'PO-S1', shipmentDateTimeStamp: new Date(0) })).toEqual([]);
+      expect(await readShipmentsWhole(lookups, ['C1'], { queryType, referenceNumber: 'PO-S1', shipmentDateTimeStamp: new Date(0) })).toEqual([]);
     }
   });
 });
@@ -517,7 +518,7 @@ describe('shipment queryType 3 polled with the time of the previous poll (querie
    * must still be answered, and nothing made visible before it is answered again.
    */
   const pollTime = async () => new Date((await serverNow()) + changeTimeOverlapMs);
-  const poll = (timestamp: Date, clientIds = ['C1']) => lookups.shipmentNotifications(clientIds, { queryType: 3, shipmentDateTimeStamp: timestamp });
+  const poll = (timestamp: Date, clientIds = ['C1']) => readShipmentsWhole(lookups, clientIds, { queryType: 3, shipmentDateTimeStamp: timestamp });
   /** An ERP shipmentDate `n` minutes from the start of the test: packages shipped before the polls. */
   const minutes = (n: number) => new Date(t0 + n * 60_000).toISOString();
   const detail = (answer: ShipmentNotificationView[]) =>
@@ -760,13 +761,13 @@ describe('at most 5,000 purchase orders per answer, none cut in half', () => {
   });
 
   it('shipment queryType 3: the 5,000 purchase orders whose earliest shipment comes first, whole; moving to the earliest shipment of the last one misses nothing', async () => {
-    const answer = await lookups.shipmentNotifications(['C1'], { queryType: 3, shipmentDateTimeStamp: new Date(base) });
+    const answer = await readShipmentsWhole(lookups, ['C1'], { queryType: 3, shipmentDateTimeStamp: new Date(base) });
     const outline = shipmentOutline(answer) as [string, string[]][];
     expectCap(outline, [po(1), ['SO-1-a', 'SO-1-z']]);
     expectWhole(outline);
     const last = answer.at(-1)!;
     const resume = new Date(Math.min(...last.salesOrders.flatMap((s) => s.locations.flatMap((l) => l.packages.map((p) => p.shipmentDate.getTime())))));
-    const next = shipmentOutline(await lookups.shipmentNotifications(['C1'], { queryType: 3, shipmentDateTimeStamp: resume })) as [string, string[]][];
+    const next = shipmentOutline(await readShipmentsWhole(lookups, ['C1'], { queryType: 3, shipmentDateTimeStamp: resume })) as [string, string[]][];
     expect(next.map(([p]) => p)).toEqual([po(maxPurchaseOrdersPerAnswer), po(maxPurchaseOrdersPerAnswer + 1), po(maxPurchaseOrdersPerAnswer + 2), po(maxPurchaseOrdersPerAnswer + 3), po(1)]);
     expect(next.at(-1)?.[1]).toEqual(['SO-1-z']);
   });
@@ -774,7 +775,7 @@ describe('at most 5,000 purchase orders per answer, none cut in half', () => {
     // Shipped an hour before the timestamp, made visible after it (within what the first poll covers).
     await store.shipments.insertOne(shippedDocument('SO-LATE', 'PO-LATE', new Date(base - 3_600_000), new Date(base + 50 * apart + 5)));
     try {
-      const answer = await lookups.shipmentNotifications(['C1'], { queryType: 3, shipmentDateTimeStamp: new Date(base) });
+      const answer = await readShipmentsWhole(lookups, ['C1'], { queryType: 3, shipmentDateTimeStamp: new Date(base) });
       const outline = shipmentOutline(answer) as [string, string[]][];
       expect(outline).toHaveLength(maxPurchaseOrdersPerAnswer);
       expect(outline.slice(0, 2)).toEqual([
@@ -785,7 +786,7 @@ describe('at most 5,000 purchase orders per answer, none cut in half', () => {
       expectWhole(outline.slice(1));
       const last = answer.at(-1)!;
       const resume = new Date(Math.min(...last.salesOrders.flatMap((s) => s.locations.flatMap((l) => l.packages.map((p) => p.shipmentDate.getTime())))));
-      const next = shipmentOutline(await lookups.shipmentNotifications(['C1'], { queryType: 3, shipmentDateTimeStamp: resume })) as [string, string[]][];
+      const next = shipmentOutline(await readShipmentsWhole(lookups, ['C1'], { queryType: 3, shipmentDateTimeStamp: resume })) as [string, string[]][];
       expect(next.map(([p]) => p)).toEqual([maxPurchaseOrdersPerAnswer - 1, maxPurchaseOrdersPerAnswer, maxPurchaseOrdersPerAnswer + 1, maxPurchaseOrdersPerAnswer + 2, maxPurchaseOrdersPerAnswer + 3, 1].map(po));
     } finally {
       await store.shipments.deleteOne({ _id: documentId('C1', 'SO-LATE') });
@@ -823,7 +824,7 @@ describe('a capped shipment queryType 3 answer holds exactly 5,000 purchase orde
   });
 
   it('a chosen purchase order with nothing to answer makes room for the next one (1.0.0 and 2.0.0)', async () => {
-    const v1 = await lookups.shipmentNotifications(['C1'], { queryType: 3, shipmentDateTimeStamp: new Date(base) });
+    const v1 = await readShipmentsWhole(lookups, ['C1'], { queryType: 3, shipmentDateTimeStamp: new Date(base) });
     expect(v1.map((o) => o.purchaseOrderNumber)).toEqual(Array.from({ length: maxPurchaseOrdersPerAnswer }, (_, i) => po(i + 1)));
     const v2 = await readWhole(await lookups.shipmentNotificationV2Batches(['C1'], { queryType: 3, shipmentDateTimeStamp: new Date(base) }));
     expect(v2.more).toBe(true);
@@ -909,7 +910,7 @@ describe('shipment queryType 3 from an old timestamp reads as far as it answers'
   it('answers the first 5,000 purchase orders having read only their sales orders of the 12,000 that match', async () => {
     const lookups = new MongoOrderLookups(readModelCollections(watched.db(store.shipments.dbName), 1));
     wholeSalesOrdersSent = 0;
-    const answer = await lookups.shipmentNotifications(['C1'], { queryType: 3, shipmentDateTimeStamp: new Date(base - day) });
+    const answer = await readShipmentsWhole(lookups, ['C1'], { queryType: 3, shipmentDateTimeStamp: new Date(base - day) });
     expect(answer.map((o) => o.purchaseOrderNumber)).toEqual(Array.from({ length: maxPurchaseOrdersPerAnswer }, (_, n) => `PO-${String(n).padStart(5, '0')}`));
     // The server chooses the purchase orders from the dates alone; only the answered sales orders are sent whole.
     expect(wholeSalesOrdersSent).toBe(maxPurchaseOrdersPerAnswer);

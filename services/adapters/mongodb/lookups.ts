@@ -68,12 +68,6 @@ export class MongoOrderLookups implements OrderLookups, OrderLookupsV2 {
     return groupByPurchaseOrder(this.collections.orderStatus.find<StatusMember>(filter, { sort: byPurchaseOrder, projection: v1StatusProjection, ...read }));
   }
 
-  async shipmentNotifications(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<ShipmentNotificationView[]> {
-    const views: ShipmentNotificationView[] = [];
-    for await (const batch of await this.shipmentNotificationBatches(clientIds, query, signal)) views.push(...batch);
-    return views;
-  }
-
   shipmentNotificationBatches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<AsyncIterable<ShipmentNotificationView[]>> {
     return endedBySignal(signal, () => this.readShipmentNotifications(clientIds, query, signal));
   }

@@ -69,10 +69,6 @@ export class SwitchingLookups implements OrderLookups, OrderLookupsV2 {
     return this.active().orderStatus(clientIds, query, signal);
   }
 
-  shipmentNotifications(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<ShipmentNotificationView[]> {
-    return this.active().shipmentNotifications(clientIds, query, signal);
-  }
-
   shipmentNotificationBatches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<AsyncIterable<ShipmentNotificationView[]>> {
     return this.active().shipmentNotificationBatches(clientIds, query, signal);
   }

@@ -27,8 +27,8 @@ import { MongoOrderLookups, shipmentNewsProjection } from '../../adapters/mongod
 import { newsOfV2, shipmentNewsFieldsV2 } from '../../adapters/mongodb/lookups-v2.js';
 import { newsSince } from '../../adapters/mongodb/shipment-reads.js';
 import { writeEffects } from '../../adapters/mongodb/writes.js';
-import { renderEnvelope, streamedEnvelope } from '../protocol/soap/envelope.js';
-import { shipmentNotificationPayload } from '../versions/1.0.0/soap/shipment-notification-tree.js';
+import { streamedEnvelope } from '../protocol/soap/envelope.js';
+import { shipmentNotificationPayloadAsRead } from '../versions/1.0.0/soap/shipment-notification-tree.js';
 import { shipmentsJson } from '../versions/1.0.0/json/answer-body.js';
 import { shipmentNotificationV2JsonAsRead, shipmentNotificationV2PayloadAsRead } from '../versions/2.0.0/osn/shipment-notification-answer.js';
 import { answerChunks } from './answer-chunks.js';
@@ -137,6 +137,10 @@ async function bytesOf(chunks: AsyncIterable<Buffer>): Promise<Buffer> {
   for await (const chunk of chunks) all.push(chunk);
   return Buffer.concat(all);
 }
+/** The 1.0.0 answer read whole, as one batch. */
+async function* whole(): AsyncGenerator<ShipmentNotificationView[]> {
+  yield expected;
+}
 /** The 2.0.0 answer read whole, as one batch. */
 const wholeV2 = () => cappedInOneBatch({ orders: expectedV2, more: false });
 
@@ -146,8 +150,8 @@ const versions = [
     version: '1.0.0',
     soap: soapAsk,
     json: jsonAsk,
-    soapBytes: async () => renderEnvelope((out) => shipmentNotificationPayload(expected, out)),
-    jsonBytes: () => bytesOf(answerChunks(shipmentsJson((async function* () { yield expected; })()))),
+    soapBytes: () => bytesOf(streamedEnvelope((out) => shipmentNotificationPayloadAsRead(whole(), out))),
+    jsonBytes: () => bytesOf(answerChunks(shipmentsJson(whole()))),
   },
   {
     version: '2.0.0',

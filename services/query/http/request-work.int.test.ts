@@ -24,12 +24,8 @@ class HeldLookups implements OrderLookups {
     return new Promise<[]>((resolve) => this.waiting.push(() => resolve([])));
   }
 
-  shipmentNotifications(clientIds: string[], query: unknown, signal?: AbortSignal) {
-    return this.orderStatus(clientIds, query, signal);
-  }
-
   shipmentNotificationBatches(clientIds: string[], query: unknown, signal?: AbortSignal) {
-    return inOneBatch(this.shipmentNotifications(clientIds, query, signal));
+    return inOneBatch(this.orderStatus(clientIds, query, signal));
   }
 
   get held(): number {

@@ -95,12 +95,10 @@ function writeNotifications(notifications: readonly ShipmentNotificationView[], 
  */
 const endPayload = (out: AnswerChunks, written: boolean): void => out.add(written ? '</OrderShipmentNotificationArray></GetOrderShipmentNotificationResponse>' : `<${RESPONSE}/>`);
 
-/** Writes the Body's content. */
-export function shipmentNotificationPayload(notifications: readonly ShipmentNotificationView[], out: AnswerChunks): void {
-  endPayload(out, writeNotifications(notifications, out, false));
-}
-
-/** Writes the Body's content as the batches come, yielding after each (sent as it is read: partners.md, "Large answers"). */
+/**
+ * Writes the Body's content as the batches come, yielding after each (sent as it is read:
+ * docs/partners.md, "Large answers"); an answer read whole (queryType 1, 2) comes as one batch.
+ */
 export async function* shipmentNotificationPayloadAsRead(batches: AsyncIterable<readonly ShipmentNotificationView[]>, out: AnswerChunks): AsyncGenerator<void> {
   let written = false;
   for await (const notifications of batches) {

@@ -62,6 +62,16 @@ export function v2LocationsOfNews<D extends Stored>(doc: D, news: ShipmentsState
 }
 
 /**
+ * What 2.0.0 orders a sales order's news (`news`, newsOf of `doc`) by: its locations that hold a
+ * package as stored. 2.0.0 answers no location without one, so one answered for its complete flag
+ * alone would key its purchase order at a timestamp its partner cannot see in the answer.
+ */
+export function newsKeyedInV2<D extends Stored>(doc: D, news: ShipmentsState): ShipmentsState {
+  const withPackages = new Set(doc.locations.filter((stored) => stored.packages.length > 0).map((stored) => stored.locationId));
+  return { ...news, locations: news.locations.filter((location) => withPackages.has(location.locationId)) };
+}
+
+/**
  * The time an answered sales order is ordered by, in terms a partner can read from the answer:
  * the earliest shipmentDate it holds, or the partner's timestamp when one of its locations holds
  * no package (a complete flag's news has no shipmentDate). A purchase order's is its sales

@@ -451,4 +451,22 @@ describe('OSN 2.0.0 lookups', () => {
     const v1 = await readShipmentsWhole(lookups, ['C1'], { queryType: 3, shipmentDateTimeStamp: afterFirstWrites });
     expect(v1.map((o) => o.salesOrders.map((s) => s.locations.map((l) => [l.id, l.packages.map((p) => p.id)])))).toEqual([[[[1, [2]], [2, []]]]]);
   });
+
+  it('queryType 3 orders purchase orders by what 2.0.0 answers: a location without packages, which it leaves out, does not put its purchase order first', async () => {
+    const ordered = await freshStore('v2-news-order');
+    const orderedLookups = new MongoOrderLookups(ordered);
+    const flagAndPackage = shipments('SO-A', 'PO-A', [location(1, [], { complete: true }), location(2, [shipped(1, '2026-11-03T08:00:00Z')])]);
+    const packageOnly = shipments('SO-B', 'PO-B', [location(1, [shipped(2, '2026-11-02T08:00:00Z')])]);
+    await writeEffects(ordered, { orderStatus: [], shipments: [flagAndPackage, packageOnly].map((after) => ({ after })) });
+    const polled = { queryType: 3, shipmentDateTimeStamp: new Date(0) } as const;
+    // 1.0.0 answers PO-A's completed location without packages, keyed at the timestamp: PO-A first.
+    const v1 = await readShipmentsWhole(orderedLookups, ['C1'], polled);
+    expect(v1.map((o) => [o.purchaseOrderNumber, o.salesOrders.flatMap((so) => so.locations.map((l) => l.packages.length))])).toEqual([['PO-A', [0, 1]], ['PO-B', [1]]]);
+    // 2.0.0 answers PO-A with its 3 November package alone: it comes after PO-B's of 2 November, as a partner reading it expects.
+    const v2 = await readWhole(await orderedLookups.shipmentNotificationV2Batches(['C1'], polled));
+    expect(v2.orders.map((o) => [o.purchaseOrderNumber, o.salesOrders.flatMap((so) => so.shipments.flatMap((l) => l.packages.map((p) => p.shipmentDate.toISOString())))])).toEqual([
+      ['PO-B', ['2026-11-02T08:00:00.000Z']],
+      ['PO-A', ['2026-11-03T08:00:00.000Z']],
+    ]);
+  });
 });

@@ -8,7 +8,7 @@ import { shipmentsStateProjection, type OrderStatusDocument, type ReadModelColle
 import { toOrderStatusDetailV2, toSalesOrderShipmentV2 } from '../../../projections/lookups/answers-v2.js';
 import { toIssueView } from '../../../projections/lookups/issues-v2.js';
 import { cappedGroups, groupKey, type PurchaseOrderGroup } from '../../../projections/lookups/purchase-order-groups.js';
-import { membersOf, newsSinceInBatches } from './shipment-reads.js';
+import { membersOf, newsSinceInBatches, type Answering } from './shipment-reads.js';
 import { v2LocationsOfNews, type PurchaseOrderMember, type ShipmentNewsSince } from '../../../projections/polling/shipment-news.js';
 
 // The 2.0.0 lookups (oss-osn-2.0.0.md §2, §4, §7) over the read models the 1.0.0 ones read, with
@@ -123,9 +123,7 @@ export class MongoOrderLookupsV2 implements OrderLookupsV2 {
         collection: this.collections.shipments,
         clientIds,
         timestamp: query.shipmentDateTimeStamp ?? new Date(0),
-        projection: shipmentNewsFieldsV2,
-        answerOf: newsOfV2,
-        packagesOnly: true,
+        ...answeringV2,
         read,
       });
       return { more, batches: mapBatches(batches, (batch) => answered(batch, (g) => g.purchaseOrderMembers)) };
@@ -148,3 +146,6 @@ function answered<G extends PurchaseOrderGroup<SalesOrderShipmentV2View>>(groups
 /** 2.0.0's queryType 3: inside each location that 1.0.0 answers, what v2LocationsOfNews says; one without packages is left out. */
 export const newsOfV2 = (doc: ShipmentsDocument, news: ShipmentsState, since: ShipmentNewsSince): SalesOrderShipmentV2View | undefined =>
   toSalesOrderShipmentV2(v2LocationsOfNews(doc, news, since));
+
+/** 2.0.0's queryType 3: its fields, what it answers of a sales order's news, and that it answers no location without a package. */
+export const answeringV2: Answering<SalesOrderShipmentV2View> = { projection: shipmentNewsFieldsV2, answerOf: newsOfV2, packagesOnly: true };

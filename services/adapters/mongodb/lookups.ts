@@ -8,7 +8,7 @@ import type { OrderStatusDocument, ReadModelCollections, ShipmentsDocument } fro
 import { groupByPurchaseOrder, groupKey, type PurchaseOrderGroup } from '../../../projections/lookups/purchase-order-groups.js';
 import type { PurchaseOrderMember } from '../../../projections/polling/shipment-news.js';
 import { changedSince, changeTimeOverlapMs, type ReadOptions } from './changed-since.js';
-import { membersOf, newsSinceInBatches } from './shipment-reads.js';
+import { membersOf, newsSinceInBatches, type Answering } from './shipment-reads.js';
 import { toOrderStatusDetail, toSalesOrderShipment } from '../../../projections/lookups/answers-v1.js';
 import { v1ShipmentsProjection, v1StatusProjection } from '../../../projections/v1-fields.js';
 import { MongoOrderLookupsV2 } from './lookups-v2.js';
@@ -18,6 +18,8 @@ import { endedBySignal } from './ended-by-signal.js';
 const byPurchaseOrder: Sort = { purchaseOrderNumber: 1, clientId: 1, salesOrderNumber: 1 };
 /** queryType 3 reads the visible times too, to narrow each sales order to its news. */
 export const shipmentNewsProjection = { ...v1ShipmentsProjection, completeChangedAt: 1, 'locations.completeChangedAt': 1, 'locations.packages.visibleAt': 1 } as const;
+/** 1.0.0's queryType 3: its fields, and each sales order's news answered as it is (every answered location, with or without packages). */
+export const answeringV1: Answering<ShipmentsState> = { projection: shipmentNewsProjection, answerOf: (_doc, news) => news, packagesOnly: false };
 
 /** An answerable sales order as the 1.0.0 lookups read it: its contract v1 fields alone. */
 type StatusMember = Pick<OrderStatusDocument, 'clientId' | 'salesOrderNumber' | 'changedAt'> & StatusFields;
@@ -87,9 +89,7 @@ export class MongoOrderLookups implements OrderLookups, OrderLookupsV2 {
         collection: this.collections.shipments,
         clientIds,
         timestamp: query.shipmentDateTimeStamp ?? new Date(0),
-        projection: shipmentNewsProjection,
-        answerOf: (_doc, news) => news,
-        packagesOnly: false,
+        ...answeringV1,
         read,
       });
       return mapBatches(batches, (batch) => batch.map((g) => view(g, g.purchaseOrderMembers)));

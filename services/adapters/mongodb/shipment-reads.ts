@@ -5,7 +5,7 @@ import type { ShipmentsDocument } from './documents.js';
 import { groupKey, maxPurchaseOrdersPerAnswer, type PurchaseOrderGroup } from '../../../projections/lookups/purchase-order-groups.js';
 import { ofPurchaseOrders } from './purchase-order-filter.js';
 import { confirmStillStored } from './stored-versions.js';
-import { compareNews, newsKey, newsOf, purchaseOrderCompleteChanged, sendable, type NewsPlace, type PurchaseOrderMember, type ShipmentNewsSince } from '../../../projections/polling/shipment-news.js';
+import { compareNews, newsKey, newsKeyedInV2, newsOf, purchaseOrderCompleteChanged, sendable, type NewsPlace, type PurchaseOrderMember, type ShipmentNewsSince } from '../../../projections/polling/shipment-news.js';
 
 // The reads of the shipment lookups that 1.0.0 and 2.0.0 share (queries.md): what each answers of
 // the sales orders read is theirs to say (`answerOf`), and so is what is read of them (`projection`).
@@ -34,13 +34,17 @@ export interface NewsQuery<S> {
   projection: Document;
   answerOf: AnswerOfNews<S>;
   /**
-   * `answerOf` leaves out every location without a package (2.0.0's answers): the plan keys only
-   * the sales orders with an answered location that holds one, so that a purchase order with none
-   * makes room for the next instead of being planned and then left out.
+   * `answerOf` leaves out every location without a package (2.0.0's answers): the order is keyed
+   * by the answered locations that hold one (newsKeyedInV2), and the plan keys only the sales
+   * orders with such a location, so that a purchase order with none makes room for the next
+   * instead of being planned and then left out.
    */
   packagesOnly: boolean;
   read: ReadOptions;
 }
+
+/** How a query's sales orders are read and answered: each version's one definition (lookups.ts, lookups-v2.ts). */
+export type Answering<S> = Pick<NewsQuery<S>, 'projection' | 'answerOf' | 'packagesOnly'>;
 
 /**
  * Shipment queryType 3 (queries.md): what is new since `timestamp`, each purchase order whole
@@ -53,14 +57,14 @@ export interface NewsQuery<S> {
  * to answer makes room for the next one, so a capped answer holds exactly as many as fit.
  * `projection` must keep the times (completeChangedAt, visibleAt) that newsOf reads.
  */
-export async function newsSince<S>({ collection, clientIds, timestamp, projection, answerOf, read }: Omit<NewsQuery<S>, 'packagesOnly'>): Promise<ShipmentNews<S>> {
+export async function newsSince<S>({ collection, clientIds, timestamp, projection, answerOf, packagesOnly, read }: NewsQuery<S>): Promise<ShipmentNews<S>> {
   const since = newsSinceOf(timestamp);
   const members = new Map<string, PurchaseOrderMember[]>();
   const { chosen, more } = await chooseInRounds(collection, clientIds, since, read, async (found) => {
     const membersRead = await membersOf(collection, found, read);
     for (const [key, value] of membersRead) members.set(key, value);
     const wholeness = found.map((g) => ({ ...g, whole: isWhole(g, membersRead.get(groupKey(g)) ?? [], since) }));
-    return readNews(collection, wholeness, since, projection, answerOf, read);
+    return readNews(collection, wholeness, since, { projection, answerOf, packagesOnly }, read);
   });
   return {
     groups: chosen.map((g) => ({ clientId: g.clientId, purchaseOrderNumber: g.purchaseOrderNumber, members: g.members.map((m) => m.answer) })),
@@ -101,7 +105,7 @@ export interface StreamedShipmentNews<S> {
 export async function newsSinceInBatches<S>({ collection, clientIds, timestamp, projection, answerOf, packagesOnly, read }: NewsQuery<S>): Promise<StreamedShipmentNews<S>> {
   const since = newsSinceOf(timestamp);
   const { chosen, more } = await chooseInRounds(collection, clientIds, since, read, (found) => planNews(collection, found, since, packagesOnly, read));
-  return { more, batches: readInOrder(collection, chosen, since, projection, answerOf, read) };
+  return { more, batches: readInOrder(collection, chosen, since, { projection, answerOf, packagesOnly }, read) };
 }
 
 /** Purchase orders read in the first batch, then in each later one: a small first batch sends its bytes early. */
@@ -112,8 +116,7 @@ async function* readInOrder<S>(
   collection: Collection<ShipmentsDocument>,
   planned: PlannedPurchaseOrder[],
   since: ShipmentNewsSince,
-  projection: Document,
-  answerOf: AnswerOfNews<S>,
+  answering: Answering<S>,
   read: ReadOptions,
 ): AsyncGenerator<AnsweredPurchaseOrder<S>[]> {
   // Ended with the answer (its reader stopped taking batches: the partner went away) or with the request.
@@ -126,7 +129,7 @@ async function* readInOrder<S>(
     from = to;
   }
   const planOf = new Map(planned.map((p) => [groupKey(p), p]));
-  const readBatch = (batch: PlannedPurchaseOrder[]) => readNews(collection, batch, since, projection, answerOf, own);
+  const readBatch = (batch: PlannedPurchaseOrder[]) => readNews(collection, batch, since, answering, own);
   try {
     let next = batches[0] && readBatch(batches[0]);
     let waiting: KeyedGroup<S>[] = [];
@@ -261,8 +264,7 @@ async function readNews<S>(
   collection: Collection<ShipmentsDocument>,
   chosen: WithWholeness[],
   since: ShipmentNewsSince,
-  projection: Document,
-  answerOf: AnswerOfNews<S>,
+  { projection, answerOf, packagesOnly }: Answering<S>,
   read: ReadOptions,
 ): Promise<KeyedGroup<S>[]> {
   const whole = new Set(chosen.filter((g) => g.whole).map(groupKey));
@@ -280,7 +282,7 @@ async function readNews<S>(
       if (!ofPart.has(key)) continue;
       const fresh = newsOf(so, since, whole.has(key));
       const answer = fresh && answerOf(so, fresh, since);
-      if (fresh && answer !== undefined) answered.get(key)!.members.push({ so: fresh, answer, key: newsKey(fresh, since) });
+      if (fresh && answer !== undefined) answered.get(key)!.members.push({ so: fresh, answer, key: newsKey(packagesOnly ? newsKeyedInV2(so, fresh) : fresh, since) });
     }
   });
   const groups = [...answered.values()].filter((g) => g.members.length > 0);
@@ -309,8 +311,8 @@ export async function membersOf(
  * (the earliest shipmentDate of its new packages, the timestamp for an answered location without
  * one, null when nothing of it is answered), every location answered where `answeredWhole` (its
  * purchase order is answered whole) or its own complete flag changed since; with `packagesOnly`,
- * null also when none of its answered locations holds a package (newsOfV2 answers nothing of it:
- * v2LocationsOfNews gives a location answered without a new package all its stored ones). Else a lower bound
+ * of its locations that hold a package only (newsKeyedInV2: 2.0.0 answers no other, and gives one
+ * answered without a new package all its stored ones), so null when it has none. Else a lower bound
  * that needs no purchase order's flags (firstPurchaseOrders): a sales order whose own flag
  * changed, or that came under its purchase order, since then, is keyed at the timestamp, as its
  * purchase order's flag may have changed with it (one left with nothing to answer makes room for
@@ -321,19 +323,16 @@ function serverNewsKey(since: ShipmentNewsSince, how: { exact: true; answeredWho
   const isNew = { $or: [{ $gte: ['$$p.shipmentDate', shippedSince] }, { $gte: ['$$p.visibleAt', visibleSince] }] };
   const ownFlagChanged = { $gte: ['$completeChangedAt', visibleSince] };
   const everyLocation = how.exact ? (how.answeredWhole ? true : ownFlagChanged) : false;
-  const fresh = { $filter: { input: '$$l.packages', as: 'p', cond: isNew } };
   const answeredWithoutNewPackage = { $or: [everyLocation, { $gte: ['$$l.completeChangedAt', visibleSince] }] };
   const locationKey = {
     $let: {
-      vars: { fresh },
+      vars: { fresh: { $filter: { input: '$$l.packages', as: 'p', cond: isNew } } },
       in: { $cond: [{ $gt: [{ $size: '$$fresh' }, 0] }, { $min: '$$fresh.shipmentDate' }, { $cond: [answeredWithoutNewPackage, shippedSince, null] }] },
     },
   };
-  const key = { $min: { $map: { input: '$locations', as: 'l', in: locationKey } } };
-  if (how.exact && how.packagesOnly) {
-    const answeredWithPackage = { $or: [{ $gt: [{ $size: fresh }, 0] }, { $and: [answeredWithoutNewPackage, { $gt: [{ $size: '$$l.packages' }, 0] }] }] };
-    return { $cond: [{ $anyElementTrue: [{ $map: { input: '$locations', as: 'l', in: answeredWithPackage } }] }, key, null] };
-  }
+  // 2.0.0 answers no location without a package, and orders by those it answers (newsKeyedInV2).
+  const keyOfLocation = how.exact && how.packagesOnly ? { $cond: [{ $gt: [{ $size: '$$l.packages' }, 0] }, locationKey, null] } : locationKey;
+  const key = { $min: { $map: { input: '$locations', as: 'l', in: keyOfLocation } } };
   if (how.exact) return key;
   const mayChangePurchaseOrder = { $or: [ownFlagChanged, { $gte: ['$purchaseOrderSetAt', visibleSince] }] };
   return { $min: [key, { $cond: [mayChangePurchaseOrder, shippedSince, null] }] };

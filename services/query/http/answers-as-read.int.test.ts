@@ -23,8 +23,8 @@ import { osnV2Request, shipmentRequest, SHIPMENT_URL, SHIPMENT_V2_URL } from '..
 import { basic } from '../../../test/support/json-requests.js';
 import { connectMongo } from '../../adapters/mongodb/connect.js';
 import { ensureIndexes, readModelCollections, type ReadModelCollections, type ShipmentsDocument } from '../../adapters/mongodb/documents.js';
-import { MongoOrderLookups, shipmentNewsProjection } from '../../adapters/mongodb/lookups.js';
-import { newsOfV2, shipmentNewsFieldsV2 } from '../../adapters/mongodb/lookups-v2.js';
+import { answeringV1, MongoOrderLookups, shipmentNewsProjection } from '../../adapters/mongodb/lookups.js';
+import { answeringV2, shipmentNewsFieldsV2 } from '../../adapters/mongodb/lookups-v2.js';
 import { newsSince } from '../../adapters/mongodb/shipment-reads.js';
 import { writeEffects } from '../../adapters/mongodb/writes.js';
 import { streamedEnvelope } from '../protocol/soap/envelope.js';
@@ -59,9 +59,9 @@ beforeAll(async () => {
   }
   clientIds = [...new Set([...folded.shipments.values()].map((so) => so.clientId))];
   const news = { collection: collectionsOf(1).shipments, clientIds, timestamp: new Date(SINCE), read: {} };
-  const whole = await newsSince({ ...news, projection: shipmentNewsProjection, answerOf: (_doc, fresh) => fresh });
+  const whole = await newsSince({ ...news, ...answeringV1 });
   expected = whole.groups.map((g) => ({ purchaseOrderNumber: g.purchaseOrderNumber, complete: purchaseOrderComplete(whole.members.get(groupKey(g)) ?? []), salesOrders: g.members.map(toSalesOrderShipment) }));
-  const wholeV2 = await newsSince({ ...news, projection: shipmentNewsFieldsV2, answerOf: newsOfV2 });
+  const wholeV2 = await newsSince({ ...news, ...answeringV2 });
   expectedV2 = wholeV2.groups.map((g) => ({ purchaseOrderNumber: g.purchaseOrderNumber, complete: purchaseOrderComplete(wholeV2.members.get(groupKey(g)) ?? []), salesOrders: g.members }));
   firstBatch = new Set(expected.slice(0, 100).map((n) => n.purchaseOrderNumber));
 }, 240_000);

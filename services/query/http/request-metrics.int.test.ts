@@ -1,7 +1,8 @@
 // The request metrics where a request ends without its answer, over real sockets (inject has no
-// socket to close): a partner that leaves before the first byte, a body over the limit. In the
-// integration tier: the server's notice of a closed socket is waited for on the wall clock
-// (docs/development.md, test tiers).
+// socket to close): a partner that leaves before the first byte, a body over the limit, a body too
+// slow. In the integration tier: the server's notice of a closed socket and its request timeout
+// are waited for on the wall clock (docs/development.md, test tiers).
+import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
@@ -40,7 +41,7 @@ async function listening(serverLimits: Partial<ServerLimits> = {}) {
   apps.push(app, ops);
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   const scrape = async () => (await ops.inject({ method: 'GET', url: '/metrics' })).body;
-  return { port: Number(new URL(url).port), lookupsV2, scrape };
+  return { port: Number(new URL(url).port), server: app.server, lookupsV2, scrape };
 }
 
 /** The request counters with a count, as scraped: each request once, under its outcome. */
@@ -112,6 +113,17 @@ function answerOf(written: string) {
 /** A SOAP request's start, its body to come: `length` bytes of it announced. */
 const soapHeaders = (path: string, length: number) => `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nContent-Length: ${length}\r\n\r\n`;
 
+/** Sends `mib` MiB on `socket` as fast as it takes them, until it closes. */
+function flood(socket: Socket, mib: number): void {
+  const chunk = Buffer.alloc(1024 * 1024, 'a');
+  const send = (left: number): void => {
+    if (left === 0 || socket.destroyed) return;
+    if (socket.write(chunk)) send(left - 1);
+    else socket.once('drain', () => send(left - 1));
+  };
+  send(mib);
+}
+
 // The SOAP operation is named in the body: one never read is counted under operation "unknown".
 const REFUSED_SOAP = 'ossn_query_requests_total{interface="soap",operation="unknown",query_type="none",outcome="bad_request"} 1';
 
@@ -129,5 +141,51 @@ describe.each([
     const after = await scrape();
     expect(counted(after)).toEqual([REFUSED_SOAP]);
     expect(durations(after)).toBe(1); // answered
+  });
+});
+
+it('a body past what the server drains (16 MiB) is dropped unanswered, and still counted once as bad_request', async () => {
+  const { port, scrape } = await listening();
+  const partner = await open(port);
+  const written = readUntilClosed(partner);
+  partner.write(soapHeaders(ORDER_STATUS_URL, 64 * 1024 * 1024));
+  flood(partner, 64);
+  expect(await written).toBe('');
+  await vi.waitFor(async () => expect(counted(await scrape())).not.toEqual([]), { timeout: 10_000 });
+  expect(counted(await scrape())).toEqual([REFUSED_SOAP]);
+}, 30_000);
+
+describe('a body too slow', () => {
+  // A short request timeout, checked every 100 ms, so that the test need not wait the 5 s default.
+  const SHORT: Partial<ServerLimits> = { headersTimeoutMs: 800, requestTimeoutMs: 1_500, checkIntervalMs: 100 };
+
+  it('is answered 408 by the server and counted once, as bad_request: the partner was refused, it did not leave', async () => {
+    const { port, scrape } = await listening(SHORT);
+    const partner = await open(port);
+    const written = readUntilClosed(partner);
+    partner.write(soapHeaders(ORDER_STATUS_URL, 6_000));
+    const dripping = setInterval(() => partner.writable && partner.write('<'), 200);
+    try {
+      expect(answerOf(await written).status).toBe('HTTP/1.1 408 Request Timeout');
+    } finally {
+      clearInterval(dripping);
+    }
+    await vi.waitFor(async () => expect(counted(await scrape())).not.toEqual([]), { timeout: 10_000 });
+    const after = await scrape();
+    expect(counted(after)).toEqual([REFUSED_SOAP]);
+    expect(durations(after)).toBe(1); // answered, if by the server: the 408 at the request timeout
+  });
+
+  it('but a partner that leaves in the middle of its body is counted once, as disconnected', async () => {
+    const { port, server, scrape } = await listening(SHORT);
+    const partner = await open(port);
+    const written = readUntilClosed(partner);
+    const begun = once(server, 'request');
+    partner.write(soapHeaders(ORDER_STATUS_URL, 6_000) + '<soap:Envelope');
+    await begun;
+    partner.destroy(); // leaves before the rest of its body, well before the request timeout
+    expect(await written).toBe('');
+    await vi.waitFor(async () => expect(counted(await scrape())).not.toEqual([]), { timeout: 10_000 });
+    expect(counted(await scrape())).toEqual(['ossn_query_requests_total{interface="soap",operation="unknown",query_type="none",outcome="disconnected"} 1']);
   });
 });

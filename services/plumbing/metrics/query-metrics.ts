@@ -22,7 +22,7 @@ export function createQueryMetrics({ rateLimitLocal }: QueryMetricsSources = {})
     registry,
     requests: new Counter({
       name: 'ossn_query_requests_total',
-      help: 'Partner requests, by interface (soap, json), operation, queryType and outcome (ok, bad_request, denied, rate_limited, busy, error, disconnected: the connection closed before the end of the answer, the partner having left or the server having cut a body too slow or too large).',
+      help: 'Partner requests, by interface (soap, json), operation, queryType and outcome (ok, bad_request, denied, rate_limited, busy, error, disconnected: the partner left before the end of its answer; a body too large or too slow, which the server refuses or cuts, is bad_request).',
       labelNames: ['interface', 'operation', 'query_type', 'outcome'] as const,
       registers,
     }),

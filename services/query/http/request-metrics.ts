@@ -34,13 +34,25 @@ const started = new WeakMap<FastifyRequest, bigint>();
 const outcomes = new WeakMap<FastifyRequest, Outcome>();
 
 const plugin: FastifyPluginAsync<QueryMetricsOptions> = async (app, { metrics }) => {
+  // A body too slow (the request timeout, server-limits.ts) is answered by the server itself
+  // (Fastify's clientError handler writes 408 and closes the socket), never through the request's
+  // reply: a refusal of the partner's request, which did not leave (docs/operations.md, Metrics).
+  // Not other client errors: a partner that leaves mid-body is one too (an early end of the body).
+  // The request in flight is the socket's latest.
+  const inFlightOn = new WeakMap<object, FastifyRequest>();
+  app.server.on('clientError', (error: NodeJS.ErrnoException, socket: object) => {
+    const request = inFlightOn.get(socket);
+    if (request && error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && !outcomes.has(request)) outcomes.set(request, 'bad_request');
+  });
+
   app.addHook('onRequest', async (request, reply) => {
     started.set(request, process.hrtime.bigint());
+    inFlightOn.set(request.raw.socket, request);
     // A response that never finishes runs no onResponse: counted when its connection closes, with
     // the outcome already decided (an error when we aborted its transfer on a failure,
-    // sent-as-read.ts; a refusal), else as disconnected: the partner left, or the server cut the
-    // connection (a body too slow or too large). count() takes each request once, as Fastify also
-    // runs onResponse on the response's 'error'.
+    // sent-as-read.ts; a refusal, a body too large or too slow included), else as disconnected:
+    // the partner left. count() takes each request once, as Fastify also runs onResponse on the
+    // response's 'error'.
     let finished = false;
     reply.raw.once('finish', () => (finished = true));
     reply.raw.once('close', () => {

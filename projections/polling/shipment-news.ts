@@ -9,7 +9,8 @@ type Stored = TimedShipments & { _id?: string };
 // made visible since the partner's timestamp, the locations whose complete flag changed since,
 // every location of a sales order whose complete flag changed since, and of a purchase order whose
 // complete flag or members changed since. Pure: the lookups (shipment-reads.ts) read, this decides. The lookup's
-// aggregation computes `newsKey` on the server the same way (see lookups.ts).
+// plan computes `newsKey` (of newsKeyedInV2 for 2.0.0) on the server the same way (serverNewsKey in
+// shipment-reads.ts; news-key.int.test.ts holds the two together).
 
 export interface ShipmentNewsSince {
   /** The partner's timestamp: the ERP's shipmentDate at or after it is new. */

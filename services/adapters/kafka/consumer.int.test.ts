@@ -130,6 +130,10 @@ it('joins no replacement after a stop that came while the replacement was being 
     await expect.poll(() => asked, { timeout: 90_000, interval: 100 }).toBe(2);
     expect(joined).toBe(1);
     stopped = consumer.stop();
+    let stopEnded = false;
+    void stopped.then(() => (stopEnded = true), () => (stopEnded = true));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(stopEnded, 'the stop waits for the check under way').toBe(false);
   } finally {
     releaseCheck();
     await (stopped ?? consumer.stop());

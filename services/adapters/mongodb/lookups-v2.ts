@@ -118,7 +118,7 @@ export class MongoOrderLookupsV2 implements OrderLookupsV2 {
     const none = cappedInOneBatch<ShipmentNotificationV2View>({ orders: [], more: false });
     if (clientIds.length === 0 || ![1, 2, 3].includes(query.queryType)) return none;
     if (query.queryType === 3) {
-      // Chosen by 1.0.0's news rule (a purchase order's flag may change through a sales order without packages); answered with packages only.
+      // Chosen by 1.0.0's news rule (a purchase order's flag may change through a sales order without packages); planned, ordered and answered by the locations with packages only (answeringV2).
       const { more, batches } = await newsSinceInBatches({
         collection: this.collections.shipments,
         clientIds,

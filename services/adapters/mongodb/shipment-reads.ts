@@ -223,7 +223,7 @@ const isWhole = (g: FirstChange, members: readonly PurchaseOrderMember[], since:
  * whole documents would answer each sales order, readNews: only those with news unless their
  * purchase order is answered whole), and all their sales orders' flags (as membersOf reads them),
  * in one read: each purchase order's key both ways, the one taken chosen by its flags. Those with
- * nothing to answer are left out. Only a key a purchase order is sent.
+ * nothing to answer are left out. The server sends each purchase order's keys and flags, not its documents.
  */
 async function planNews(collection: Collection<ShipmentsDocument>, chosen: FirstChange[], since: ShipmentNewsSince, packagesOnly: boolean, read: ReadOptions): Promise<PlannedPurchaseOrder[]> {
   if (chosen.length === 0) return [];

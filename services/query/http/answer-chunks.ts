@@ -1,7 +1,7 @@
 // Large answers (SOAP and JSON) are written piece by piece and encoded to UTF-8 in chunks as they
 // go: a 30 MiB answer is never built as one string, whose many small pieces V8 keeps and joins
 // only at the end, at two to three times the CPU time (measured against the version that built
-// one string: docs/benchmarks.md, "The largest answers").
+// one string; the figures are in docs/benchmarks.md).
 
 /** About this many characters of an answer are encoded at a time. */
 const CHUNK_CHARS = 64 * 1024;

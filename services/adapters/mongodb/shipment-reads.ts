@@ -316,9 +316,9 @@ export async function membersOf(
  * that needs no purchase order's flags (firstPurchaseOrders): a sales order whose own flag
  * changed, or that came under its purchase order, since then, is keyed at the timestamp, as its
  * purchase order's flag may have changed with it (one left with nothing to answer makes room for
- * the next in chooseInRounds).
+ * the next in chooseInRounds). Exported for its table test (news-key.int.test.ts).
  */
-function serverNewsKey(since: ShipmentNewsSince, how: { exact: true; answeredWhole: boolean; packagesOnly: boolean } | { exact: false }): Document {
+export function serverNewsKey(since: ShipmentNewsSince, how: { exact: true; answeredWhole: boolean; packagesOnly: boolean } | { exact: false }): Document {
   const { shippedSince, visibleSince } = since;
   const isNew = { $or: [{ $gte: ['$$p.shipmentDate', shippedSince] }, { $gte: ['$$p.visibleAt', visibleSince] }] };
   const ownFlagChanged = { $gte: ['$completeChangedAt', visibleSince] };

@@ -1,6 +1,6 @@
-// The polling promise across a replay (queries.md): while events flow steadily and four partners
+// The polling promise across a replay (queries.md): while events flow steadily and six partners
 // poll queryType 3 with the time of their previous poll (order status and shipments, SOAP and
-// JSON), `ossn replay` runs as an operator runs it, is killed once in each of its steps and run
+// JSON; shipments in 2.0.0 too, which answers no location without packages), `ossn replay` runs as an operator runs it, is killed once in each of its steps and run
 // again until it switches. Every partner's accumulated view must end equal to an independent fold
 // of every event published, and none may ever be handed a state older than one it has seen.
 import { describe, expect, it } from 'vitest';
@@ -12,7 +12,8 @@ import { waitUntilCaughtUp } from '../../services/adapters/kafka/progress.js';
 import { startFollowingProjector } from '../../services/projector/follow-active-version.js';
 import { consumerGroupFor } from '../../services/projector/versions.js';
 import { buildApp } from '../../services/query/app.js';
-import { answerBody, ORDER_STATUS_URL, SHIPMENT_URL, shipmentRequest, statusDetailsRequest, type XmlNode } from '../support/soap-requests.js';
+import { answerBody, ORDER_STATUS_URL, osnV2Request, SHIPMENT_URL, SHIPMENT_V2_URL, shipmentRequest, statusDetailsRequest, type XmlNode } from '../support/soap-requests.js';
+import { SHIPMENTS_JSON_V2_PATH } from '../../services/query/versions/2.0.0/json/plugin.js';
 import { FakeAuthenticator } from '../support/fake-ports.js';
 import { readActiveVersion } from '../../services/adapters/mongodb/active-version.js';
 import { SwitchingLookups } from '../../services/adapters/mongodb/switching-lookups.js';
@@ -135,6 +136,35 @@ const polls: Record<string, (view: PartnerView) => Poll> = {
       })),
     );
   },
+  'shipments SOAP 2.0.0': (view) => async (url, since) => {
+    const body = osnV2Request({ ...soapLogin, queryType: '3', shipmentDateTimestamp: since.toISOString() });
+    const res = await fetch(`${url}${SHIPMENT_V2_URL}`, { method: 'POST', headers: { 'content-type': 'text/xml', soapaction: '"getOrderShipmentNotification"' }, body });
+    if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
+    const answer = answerBody(await res.text())['GetOrderShipmentNotificationResponse'] as XmlNode;
+    const answered = inner(answer, 'OrderShipmentNotificationArray', 'OrderShipmentNotification').flatMap((o) => inner(o, 'SalesOrderArray', 'SalesOrder'));
+    takeShipments(
+      view,
+      answered.map((so) => ({
+        salesOrderNumber: String(so['salesOrderNumber']),
+        locations: inner(so, 'ShipmentArray', 'Shipment').map((l) => ({
+          complete: l['destinationShippedInFull'] === 'true',
+          packages: inner(l, 'PackageArray', 'Package').map((p) => Number(p['id'])),
+        })),
+      })),
+    );
+  },
+  'shipments JSON v2': (view) => async (url, since) => {
+    const res = await fetch(`${url}${SHIPMENTS_JSON_V2_PATH}?queryType=3&shipmentDateTimestamp=${encodeURIComponent(since.toISOString())}`, { headers: { authorization } });
+    if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
+    type Answer = { OrderShipmentNotificationArray?: { SalesOrderArray: { salesOrderNumber: string; ShipmentArray: { destinationShippedInFull: boolean; PackageArray: { id: number }[] }[] }[] }[] };
+    const { OrderShipmentNotificationArray: notifications = [] } = (await res.json()) as Answer;
+    takeShipments(
+      view,
+      notifications
+        .flatMap((n) => n.SalesOrderArray)
+        .map((so) => ({ salesOrderNumber: so.salesOrderNumber, locations: so.ShipmentArray.map((l) => ({ complete: l.destinationShippedInFull, packages: l.PackageArray.map((p) => p.id) })) })),
+    );
+  },
   'shipments JSON': (view) => async (url, since) => {
     const res = await fetch(`${url}/api/partners/v1/orders/shipments?queryType=3&shipmentDateTimeStamp=${encodeURIComponent(since.toISOString())}`, { headers: { authorization } });
     if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
@@ -184,7 +214,7 @@ describe('a replay under traffic, killed in each step', () => {
     await lookups.start();
     running.push({ stop: async () => lookups.stop() });
     const credential = { id: 'partner', scopes: ['order_status' as const, 'osn' as const], clientIds: [clientId] };
-    const app = await buildApp({ logger, publicBaseUrl: 'http://x', lookups, authenticator: new FakeAuthenticator({ partner: { password: 'pw', credential } }) });
+    const app = await buildApp({ logger, publicBaseUrl: 'http://x', lookups, lookupsV2: lookups, authenticator: new FakeAuthenticator({ partner: { password: 'pw', credential } }) });
     running.push({ stop: () => app.close() });
     const url = await app.listen({ host: '127.0.0.1', port: 0 });
 
@@ -275,11 +305,14 @@ describe('a replay under traffic, killed in each step', () => {
         .filter(([key, s]) => mine(key) && (s.locations[0]?.packages.length ?? 0) + (s.locations[0]?.complete ? 1 : 0) > 0)
         .map(([, s]) => [s.salesOrderNumber, { packages: new Set(s.locations[0]!.packages.map((p) => p.packageId)), complete: s.locations[0]!.complete }]),
     );
+    // 2.0.0 answers a location only with its packages: a sales order whose location completed without any is not in it.
+    const expectedShipmentsV2 = new Map([...expectedShipments].filter(([, s]) => s.packages.size > 0));
     const withNews = (shipments: PartnerView['shipments']) => new Map([...shipments].filter(([, s]) => s.packages.size > 0 || s.complete));
     for (const [name, view] of Object.entries(views)) {
       expect({ name, failures: view.failures, older: view.older }).toEqual({ name, failures: [], older: [] });
       expect(view.polls).toBeGreaterThan(50);
       if (name.startsWith('status')) expect(view.statuses, name).toEqual(expectedStatuses);
+      else if (/2\.0\.0|v2/.test(name)) expect(view.shipments, name).toEqual(expectedShipmentsV2);
       else expect(withNews(view.shipments), name).toEqual(expectedShipments);
     }
     expect(runs.map((r) => r.step)).toEqual([...steps.map((s) => s.name), 'through']);

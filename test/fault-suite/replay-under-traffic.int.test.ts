@@ -102,6 +102,20 @@ function takeShipments(view: PartnerView, salesOrdersAnswered: { salesOrderNumbe
   }
 }
 
+/** The sales orders of a SOAP shipments answer; 1.0.0 and 2.0.0 name the location and its complete flag differently. */
+function soapShipments(xml: string, location: { array: string; item: string; complete: string }) {
+  const answer = answerBody(xml)['GetOrderShipmentNotificationResponse'] as XmlNode;
+  return inner(answer, 'OrderShipmentNotificationArray', 'OrderShipmentNotification')
+    .flatMap((o) => inner(o, 'SalesOrderArray', 'SalesOrder'))
+    .map((so) => ({
+      salesOrderNumber: String(so['salesOrderNumber']),
+      locations: inner(so, location.array, location.item).map((l) => ({
+        complete: l[location.complete] === 'true',
+        packages: inner(l, 'PackageArray', 'Package').map((p) => Number(p['id'])),
+      })),
+    }));
+}
+
 type Poll = (url: string, since: Date) => Promise<void>;
 
 const authorization = `Basic ${Buffer.from('partner:pw').toString('base64')}`;
@@ -123,35 +137,13 @@ const polls: Record<string, (view: PartnerView) => Poll> = {
   'shipments SOAP': (view) => async (url, since) => {
     const res = await fetch(`${url}${SHIPMENT_URL}`, { method: 'POST', headers: { 'content-type': 'text/xml' }, body: shipmentRequest({ ...soapLogin, queryType: '3', shipmentDateTimeStamp: since.toISOString() }) });
     if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
-    const answer = answerBody(await res.text())['GetOrderShipmentNotificationResponse'] as XmlNode;
-    const answered = inner(answer, 'OrderShipmentNotificationArray', 'OrderShipmentNotification').flatMap((o) => inner(o, 'SalesOrderArray', 'SalesOrder'));
-    takeShipments(
-      view,
-      answered.map((so) => ({
-        salesOrderNumber: String(so['salesOrderNumber']),
-        locations: inner(so, 'ShipmentLocationArray', 'ShipmentLocation').map((l) => ({
-          complete: l['complete'] === 'true',
-          packages: inner(l, 'PackageArray', 'Package').map((p) => Number(p['id'])),
-        })),
-      })),
-    );
+    takeShipments(view, soapShipments(await res.text(), { array: 'ShipmentLocationArray', item: 'ShipmentLocation', complete: 'complete' }));
   },
   'shipments SOAP 2.0.0': (view) => async (url, since) => {
     const body = osnV2Request({ ...soapLogin, queryType: '3', shipmentDateTimestamp: since.toISOString() });
     const res = await fetch(`${url}${SHIPMENT_V2_URL}`, { method: 'POST', headers: { 'content-type': 'text/xml', soapaction: '"getOrderShipmentNotification"' }, body });
     if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
-    const answer = answerBody(await res.text())['GetOrderShipmentNotificationResponse'] as XmlNode;
-    const answered = inner(answer, 'OrderShipmentNotificationArray', 'OrderShipmentNotification').flatMap((o) => inner(o, 'SalesOrderArray', 'SalesOrder'));
-    takeShipments(
-      view,
-      answered.map((so) => ({
-        salesOrderNumber: String(so['salesOrderNumber']),
-        locations: inner(so, 'ShipmentArray', 'Shipment').map((l) => ({
-          complete: l['destinationShippedInFull'] === 'true',
-          packages: inner(l, 'PackageArray', 'Package').map((p) => Number(p['id'])),
-        })),
-      })),
-    );
+    takeShipments(view, soapShipments(await res.text(), { array: 'ShipmentArray', item: 'Shipment', complete: 'destinationShippedInFull' }));
   },
   'shipments JSON v2': (view) => async (url, since) => {
     const res = await fetch(`${url}${SHIPMENTS_JSON_V2_PATH}?queryType=3&shipmentDateTimestamp=${encodeURIComponent(since.toISOString())}`, { headers: { authorization } });

@@ -44,6 +44,25 @@ it('keeps a batch slower than the session timeout in the group: committed once, 
   expect(delivered).toEqual(['a', 'b', 'c']);
 });
 
+it('lets the batch a stop came during end and commits it: all it handled is committed, and nothing after it starts', { timeout: 150_000 }, async () => {
+  const { topic, group } = uniqueNames('stop-mid-batch');
+  await ensureTopics(kafka, topic, 1);
+  await producer.send(topic, ['a', 'b'].map((value) => ({ key: 'k', value })));
+  let entered!: () => void;
+  const inBatch = new Promise<void>((resolve) => (entered = resolve));
+  const handled: string[] = [];
+  const consumer = await consumeBatches(kafka, { groupId: group, topic, logger }, async (messages) => {
+    entered();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    handled.push(...messages.map((m) => String(m.value)));
+  });
+  await inBatch;
+  await producer.send(topic, [{ key: 'k', value: 'c' }]); // after the stop begins: left for the next member
+  await consumer.stop();
+  expect(handled).toEqual(['a', 'b']);
+  expect(await groupLag(kafka, group, topic), 'what the group has committed is what was handled').toBe(1n);
+});
+
 it('comes back after the group expelled it while a batch froze the process: the batch comes again and later messages are consumed', { timeout: 150_000 }, async () => {
   const { topic, group } = uniqueNames('expelled');
   await ensureTopics(kafka, topic, 1);

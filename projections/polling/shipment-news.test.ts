@@ -118,14 +118,18 @@ describe('purchaseOrderCompleteChanged', () => {
 describe('sendable: what an answer sent as it is read can send once a batch is read', () => {
   const po = (purchaseOrderNumber: string, key: number, clientId = 'C1'): NewsPlace => ({ clientId, purchaseOrderNumber, key });
   const names = (places: NewsPlace[]) => places.map((p) => p.purchaseOrderNumber);
+  const end = po('Z', 100);
   it.each([
-    { case: 'keys as planned: all that sort before the next to read, in order', waiting: [po('B', 20), po('A', 10)], next: po('C', 30), send: ['A', 'B'], wait: [] },
+    { case: 'keys as planned: those that sort before the next to read, in order', waiting: [po('B', 20), po('A', 10), po('D', 40)], next: po('C', 30), send: ['A', 'B'], wait: ['D'] },
+    { case: 'the last that could be sent waits while none later does: the answer ends with one within the planned end', waiting: [po('B', 20), po('A', 10)], next: po('C', 30), send: ['A'], wait: ['B'] },
     { case: 'a key read later than planned waits past the next to read', waiting: [po('A', 10), po('B', 45)], next: po('C', 30), send: ['A'], wait: ['B'] },
     { case: 'a tie on the key: by client, then number, as the next to read', waiting: [po('D', 30), po('B', 30, 'C0')], next: po('C', 30), send: ['B'], wait: ['D'] },
-    { case: 'none left to read: all, in order', waiting: [po('B', 45), po('A', 10)], next: undefined, send: ['A', 'B'], wait: [] },
+    { case: 'a key read past the planned end (a sales order left, with its earliest news): sent at once, ahead of the others', waiting: [po('A', 10), po('P', 120), po('D', 40)], next: po('C', 30), send: ['P', 'A'], wait: ['D'] },
+    { case: 'a key read at the planned end is within it', waiting: [po('A', 10), po('P', 100), po('D', 40)], next: po('C', 30), send: ['A'], wait: ['D', 'P'] },
+    { case: 'none left to read: those past the end, then all in order', waiting: [po('B', 45), po('P', 120), po('A', 10)], next: undefined, send: ['P', 'A', 'B'], wait: [] },
     { case: 'nothing read', waiting: [], next: po('C', 30), send: [], wait: [] },
   ])('$case', ({ waiting, next, send, wait }) => {
-    const result = sendable(waiting, next);
+    const result = sendable(waiting, next, end);
     expect(names(result.send)).toEqual(send);
     expect(names(result.wait)).toEqual(wait);
   });

@@ -105,11 +105,20 @@ export const compareNews = (a: NewsPlace, b: NewsPlace): number => a.key - b.key
  * to be read sorts before it. One moved earlier (a package posted late with an older shipmentDate)
  * is sent after some that sort after it now: the last purchase order's time, from which a partner
  * resumes a full answer (partners.md), can only come out earlier, so the resume misses nothing.
+ * One moved past `end`, the last planned (a sales order left it, taking its earliest news), is
+ * sent at once, ahead of the others: sent last, its time would make the partner resume past
+ * purchase orders a full answer left out. So that the answer ends with one within `end`, the last
+ * that could be sent waits for the next batch while none later is waiting.
  */
-export function sendable<P extends NewsPlace>(waiting: readonly P[], next: NewsPlace | undefined): { send: P[]; wait: P[] } {
+export function sendable<P extends NewsPlace>(waiting: readonly P[], next: NewsPlace | undefined, end: NewsPlace): { send: P[]; wait: P[] } {
   const sorted = [...waiting].sort(compareNews);
-  if (!next) return { send: sorted, wait: [] };
-  return { send: sorted.filter((p) => compareNews(p, next) < 0), wait: sorted.filter((p) => compareNews(p, next) >= 0) };
+  const past = sorted.filter((p) => p.key > end.key);
+  const within = sorted.filter((p) => p.key <= end.key);
+  if (!next) return { send: [...past, ...within], wait: [] };
+  const ready = within.filter((p) => compareNews(p, next) < 0);
+  const wait = within.filter((p) => compareNews(p, next) >= 0);
+  if (wait.length === 0 && ready.length > 0) wait.push(ready.pop()!);
+  return { send: [...past, ...ready], wait };
 }
 
 export type PurchaseOrderMember = Pick<TimedShipments, 'complete' | 'completeChangedAt' | 'purchaseOrderSetAt'>;

@@ -139,7 +139,7 @@ async function* readInOrder<S>(
       next = following && readBatch(following);
       // Awaited on the next round; until then, a failure is not an unhandled one.
       next?.catch(() => undefined);
-      const { send: ready, wait } = sendable([...waiting, ...groups], following?.[0]);
+      const { send: ready, wait } = sendable([...waiting, ...groups], following?.[0], planned.at(-1)!);
       waiting = wait;
       if (!following) await confirmStillStored(collection);
       if (ready.length > 0) {

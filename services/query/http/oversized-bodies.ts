@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage } from 'node:http';
+import { labelRequest } from './request-labels.js';
 
 /** How much of an oversized body is read and thrown away, and for how long, before the connection is dropped. */
 export const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
@@ -16,6 +17,9 @@ export function drainOversizedBodies(app: FastifyInstance): void {
   app.addHook('onError', async (request, reply, error) => {
     if ((error as { code?: string }).code !== 'FST_ERR_CTP_BODY_TOO_LARGE') return;
     reply.header('connection', 'close');
+    // Refused whether it is answered or dropped past the limits: the drop closes the connection,
+    // which the metrics would otherwise count as the partner leaving.
+    labelRequest(request, { outcome: 'bad_request' });
     await discard(request.raw, DRAIN_LIMIT_BYTES, DRAIN_LIMIT_MS);
   });
 }

@@ -162,9 +162,21 @@ const newsSinceOf = (timestamp: Date): ShipmentNewsSince => ({ shippedSince: tim
 const newsFilter = (since: ShipmentNewsSince): Filter<ShipmentsDocument> => ({ lastNewsAt: { $gte: since.visibleSince } });
 
 /**
- * The purchase orders an answer holds, in its order: chosen by the server (firstPurchaseOrders)
- * in rounds, each round's answered (`answer`, those with nothing to answer left out, which makes
- * room for the next), until an answer's are answered or none is left. None is answered twice.
+ * Candidates read in the first round that finds too few to fill the answer; each later one reads
+ * twice as many (a round is one more read of every sales order with news, a candidate one more
+ * to plan).
+ */
+const firstLaterRound = 1_000;
+
+/**
+ * The purchase orders an answer holds, in its order: the first by their keys (newsKey of what is
+ * answered, which `answer` computes), at most an answer's worth, so that every one left out sorts
+ * at or after the last one held, from whose time a partner resumes a full answer (docs/partners.md).
+ * The server gives the candidates in order of a lower bound of their keys (firstPurchaseOrders: a
+ * sales order that came under its purchase order since bounds it at the partner's timestamp, and
+ * a whole catch-up can be nothing but such), in rounds; each round's are answered (those with
+ * nothing to answer left out), until none left can come before the last of the answer. None is
+ * answered twice.
  */
 async function chooseInRounds<G extends NewsPlace>(
   collection: Collection<ShipmentsDocument>,
@@ -178,22 +190,31 @@ async function chooseInRounds<G extends NewsPlace>(
   const answered: G[] = [];
   const seen = new Set<string>();
   let skip = 0;
-  let more = false;
+  let unread = false;
+  let later = firstLaterRound;
   for (;;) {
     const room = maxPurchaseOrdersPerAnswer - answered.length;
-    const found = await firstPurchaseOrders(collection, { ...base, ...newsFilter(since) }, left, since, skip, room, read);
-    skip += Math.min(found.length, room);
+    const size = Math.max(room, later);
+    if (room < later) later *= 2;
+    const found = await firstPurchaseOrders(collection, { ...base, ...newsFilter(since) }, left, since, skip, size, read);
+    skip += Math.min(found.length, size);
     // News written between two rounds can move a purchase order past the skip: none is answered twice.
-    const chosen = found.slice(0, room).filter((g) => !seen.has(groupKey(g)));
+    const chosen = found.slice(0, size).filter((g) => !seen.has(groupKey(g)));
     for (const g of chosen) seen.add(groupKey(g));
     answered.push(...(await answer(chosen)));
-    if (found.length <= room) break;
-    if (answered.length === maxPurchaseOrdersPerAnswer) {
-      more = true;
-      break;
+    const next = found[size];
+    if (!next) break;
+    if (answered.length >= maxPurchaseOrdersPerAnswer) {
+      answered.sort(compareNews);
+      // A tie on the time is no loss: a resume from it brings those at it again.
+      if (next.first.getTime() >= answered[maxPurchaseOrdersPerAnswer - 1]!.key) {
+        unread = true;
+        break;
+      }
     }
   }
-  return { chosen: answered.sort(compareNews), more };
+  answered.sort(compareNews);
+  return { chosen: answered.slice(0, maxPurchaseOrdersPerAnswer), more: unread || answered.length > maxPurchaseOrdersPerAnswer };
 }
 
 interface KeyedGroup<S> {
@@ -343,6 +364,8 @@ interface FirstChange {
   purchaseOrderNumber: string;
   /** A sales order left it since: answered whole. */
   left?: boolean;
+  /** At or before its key: serverNewsKey's lower bound over its sales orders. */
+  first: Date;
 }
 
 /**
@@ -367,7 +390,7 @@ async function firstPurchaseOrders(
     { $project: { _id: 0, clientId: 1, purchaseOrderNumber: '$leftPurchaseOrders.purchaseOrderNumber', first: { $literal: since.shippedSince }, left: { $literal: true } } },
   ];
   const firsts = await collection
-    .aggregate<{ _id: FirstChange; left: boolean }>([
+    .aggregate<{ _id: Pick<FirstChange, 'clientId' | 'purchaseOrderNumber'>; left: boolean; first: Date }>([
       { $match: match },
       { $project: { _id: 0, clientId: 1, purchaseOrderNumber: 1, first: serverNewsKey(since, { exact: false }), left: { $literal: false } } },
       { $unionWith: { coll: collection.collectionName, pipeline: leftSince } },
@@ -380,7 +403,7 @@ async function firstPurchaseOrders(
       { $limit: limit + 1 },
     ], read)
     .toArray();
-  return firsts.map((f) => ({ ...f._id, left: f.left }));
+  return firsts.map((f) => ({ ...f._id, left: f.left, first: f.first }));
 }
 
 /** A sales order's news with its newsKey, and what is answered of it. */

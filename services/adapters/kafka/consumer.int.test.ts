@@ -50,15 +50,19 @@ it('lets the batch a stop came during end and commits it: all it handled is comm
   await producer.send(topic, ['a', 'b'].map((value) => ({ key: 'k', value })));
   let entered!: () => void;
   const inBatch = new Promise<void>((resolve) => (entered = resolve));
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
   const handled: string[] = [];
   const consumer = await consumeBatches(kafka, { groupId: group, topic, logger }, async (messages) => {
     entered();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await released;
     handled.push(...messages.map((m) => String(m.value)));
   });
   await inBatch;
-  await producer.send(topic, [{ key: 'k', value: 'c' }]); // after the stop begins: left for the next member
-  await consumer.stop();
+  const stopped = consumer.stop();
+  await producer.send(topic, [{ key: 'k', value: 'c' }]); // after the stop began: left for the next member
+  release();
+  await stopped;
   expect(handled).toEqual(['a', 'b']);
   expect(await groupLag(kafka, group, topic), 'what the group has committed is what was handled').toBe(1n);
 });

@@ -221,9 +221,14 @@ async function subscribeAndRun(
     autoCommit: false,
     eachBatchAutoResolve: false,
     partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? defaultPartitionsConsumedConcurrently,
-    eachBatch: async ({ batch, heartbeat, isRunning, isStale, resolveOffset }) => {
-      // Once a stop began, a batch left unresolved comes again to the group's next member.
-      if (batch.messages.length === 0 || !isRunning() || isStale() || isStopping()) return;
+    eachBatch: async ({ batch, heartbeat, isRunning, isStale, resolveOffset, pause }) => {
+      if (batch.messages.length === 0 || !isRunning() || isStale()) return;
+      // Once a stop began, a batch left unresolved comes again to the group's next member; paused,
+      // it is not fetched again meanwhile (by a consumer kafkajs restarted since the stop paused the topic, too).
+      if (isStopping()) {
+        pause();
+        return;
+      }
       const messages: SourceMessage[] = batch.messages.map((m) => ({
         topic: batch.topic,
         partition: batch.partition,

@@ -161,12 +161,8 @@ const newsSinceOf = (timestamp: Date): ShipmentNewsSince => ({ shippedSince: tim
 /** The news filter of sales orders not answered whole: those that have news since. */
 const newsFilter = (since: ShipmentNewsSince): Filter<ShipmentsDocument> => ({ lastNewsAt: { $gte: since.visibleSince } });
 
-/**
- * Candidates read in the first round that finds too few to fill the answer; each later one reads
- * twice as many (a round is one more read of every sales order with news, a candidate one more
- * to plan).
- */
-const firstLaterRound = 1_000;
+/** Candidates read in the first round after the first: each later one reads twice as many, up to the most. */
+const laterRounds = { first: 1_000, most: 16_000 };
 
 /**
  * The purchase orders an answer holds, in its order: the first by their keys (newsKey of what is
@@ -174,9 +170,10 @@ const firstLaterRound = 1_000;
  * at or after the last one held, from whose time a partner resumes a full answer (docs/partners.md).
  * The server gives the candidates in order of a lower bound of their keys (firstPurchaseOrders: a
  * sales order that came under its purchase order since bounds it at the partner's timestamp, and
- * a whole catch-up can be nothing but such), in rounds; each round's are answered (those with
- * nothing to answer left out), until none left can come before the last of the answer. None is
- * answered twice.
+ * a catch-up on new orders is nothing but such), in rounds; each round's are answered (those with
+ * nothing to answer left out) and the first by key kept, until none left can come before the last
+ * kept. A round is one more read of every sales order with news: the plan's deadline (the store
+ * timeout) bounds a catch-up so long that it cannot be planned in time. None is answered twice.
  */
 async function chooseInRounds<G extends NewsPlace>(
   collection: Collection<ShipmentsDocument>,
@@ -187,34 +184,36 @@ async function chooseInRounds<G extends NewsPlace>(
 ): Promise<{ chosen: G[]; more: boolean }> {
   const base: Filter<ShipmentsDocument> = { clientId: { $in: clientIds }, purchaseOrderNumber: { $exists: true } };
   const left = { clientId: { $in: clientIds }, 'leftPurchaseOrders.at': { $gte: since.visibleSince } };
-  const answered: G[] = [];
+  const kept: G[] = [];
   const seen = new Set<string>();
-  let skip = 0;
-  let unread = false;
-  let later = firstLaterRound;
+  let after: FirstChange | undefined;
+  let more = false;
+  let later = laterRounds.first;
   for (;;) {
-    const room = maxPurchaseOrdersPerAnswer - answered.length;
+    const room = maxPurchaseOrdersPerAnswer - kept.length;
     const size = Math.max(room, later);
-    if (room < later) later *= 2;
-    const found = await firstPurchaseOrders(collection, { ...base, ...newsFilter(since) }, left, since, skip, size, read);
-    skip += Math.min(found.length, size);
-    // News written between two rounds can move a purchase order past the skip: none is answered twice.
-    const chosen = found.slice(0, size).filter((g) => !seen.has(groupKey(g)));
+    if (room < later) later = Math.min(later * 2, laterRounds.most);
+    const found = await firstPurchaseOrders(collection, { ...base, ...newsFilter(since) }, left, since, after, size, read);
+    const round = found.slice(0, size);
+    after = round.at(-1);
+    // News written between two rounds can move a purchase order's bound later, past the page: none is answered twice.
+    const chosen = round.filter((g) => !seen.has(groupKey(g)));
     for (const g of chosen) seen.add(groupKey(g));
-    answered.push(...(await answer(chosen)));
+    kept.push(...(await answer(chosen)));
+    kept.sort(compareNews);
+    if (kept.length > maxPurchaseOrdersPerAnswer) {
+      kept.length = maxPurchaseOrdersPerAnswer;
+      more = true;
+    }
     const next = found[size];
     if (!next) break;
-    if (answered.length >= maxPurchaseOrdersPerAnswer) {
-      answered.sort(compareNews);
-      // A tie on the time is no loss: a resume from it brings those at it again.
-      if (next.first.getTime() >= answered[maxPurchaseOrdersPerAnswer - 1]!.key) {
-        unread = true;
-        break;
-      }
+    // A tie on the time is no loss: a resume from it brings those at it again.
+    if (kept.length === maxPurchaseOrdersPerAnswer && next.first.getTime() >= kept[maxPurchaseOrdersPerAnswer - 1]!.key) {
+      more = true;
+      break;
     }
   }
-  answered.sort(compareNews);
-  return { chosen: answered.slice(0, maxPurchaseOrdersPerAnswer), more: unread || answered.length > maxPurchaseOrdersPerAnswer };
+  return { chosen: kept, more };
 }
 
 interface KeyedGroup<S> {
@@ -369,17 +368,18 @@ interface FirstChange {
 }
 
 /**
- * The purchase orders (`limit` of them past the first `skip`, and one more when more matched)
- * whose earliest matching sales order comes first, by serverNewsKey, or that a sales order left
- * since (keyed at the timestamp), in that order. The server groups and sorts them: a top-k sort
- * that holds no more than an answer's purchase orders, and sends only their keys.
+ * The purchase orders (`limit` of them after `after`, the last of the round before, and one more
+ * when more matched) whose earliest matching sales order comes first, by serverNewsKey, or that a
+ * sales order left since (keyed at the timestamp), in that order. The server groups and sorts
+ * them: a top-k sort that holds no more than a round's purchase orders, and sends only their keys.
+ * Paged by key, not by count: one that moves between two rounds shifts no other past the page.
  */
 async function firstPurchaseOrders(
   collection: Collection<ShipmentsDocument>,
   match: Filter<ShipmentsDocument>,
   left: Filter<ShipmentsDocument>,
   since: ShipmentNewsSince,
-  skip: number,
+  after: FirstChange | undefined,
   limit: number,
   read: ReadOptions,
 ): Promise<FirstChange[]> {
@@ -397,8 +397,12 @@ async function firstPurchaseOrders(
       { $group: { _id: { clientId: '$clientId', purchaseOrderNumber: '$purchaseOrderNumber' }, first: { $min: '$first' }, left: { $max: '$left' } } },
       // A purchase order whose sales orders matched with nothing to answer (first null) is not chosen.
       { $match: { first: { $ne: null } } },
+      ...(after ? [{ $match: { $or: [
+        { first: { $gt: after.first } },
+        { first: after.first, '_id.clientId': { $gt: after.clientId } },
+        { first: after.first, '_id.clientId': after.clientId, '_id.purchaseOrderNumber': { $gt: after.purchaseOrderNumber } },
+      ] } }] : []),
       { $sort: { first: 1, '_id.clientId': 1, '_id.purchaseOrderNumber': 1 } },
-      { $skip: skip },
       // One more than asked: whether more matched.
       { $limit: limit + 1 },
     ], read)

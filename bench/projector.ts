@@ -14,6 +14,11 @@
 // each phase) projector ÷ raw, and the projector process's own CPU per event.
 // --fetch-mib 1,8 runs the projector (and the raw writes of its batches) once per fetch size per
 // partition (OSSN_FETCH_MAX_BYTES_PER_PARTITION, in MiB), side by side; the default is the projector's own.
+// --base <checkout> then runs another checkout's `ossn projector` (the version a change started
+// from, its dependencies installed) over the same topic, with its own defaults: its events/s,
+// document writes per event (counted by mongod's opcounters, as it logs no batches; this
+// checkout's are counted both ways beside), mongod's CPU per document and the projector's own
+// CPU per event, beside this checkout's.
 //
 // npm run bench:projector -- --cluster [--events N]  (some 3 minutes at the 100,000 events of the default)
 // The same measures, in one run, on the one-member stack (KAFKA_BROKERS and MONGODB_URI, else the
@@ -26,7 +31,6 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
 import { generateDemoEvents } from '../services/ossn/demo-events/demo-events.js';
@@ -50,9 +54,10 @@ import { sampleCpu, type WatchedCpu } from './support/cpu.js';
 import { defaultFetchMaxBytes, defaultFetchMaxBytesPerPartition } from '../services/config/config.js';
 import { loadavg } from 'node:os';
 import { resultsDir, writeResults } from './support/results.js';
+import { ossnEntry } from './support/ossn-entry.js';
 
 const { values } = parseArgs({
-  options: { events: { type: 'string' }, partitions: { type: 'string' }, writers: { type: 'string' }, cluster: { type: 'boolean' }, 'fetch-mib': { type: 'string' } },
+  options: { events: { type: 'string' }, partitions: { type: 'string' }, writers: { type: 'string' }, cluster: { type: 'boolean' }, 'fetch-mib': { type: 'string' }, base: { type: 'string' } },
 });
 const onCluster = values.cluster === true;
 const eventCount = Number(values.events ?? process.env.BENCH_EVENTS ?? 100_000);
@@ -62,6 +67,8 @@ const fetchMiBs = (values['fetch-mib'] ?? String(defaultFetchMaxBytesPerPartitio
 for (const n of [eventCount, partitions, ...writerCounts, ...fetchMiBs]) {
   if (!Number.isInteger(n) || n < 1) throw new Error(`--events, --partitions, --writers and --fetch-mib take whole numbers of at least 1, got ${n}`);
 }
+if (onCluster && values.base !== undefined) throw new Error('--base measures on the one-member stack; leave out --cluster');
+const baseEntry = values.base === undefined ? undefined : ossnEntry(values.base);
 const logger = createLogger('bench', 'warn');
 
 /** Servers to measure on: their addresses, and their processes whose memory is watched. */
@@ -96,12 +103,26 @@ interface FetchRun {
   projectorMicrosPerEvent: { total: number; mainThread: number };
 }
 
+/** Another checkout's projector (--base), its writes counted by mongod. */
+interface BaseRun {
+  checkout: string;
+  projectorEventsPerSecond: number;
+  documents: number;
+  documentsPerEvent: number;
+  mongodMicrosPerDocument: { projector: number; raw: number; ratio: number };
+  projectorMicrosPerEvent: { total: number; mainThread: number };
+  /** This checkout's last run: documents by its 'batch written' lines and by mongod's opcounters. */
+  countedHere: { byBatches: number; byOpcounters: number };
+}
+
 interface Figures extends Omit<FetchRun, 'fetchMiBPerPartition'> {
   events: number;
   consumeEventsPerSecond: number;
   storeWriters: number[];
   /** Every fetch size's run; the figures above are the last one's. */
   runs: FetchRun[];
+  /** The --base checkout's projector over the same topic, with the last run's raw store figures. */
+  base?: BaseRun;
   peakRssMiB: Record<string, number>;
 }
 
@@ -168,6 +189,11 @@ async function benchOn(target: Target): Promise<Figures> {
   const consumeRate = total / consumed.seconds;
   const mongods: WatchedCpu[] = target.servers.filter((server) => server.name.startsWith('mongo') && server.pid !== undefined).map((server) => ({ name: server.name, pid: server.pid as number }));
   const mongodSeconds = () => Object.values(sampleCpu(mongods).total).reduce((sum, seconds) => sum + seconds, 0);
+  /** Documents inserted and updated on the server so far (a projector that logs no batches is counted this way). */
+  const mongodWrites = async () => {
+    const { opcounters } = (await mongo.db('admin').command({ serverStatus: 1 })) as { opcounters: { insert: number; update: number } };
+    return opcounters.insert + opcounters.update;
+  };
 
   /** A batch as the projector wrote it (its 'batch written' debug line). */
   interface WrittenBatch {
@@ -180,11 +206,17 @@ async function benchOn(target: Target): Promise<Figures> {
   /**
    * `ossn projector` over the topic into a fresh database: the seconds from its 'projector consuming'
    * line (connected, about to join its group) until the group has committed every event, its
-   * batches, and the CPU it and mongod spent meanwhile. Its log goes to bench/results/projector-process.log.
+   * batches, the documents mongod counts written, and the CPU it and mongod spent meanwhile. Its
+   * log goes to bench/results/projector-process.log. Without a fetch size it fetches its default.
    */
-  async function timeProjectorProcess(database: string, group: string, fetchMiB: number) {
-    const entry = fileURLToPath(new URL('../bin/ossn.mjs', import.meta.url));
-    const perPartition = fetchMiB * 2 ** 20;
+  async function timeProjectorProcess(database: string, group: string, fetchMiB: number | undefined, entry = ossnEntry()) {
+    const fetchSizes =
+      fetchMiB === undefined
+        ? {}
+        : {
+            OSSN_FETCH_MAX_BYTES_PER_PARTITION: String(fetchMiB * 2 ** 20),
+            OSSN_FETCH_MAX_BYTES: String(Math.max(defaultFetchMaxBytes, fetchMiB * 2 ** 20 * partitions)),
+          };
     const child = spawn(process.execPath, [entry, 'projector'], {
       env: {
         ...process.env,
@@ -195,8 +227,7 @@ async function benchOn(target: Target): Promise<Figures> {
         OSSN_TOPIC_PARTITIONS: String(partitions),
         OSSN_CONSUMER_GROUP: group,
         OSSN_METRICS_PORT: '0',
-        OSSN_FETCH_MAX_BYTES_PER_PARTITION: String(perPartition),
-        OSSN_FETCH_MAX_BYTES: String(Math.max(defaultFetchMaxBytes, perPartition * partitions)),
+        ...fetchSizes,
         // 'batch written', one line a batch: what the raw store writes again.
         LOG_LEVEL: 'debug',
       },
@@ -210,6 +241,7 @@ async function benchOn(target: Target): Promise<Figures> {
     child.stderr.pipe(log, { end: false });
     let started = 0;
     let cpuAtStart = { projector: 0, projectorMain: 0, mongod: 0 };
+    const writesAtStart = await mongodWrites();
     const batches: WrittenBatch[] = [];
     const consuming = new Promise<void>((ready, failed) => {
       createInterface({ input: child.stdout }).on('line', (line) => {
@@ -246,7 +278,7 @@ async function benchOn(target: Target): Promise<Figures> {
         projectorMain: (sample.mainThread.projector ?? 0) - cpuAtStart.projectorMain,
         mongod: mongodSeconds() - cpuAtStart.mongod,
       };
-      return { seconds, batches, cpu };
+      return { seconds, batches, cpu, writes: (await mongodWrites()) - writesAtStart };
     } finally {
       memory.forget('projector');
       child.kill('SIGTERM');
@@ -331,12 +363,14 @@ async function benchOn(target: Target): Promise<Figures> {
   }
 
   const runs: FetchRun[] = [];
+  let lastWritesCounted = 0;
   for (const fetchMiB of fetchMiBs) {
     say(`projector: ossn projector in its own process, fetching ${fetchMiB} MiB a partition`);
     const projectedDatabase = `bench_projector_${run}_${fetchMiB}`;
     const projected = await timeProjectorProcess(projectedDatabase, `bench-projector-${run}-${fetchMiB}`, fetchMiB);
     await mongo.db(projectedDatabase).dropDatabase();
     const projectorDocuments = projected.batches.reduce((sum, b) => sum + b.documents, 0);
+    lastWritesCounted = projected.writes;
     say(`projector took ${projected.seconds.toFixed(1)} s, ${projected.batches.length} batches; raw store bulk upserts of its batches`);
     const { writesByPartition, documents } = foldBatches(projected.batches);
     if (documents !== projectorDocuments) say(`  the raw fold makes ${documents} documents of the projector's batches, the projector wrote ${projectorDocuments}`);
@@ -366,6 +400,25 @@ async function benchOn(target: Target): Promise<Figures> {
     });
   }
 
+  let base: BaseRun | undefined;
+  if (baseEntry !== undefined) {
+    say(`projector: the --base checkout's ossn projector (${values.base}), its own fetch sizes`);
+    const database = `bench_projector_${run}_base`;
+    const projected = await timeProjectorProcess(database, `bench-projector-${run}-base`, undefined, baseEntry);
+    await mongo.db(database).dropDatabase();
+    const last = runs.at(-1) as FetchRun;
+    const mongodProjector = (projected.cpu.mongod / projected.writes) * 1e6;
+    base = {
+      checkout: values.base as string,
+      projectorEventsPerSecond: total / projected.seconds,
+      documents: projected.writes,
+      documentsPerEvent: projected.writes / total,
+      mongodMicrosPerDocument: { projector: mongodProjector, raw: last.mongodMicrosPerDocument.raw, ratio: mongodProjector / last.mongodMicrosPerDocument.raw },
+      projectorMicrosPerEvent: { total: (projected.cpu.projector / total) * 1e6, mainThread: (projected.cpu.projectorMain / total) * 1e6 },
+      countedHere: { byBatches: last.documents, byOpcounters: lastWritesCounted },
+    };
+  }
+
   const peakRssMiB = memory.peaksMiB();
   memory.stop();
 
@@ -382,6 +435,7 @@ async function benchOn(target: Target): Promise<Figures> {
     consumeEventsPerSecond: consumeRate,
     storeWriters: writerCounts,
     runs,
+    ...(base && { base }),
     // Sampled every second: the projector process, this bench (raw consume, folding, raw writes), the stack's servers.
     peakRssMiB,
   };
@@ -402,11 +456,21 @@ if (!onCluster) {
     `  mongod CPU per written document:   projector ${r.mongodMicrosPerDocument.projector.toFixed(0)} µs, raw ${r.mongodMicrosPerDocument.raw.toFixed(0)} µs, projector ÷ raw ${r.mongodMicrosPerDocument.ratio.toFixed(2)}`,
     `  projector's own CPU per event:     ${r.projectorMicrosPerEvent.total.toFixed(0)} µs (main thread ${r.projectorMicrosPerEvent.mainThread.toFixed(0)} µs)`,
   ]);
+  const { base } = figures;
+  const baseLines = base
+    ? [
+        `the --base checkout (${base.checkout}), its own fetch sizes: ${base.documents} documents written (mongod's count; this checkout's last run ${base.countedHere.byBatches} by its batches, ${base.countedHere.byOpcounters} by mongod's), ${base.documentsPerEvent.toFixed(3)} document writes per event`,
+        `  projector:                         ${fmt(base.projectorEventsPerSecond)} events/s (this checkout ÷ base ${(figures.projectorEventsPerSecond / base.projectorEventsPerSecond).toFixed(2)})`,
+        `  mongod CPU per written document:   projector ${base.mongodMicrosPerDocument.projector.toFixed(0)} µs, ÷ the raw ${base.mongodMicrosPerDocument.raw.toFixed(0)} µs above ${base.mongodMicrosPerDocument.ratio.toFixed(2)}`,
+        `  projector's own CPU per event:     ${base.projectorMicrosPerEvent.total.toFixed(0)} µs (main thread ${base.projectorMicrosPerEvent.mainThread.toFixed(0)} µs)`,
+      ]
+    : [];
   process.stdout.write(
     [
       `events: ${total}; load average ${loadavg().map((n) => n.toFixed(2)).join(' ')}`,
       `raw kafkajs consume (no-op):      ${fmt(consumeRate)} events/s`,
       ...runLines,
+      ...baseLines,
       '',
     ].join('\n'),
   );
@@ -420,6 +484,7 @@ if (!onCluster) {
     projectorEventsPerSecond: figures.projectorEventsPerSecond,
     ratio: figures.ratio,
     runs: figures.runs,
+    base: figures.base,
     // Sampled every second: the projector process, this bench (raw consume, folding, raw writes), the stack's servers.
     peakRssMiB: figures.peakRssMiB,
   });

@@ -8,13 +8,15 @@
 // and the peak resident memory of the replay process, beside Kafka's and MongoDB's. The replay
 // folds the whole topic once more to verify it, so its memory is the figure that must stay flat as
 // the topic grows (verification streams the topic in passes of 500,000 events).
+// --base <checkout> runs another checkout's `ossn` (the version a change started from, its
+// dependencies installed) for both the live version and the replay; its figures go to
+// bench/results/replay-base.json, so a run of each side by side compares them.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateDemoEvents } from '../services/ossn/demo-events/demo-events.js';
 import { ensureStack, stackStatus } from '../scripts/stack/stack.js';
@@ -25,9 +27,10 @@ import { waitUntilCaughtUp } from '../services/adapters/kafka/progress.js';
 import { createLogger } from '../services/plumbing/logging/logger.js';
 import { MemoryWatch } from './support/process-memory.js';
 import { sampleCpu, type WatchedCpu } from './support/cpu.js';
+import { ossnEntry } from './support/ossn-entry.js';
 import { resultsDir, writeResults } from './support/results.js';
 
-const { values } = parseArgs({ options: { events: { type: 'string' }, partitions: { type: 'string' }, 'empty-live': { type: 'boolean' } } });
+const { values } = parseArgs({ options: { events: { type: 'string' }, partitions: { type: 'string' }, 'empty-live': { type: 'boolean' }, base: { type: 'string' } } });
 const eventCount = Number(values.events ?? process.env.BENCH_REPLAY_EVENTS ?? 2_000_000);
 const partitions = Number(values.partitions ?? 6);
 for (const n of [eventCount, partitions]) if (!Number.isInteger(n) || n < 1) throw new Error(`--events and --partitions take whole numbers of at least 1, got ${n}`);
@@ -62,7 +65,7 @@ for (let share = 0; loaded < eventCount; share++) {
 }
 await producer.close();
 
-const entry = fileURLToPath(new URL('../bin/ossn.mjs', import.meta.url));
+const entry = ossnEntry(values.base);
 const ossnEnv = { ...process.env, KAFKA_BROKERS: env.KAFKA_BROKERS, MONGODB_URI: env.MONGODB_URI, MONGODB_DATABASE: database, OSSN_TOPIC: topic, LOG_LEVEL: 'warn' };
 const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
 
@@ -173,10 +176,10 @@ const figures = {
   peakRssMiB: Object.fromEntries(Object.entries(peakRssMiB).map(([k, v]) => [k, Math.round(v)])),
   verification: /documents: .*/.exec(replayed.output)?.[0],
 };
-const resultsFile = writeResults('replay', figures);
+const resultsFile = writeResults(values.base === undefined ? 'replay' : 'replay-base', { ...figures, checkout: values.base ?? 'this one' });
 process.stdout.write(
   [
-    `ossn replay of ${loaded.toLocaleString('en')} events, live version ${figures.liveVersion}: ${round(replayed.seconds)} s (${figures.eventsPerSecond.toLocaleString('en')} events/s over the whole replay); load average ${loadBefore} before, ${figures.loadAverage.after} after`,
+    `ossn replay${values.base === undefined ? '' : ` of the --base checkout ${values.base}`} of ${loaded.toLocaleString('en')} events, live version ${figures.liveVersion}: ${round(replayed.seconds)} s (${figures.eventsPerSecond.toLocaleString('en')} events/s over the whole replay); load average ${loadBefore} before, ${figures.loadAverage.after} after`,
     `  steps: ${Object.entries(figures.steps).map(([k, v]) => `${k} ${v} s (${Math.round(loaded / v).toLocaleString('en')} events/s)`).join(', ')}`,
     `  CPU seconds (replay process + mongod): ${Object.entries(figures.cpuSeconds).map(([k, v]) => `${k} ${v.replay} + ${v.mongod}`).join(', ')}`,
     `  peak resident memory (MiB): ${Object.entries(figures.peakRssMiB).map(([k, v]) => `${k} ${v}`).join(', ')}`,

@@ -92,6 +92,10 @@ export interface AdmittedRun {
  * The admissions, in the order they were answered, in runs that no refusal (429) interrupts. Under
  * a load above the limit each window admits until its count is spent and refuses the rest until it
  * ends, so each run is what one window admitted (or part of it, where answers cross at its ends).
+ * A run is dated by its first answer's end, not its start: a request can wait seconds in the
+ * queues before the window that admits it has opened (a run dated by its start once opened 7 s
+ * after the last on a loaded machine, where the window is 10 s), while an admitted lookup's answer
+ * follows its admission within the slack.
  */
 export function admittedRuns(answers: LimitedAnswer[]): AdmittedRun[] {
   const runs: AdmittedRun[] = [];
@@ -99,7 +103,7 @@ export function admittedRuns(answers: LimitedAnswer[]): AdmittedRun[] {
   for (const answer of [...answers].sort((a, b) => a.endedAt - b.endedAt)) {
     if (answer.status === 429) current = undefined;
     else if (answer.status === 200) {
-      if (!current) runs.push((current = { admitted: 0, from: answer.startedAt, to: answer.endedAt }));
+      if (!current) runs.push((current = { admitted: 0, from: answer.endedAt, to: answer.endedAt }));
       current.admitted++;
       current.to = answer.endedAt;
     }

@@ -34,7 +34,9 @@
 // the same parameters is reused.
 //
 // Run: npx tsx bench/soap.ts     Quick: BENCH_ORDERS=5000 BENCH_BIG_ORDERS=2000 npx tsx bench/soap.ts
-// BENCH_ONLY=largest runs (d) and (f) alone.
+// BENCH_ONLY=largest runs (d) and (f) alone. BENCH_BASE=<checkout> (another checkout of ossn, its
+// dependencies installed: the version a change started from) adds to (f) that checkout's `ossn serve`
+// and this one's, each its own process over the same store, their first and last bytes side by side.
 // Settings (environment): BENCH_ONLY, BENCH_CLIENTS, BENCH_ORDERS, BENCH_BIG_ORDERS, BENCH_SMALL_ORDERS (0: skip
 // the small store), BENCH_ROUNDS, BENCH_CONCURRENCY, BENCH_ROUND_SECONDS, BENCH_REQUESTS (fixed
 // requests per round and side), BENCH_BIG_RUNS, BENCH_LINKED_CLIENTS, BENCH_LOG_LEVEL, BENCH_DB (database
@@ -49,7 +51,8 @@ import { CachingAuthenticator } from '../services/domain/credentials/authenticat
 import { CredentialStore, credentialsCollection } from '../services/adapters/mongodb/credential-store.js';
 import { hashPassword } from '../services/domain/credentials/password-hash.js';
 import { createLogger } from '../services/plumbing/logging/logger.js';
-import { execFile } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { cappedInOneBatch, inOneBatch, readWhole, type OrderLookups, type OrderLookupsV2, type OrderStatusV2Query, type ShipmentQuery, type StatusQuery } from '../contracts/lookups.js';
 import { orderStatusDetailsPayload } from '../services/query/versions/1.0.0/soap/order-status-tree.js';
@@ -68,8 +71,10 @@ import { maxPurchaseOrdersPerAnswer } from '../projections/lookups/purchase-orde
 import { startRealApp, type RealApp } from '../test/clients/real-app.js';
 import { TimedLookups } from './support/timed-lookups.js';
 import { failureCount, LoadGenerator, rate, type LoadRequest, type LoadResult } from './support/load.js';
-import { BIG_CLIENT, clientId, ensureSeeded, type SeedSummary } from './support/seed.js';
-import { storeDescription, writeResults } from './support/results.js';
+import { BIG_CLIENT, clientId, ensureSeeded, seededReadModelVersion, type SeedSummary } from './support/seed.js';
+import { resultsDir, storeDescription, writeResults } from './support/results.js';
+import { ossnEntry } from './support/ossn-entry.js';
+import { startOssnProcess } from './support/ossn-process.js';
 import { median, mib, ms, quantile, timed } from './support/stats.js';
 
 // ---- settings
@@ -96,6 +101,7 @@ const LINKED_CLIENTS = Math.min(integer('BENCH_LINKED_CLIENTS', 2, 1), CLIENTS);
 const DATABASE = process.env.BENCH_DB || 'ossn_bench_soap';
 const ONLY_LARGEST = process.env.BENCH_ONLY === 'largest';
 const LOG_LEVEL = (process.env.BENCH_LOG_LEVEL ?? 'warn') as LogLevel;
+const BASE = process.env.BENCH_BASE || undefined;
 const SEED = 42;
 /** Before every seeded change and shipment: a partner's first poll. */
 const LONG_AGO = '2024-01-01T00:00:00Z';
@@ -648,15 +654,21 @@ interface TransferTimes {
   serverMs: number;
 }
 
-/** One request by curl (another process, so that its clock runs while the server works): times to the first byte and to the last. */
-async function curlTimes(url: string, request: LoadRequest, serverMs: number[]): Promise<TransferTimes> {
+/** One request by curl (another process, so that its clock runs while the server works): times to the first byte and to the last; the server's own where it records them. */
+async function curlTimes(url: string, request: LoadRequest, serverMs?: number[]): Promise<TransferTimes> {
+  if (serverMs === undefined) return transferTimes(url, request);
   serverMs.length = 0;
+  const times = await transferTimes(url, request);
+  for (const waitUntil = Date.now() + 2_000; serverMs.length === 0 && Date.now() < waitUntil; ) await new Promise((resolve) => setTimeout(resolve, 1));
+  return { ...times, serverMs: serverMs[0] ?? NaN };
+}
+
+async function transferTimes(url: string, request: LoadRequest): Promise<TransferTimes> {
   const headers = Object.entries(request.headers ?? {}).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
   const body = request.body === undefined ? [] : ['--data-binary', String(request.body)];
   const { stdout } = await execFileAsync('curl', ['-sS', '-o', '/dev/null', '--fail', '-X', request.method, ...headers, ...body, '-w', '%{time_starttransfer} %{time_total}', url + request.path]);
   const [first, total] = stdout.trim().split(' ').map((s) => Number(s) * 1000) as [number, number];
-  for (const waitUntil = Date.now() + 2_000; serverMs.length === 0 && Date.now() < waitUntil; ) await new Promise((resolve) => setTimeout(resolve, 1));
-  return { firstByteMs: first, totalMs: total, serverMs: serverMs[0] ?? NaN };
+  return { firstByteMs: first, totalMs: total, serverMs: NaN };
 }
 
 interface AsReadFigures {
@@ -666,6 +678,14 @@ interface AsReadFigures {
   bytes: number;
   asRead: TransferTimes;
   readWhole: TransferTimes;
+  /** With BENCH_BASE: `ossn serve` of this checkout and of the base, each its own process. */
+  processes?: { thisCheckout: TransferTimes; base: TransferTimes };
+}
+
+/** The query services of BENCH_BASE: `ossn serve` of this checkout and of the base over the same store. */
+interface ServeProcesses {
+  thisCheckout: string;
+  base: string;
 }
 
 const medianTimes = (times: TransferTimes[]): TransferTimes => ({
@@ -675,7 +695,7 @@ const medianTimes = (times: TransferTimes[]): TransferTimes => ({
 });
 
 /** (f): the largest shipments answer, SOAP and JSON, 1.0.0 and 2.0.0, sent as read and read whole, alternating, one at a time: medians of BIG_RUNS after a warm-up. */
-async function asReadVsWhole(stage: Stage, credential: Credential): Promise<AsReadFigures[]> {
+async function asReadVsWhole(stage: Stage, credential: Credential, processes?: ServeProcesses): Promise<AsReadFigures[]> {
   const answer = largestAnswers.find((a) => a.name.startsWith('shipments'));
   if (!answer) throw new Error('no shipments answer among the largest');
   const figures: AsReadFigures[] = [];
@@ -688,21 +708,55 @@ async function asReadVsWhole(stage: Stage, credential: Credential): Promise<AsRe
   for (const [name, request] of answers) {
     const asRead: TransferTimes[] = [];
     const readWhole: TransferTimes[] = [];
+    const thisCheckout: TransferTimes[] = [];
+    const base: TransferTimes[] = [];
     for (let run = 0; run <= BIG_RUNS; run++) {
       const a = await curlTimes(stage.real.url, request, stage.serverMs.real);
       const w = await curlTimes(stage.whole.url, request, stage.serverMs.whole);
+      const p = processes && { thisCheckout: await curlTimes(processes.thisCheckout, request), base: await curlTimes(processes.base, request) };
       if (run === 0) continue;
       asRead.push(a);
       readWhole.push(w);
+      if (p) {
+        thisCheckout.push(p.thisCheckout);
+        base.push(p.base);
+      }
     }
     const body = await (await fetch(stage.real.url + request.path, { method: request.method, headers: request.headers, body: request.method === 'GET' ? undefined : request.body })).text();
     const soap = name.startsWith('SOAP');
     const purchaseOrders = soap ? (body.match(/<OrderShipmentNotification>/g) ?? []).length : (body.match(/"purchaseOrderNumber":/g) ?? []).length;
     const packages = soap ? (body.match(/<Package>/g) ?? []).length : (body.match(/"trackingNumber":/g) ?? []).length;
-    figures.push({ interface: name, purchaseOrders, packages, bytes: Buffer.byteLength(body), asRead: medianTimes(asRead), readWhole: medianTimes(readWhole) });
+    figures.push({
+      interface: name,
+      purchaseOrders,
+      packages,
+      bytes: Buffer.byteLength(body),
+      asRead: medianTimes(asRead),
+      readWhole: medianTimes(readWhole),
+      ...(processes && { processes: { thisCheckout: medianTimes(thisCheckout), base: medianTimes(base) } }),
+    });
     say(`  ${name}: first byte ${ms(median(asRead.map((t) => t.firstByteMs)))} as read, ${ms(median(readWhole.map((t) => t.firstByteMs)))} read whole`);
   }
   return figures;
+}
+
+/** BENCH_BASE's `ossn serve` and this checkout's, each its own process over the bench's store, for (f). */
+async function startServeProcesses(uri: string, base: string, children: ChildProcess[]): Promise<ServeProcesses> {
+  const serve = async (entry: string, name: string) =>
+    (
+      await startOssnProcess({
+        entry,
+        command: 'serve',
+        // info: its 'query service listening' line gives its URL.
+        env: { MONGODB_URI: uri, MONGODB_DATABASE: DATABASE, READ_MODEL_VERSION: String(seededReadModelVersion), HOST: '127.0.0.1', PORT: '0', OPS_PORT: '0', LOG_LEVEL: 'info' },
+        readyMessage: 'query service listening',
+        logFile: resolve(resultsDir, `soap-serve-${name}.log`),
+        timeoutMs: 120_000,
+        spawned: (child) => children.push(child),
+      })
+    ).url;
+  const [thisCheckout, baseUrl] = await Promise.all([serve(ossnEntry(), 'this'), serve(ossnEntry(base), 'base')]);
+  return { thisCheckout, base: baseUrl };
 }
 
 // ---- the run
@@ -748,6 +802,7 @@ async function main(): Promise<void> {
   const mongo = await connectMongo(uri, 'bench-soap');
   const loader = new LoadGenerator();
   const stages: Stage[] = [];
+  const children: ChildProcess[] = [];
   try {
     const db = mongo.db(DATABASE);
     const seeded = await ensureSeeded(db, { clients: CLIENTS, orders: ORDERS, bigOrders: BIG_ORDERS, seed: SEED }, say);
@@ -772,7 +827,9 @@ async function main(): Promise<void> {
     // (c)'s answer over HTTP is (d)'s first: the same request, measured once.
     const openOrders = largest[0];
     if (BIG_ORDERS > 0) say(`(f) the largest shipments answer for ${BIG_CLIENT}, sent as it is read vs read whole first, ${BIG_RUNS} runs each after a warm-up`);
-    const asRead = BIG_ORDERS > 0 ? await asReadVsWhole(stage, big) : [];
+    const processes = BIG_ORDERS > 0 && BASE !== undefined ? await startServeProcesses(uri, BASE, children) : undefined;
+    if (processes) say(`(f) also ossn serve of this checkout (${processes.thisCheckout}) and of ${BASE} (${processes.base}), each its own process`);
+    const asRead = BIG_ORDERS > 0 ? await asReadVsWhole(stage, big, processes) : [];
 
     if (SMALL_ORDERS > 0 && !ONLY_LARGEST) {
       const smallDb = mongo.db(`${DATABASE}_small`);
@@ -823,6 +880,12 @@ async function main(): Promise<void> {
         console.log(`    ${f.interface}: ${f.purchaseOrders} purchase orders, ${f.packages} packages, ${mib(f.bytes)}`);
         console.log(line('as read', f.asRead));
         console.log(line('read whole', f.readWhole));
+        if (f.processes) {
+          const { thisCheckout, base } = f.processes;
+          const processLine = (label: string, t: TransferTimes) => `    ${f.interface.padEnd(10)} ${label.padEnd(11)} first byte ${ms(t.firstByteMs).padStart(10)}   last byte ${ms(t.totalMs).padStart(10)}`;
+          console.log(processLine('ossn serve', thisCheckout));
+          console.log(`${processLine('base', base)}   (this checkout ÷ base: first byte ${(thisCheckout.firstByteMs / base.firstByteMs).toFixed(2)}, last byte ${(thisCheckout.totalMs / base.totalMs).toFixed(2)})`);
+        }
       }
     }
     const file = writeResults('soap', {
@@ -843,6 +906,7 @@ async function main(): Promise<void> {
     });
     console.log(`figures in ${file}; total time ${Math.round((Date.now() - started) / 1000)} s`);
   } finally {
+    for (const child of children) child.kill('SIGTERM');
     for (const stage of stages) await stage.close();
     await loader.close();
     await mongo.close();

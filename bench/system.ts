@@ -1,5 +1,6 @@
 // npm run bench -- system   (or: npx tsx bench/system.ts [--minutes 10] [--orders 300000]
-//                            [--credentials 1000] [--events-per-second 1000] [--partitions 6] [--drain-seconds 120])
+//                            [--credentials 1000] [--events-per-second 1000] [--partitions 6] [--drain-seconds 120]
+//                            [--base <checkout>])
 //
 // The whole system at a supplier's load, for --minutes: `ossn serve` and `ossn projector` as child
 // processes over an order book of --orders sales orders (300 a client, bench/support/seed.ts, in
@@ -14,15 +15,15 @@
 // events published and applied, CPU seconds and peak RSS of each process, which part saturates
 // first and the event rate that held. Goals: partner p99 ≤ 50 ms, freshness p99 ≤ 1 s, no errors.
 // Servers: KAFKA_BROKERS and MONGODB_URI (and REDIS_URL) when given, else the local stack.
+// --base <checkout> runs another checkout's `ossn` (the version a change started from, its
+// dependencies installed) as the two children, its figures in bench/results/system-base.json.
 // The order book and the credentials (1,000 scrypt hashes) are kept for the next run; the topics,
 // the consumer group and the sales orders this run's events created are removed at the end.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Db } from 'mongodb';
 import { generateDemoEvents } from '../services/ossn/demo-events/demo-events.js';
@@ -43,6 +44,8 @@ import { sampleCpu, type CpuSample, type WatchedCpu } from './support/cpu.js';
 import { PartnerClient, pollKinds, type PartnerLogin, type PollKind, type PollResult } from './support/partner-client.js';
 import { MemoryWatch } from './support/process-memory.js';
 import { counterSum, histogramDelta, scrape, type Scrape } from './support/prometheus.js';
+import { ossnEntry as ossnEntryOf } from './support/ossn-entry.js';
+import { startOssnProcess } from './support/ossn-process.js';
 import { resultsDir, writeResults } from './support/results.js';
 import { clientId, ensureSeeded, seededReadModelVersion } from './support/seed.js';
 import { quantile } from './support/stats.js';
@@ -55,6 +58,7 @@ const { values } = parseArgs({
     'events-per-second': { type: 'string', default: '1000' },
     partitions: { type: 'string', default: '6' },
     'drain-seconds': { type: 'string', default: '120' },
+    base: { type: 'string' },
   },
 });
 const minutes = Number(values.minutes);
@@ -82,8 +86,7 @@ const salesOrderPrefix = `${runPrefix}${run}-`;
 const topic = `bench.system.${run}`;
 const group = `bench-system-${run}`;
 const database = `ossn_bench_system_${orders}`;
-const here = fileURLToPath(new URL('.', import.meta.url));
-const ossnEntry = resolve(here, '../bin/ossn.mjs');
+const ossnEntry = ossnEntryOf(values.base);
 const logger = createLogger('bench', 'warn');
 const say = (line: string) => process.stderr.write(`bench: ${line}\n`);
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '-');
@@ -231,39 +234,18 @@ memory.watch({ name: 'bench (load)', pid: process.pid });
  * `opsUrl` where the probes are served apart from it) once it is ready (/readyz 200).
  */
 async function startOssn(command: 'serve' | 'projector', name: string, childEnv: Record<string, string>, readyMessage: string): Promise<{ child: ChildProcess; url: string; opsUrl: string }> {
-  const logFile = resolve(resultsDir, `system-${command}.log`);
-  // Its log straight into a file: through a pipe, its synchronous log writes would wait on this
-  // process reading them, and a busy bench would slow the service down.
-  const log = openSync(logFile, 'w');
-  // In a process group of its own: a terminal's Ctrl-C reaches this process only, which stops the
-  // child with one SIGTERM (a second signal would end it at once, without leaving its consumer group).
-  const child = spawn(process.execPath, [ossnEntry, command], { env: { ...process.env, ...childEnv }, stdio: ['ignore', log, log], detached: true });
-  closeSync(log);
-  children.set(name, child);
-  let exit: string | undefined;
-  child.once('exit', (code, signal) => (exit = `ossn ${command} exited (code ${code}, signal ${signal}); see ${logFile}`));
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  let url: string | undefined;
-  let opsUrl: string | undefined;
-  while (!url || !opsUrl) {
-    if (exit) throw new Error(exit);
-    if (Date.now() > deadline) throw new Error(`ossn ${command} did not log '${readyMessage}' within ${START_TIMEOUT_MS / 1000} s; see ${logFile}`);
-    await sleep(200);
-    const line = readFileSync(logFile, 'utf8').split('\n').find((l) => l.includes(readyMessage));
-    const logged = line ? (JSON.parse(line) as { url?: string; opsUrl?: string }) : {};
-    url = logged.url;
-    opsUrl = logged.opsUrl ?? logged.url;
-  }
-  for (;;) {
-    const status = await fetch(`${opsUrl}/readyz`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.status, () => 0);
-    if (status === 200) break;
-    if (exit) throw new Error(exit);
-    if (Date.now() > deadline) throw new Error(`ossn ${command} not ready within ${START_TIMEOUT_MS / 1000} s (/readyz ${status}); see ${logFile}`);
-    await sleep(500);
-  }
-  memory.watch({ name, pid: child.pid as number });
-  cpuWatched.push({ name, pid: child.pid as number });
-  return { child, url, opsUrl };
+  const started = await startOssnProcess({
+    entry: ossnEntry,
+    command,
+    env: childEnv,
+    readyMessage,
+    logFile: resolve(resultsDir, `system-${command}.log`),
+    timeoutMs: START_TIMEOUT_MS,
+    spawned: (child) => children.set(name, child),
+  });
+  memory.watch({ name, pid: started.child.pid as number });
+  cpuWatched.push({ name, pid: started.child.pid as number });
+  return started;
 }
 
 const storeEnv = { MONGODB_URI: env.MONGODB_URI, MONGODB_DATABASE: database, READ_MODEL_VERSION: String(seededReadModelVersion), LOG_LEVEL: 'info' };
@@ -529,8 +511,8 @@ const lines = [
   '',
 ];
 process.stdout.write(lines.join('\n'));
-const resultsFile = writeResults('system', {
-  settings: { minutes, orders, clients, credentials: credentialCount, eventsPerSecond, partitions, database },
+const resultsFile = writeResults(values.base === undefined ? 'system' : 'system-base', {
+  settings: { minutes, orders, clients, credentials: credentialCount, eventsPerSecond, partitions, database, checkout: values.base ?? 'this one' },
   goals: GOALS,
   windowSeconds,
   firstLogins: { partners: credentialCount, loggedIn: coldStart.loggedIn, seconds: coldStart.ms / 1000, busyAnswers: coldStart.busy, failed: Object.fromEntries(coldStart.failed), gaveUp: coldStart.gaveUp },

@@ -408,7 +408,7 @@ describe('failover under load, on the cluster', () => {
     const most = mostAdmittedWithin(load.answers, windowMs);
     const counts = (runs: AdmittedRun[]) => runs.map((r) => `${r.admitted} at ${((r.from - redisKilledAt) / 1000).toFixed(1)} s`).join(', ');
     console.log(
-      `(f) rate limit ${perWindow} per ${windowMs / 1000} s, admitted per window (opening, from Redis's kill): ${counts(before)} | alone, instance 0: ${counts(meanwhile[0]!)} (${aloneAnswers[0]!.filter((a) => a.status === 429).length} refused); ` +
+      `(f) rate limit ${perWindow} per ${windowMs / 1000} s, admitted per window (when its first answer ended, from Redis's kill): ${counts(before)} | alone, instance 0: ${counts(meanwhile[0]!)} (${aloneAnswers[0]!.filter((a) => a.status === 429).length} refused); ` +
         `instance 1: ${counts(meanwhile[1]!)} (${aloneAnswers[1]!.filter((a) => a.status === 429).length} refused) | ${counts(after)}; ` +
         `most in any ${windowMs / 1000} s: ${most.admitted} (from ${((most.from - redisKilledAt) / 1000).toFixed(1)} s after the kill); answers ${load.answers.length} (${load.answers.filter((a) => a.status === 429).length} refused)`,
     );

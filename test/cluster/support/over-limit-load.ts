@@ -84,6 +84,9 @@ export class OverLimitLoad {
 
 export interface AdmittedRun {
   admitted: number;
+  /** When its first answer was asked for: runs are joined by it (admittedWindows). */
+  firstStartedAt: number;
+  /** When its first answer ended: windows are dated by it. */
   from: number;
   to: number;
 }
@@ -94,8 +97,7 @@ export interface AdmittedRun {
  * ends, so each run is what one window admitted (or part of it, where answers cross at its ends).
  * A run is dated by its first answer's end, not its start: a request can wait seconds in the
  * queues before the window that admits it has opened (a run dated by its start once opened 7 s
- * after the last on a loaded machine, where the window is 10 s), while an admitted lookup's answer
- * follows its admission within the slack.
+ * after the last on a loaded machine, where the window is 10 s).
  */
 export function admittedRuns(answers: LimitedAnswer[]): AdmittedRun[] {
   const runs: AdmittedRun[] = [];
@@ -103,7 +105,7 @@ export function admittedRuns(answers: LimitedAnswer[]): AdmittedRun[] {
   for (const answer of [...answers].sort((a, b) => a.endedAt - b.endedAt)) {
     if (answer.status === 429) current = undefined;
     else if (answer.status === 200) {
-      if (!current) runs.push((current = { admitted: 0, from: answer.endedAt, to: answer.endedAt }));
+      if (!current) runs.push((current = { admitted: 0, firstStartedAt: answer.startedAt, from: answer.endedAt, to: answer.endedAt }));
       current.admitted++;
       current.to = answer.endedAt;
     }
@@ -113,13 +115,15 @@ export function admittedRuns(answers: LimitedAnswer[]): AdmittedRun[] {
 
 /**
  * admittedRuns joined where a refusal only crossed a window's start (answers ending out of the
- * order they were admitted in): runs less than `slackMs` apart are one window's.
+ * order they were admitted in): a run asked for less than `slackMs` after the last one's end is
+ * that window's. Joined by its start, not its end: an admitted answer slower than the slack, the
+ * window's refusals ending before it, is still its window's.
  */
 export function admittedWindows(answers: LimitedAnswer[], slackMs: number): AdmittedRun[] {
   const windows: AdmittedRun[] = [];
   for (const run of admittedRuns(answers)) {
     const last = windows.at(-1);
-    if (last && run.from - last.to < slackMs) {
+    if (last && run.firstStartedAt - last.to < slackMs) {
       last.admitted += run.admitted;
       last.to = run.to;
     } else windows.push({ ...run });

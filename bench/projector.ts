@@ -189,7 +189,10 @@ async function benchOn(target: Target): Promise<Figures> {
   const consumeRate = total / consumed.seconds;
   const mongods: WatchedCpu[] = target.servers.filter((server) => server.name.startsWith('mongo') && server.pid !== undefined).map((server) => ({ name: server.name, pid: server.pid as number }));
   const mongodSeconds = () => Object.values(sampleCpu(mongods).total).reduce((sum, seconds) => sum + seconds, 0);
-  /** Documents inserted and updated on the server so far (a projector that logs no batches is counted this way). */
+  /**
+   * Insert and update statements the server has run so far, all clients' (a projector that logs no
+   * batches is counted this way: each of its statements writes one document; nothing else writes meanwhile).
+   */
   const mongodWrites = async () => {
     const { opcounters } = (await mongo.db('admin').command({ serverStatus: 1 })) as { opcounters: { insert: number; update: number } };
     return opcounters.insert + opcounters.update;
@@ -210,6 +213,8 @@ async function benchOn(target: Target): Promise<Figures> {
    * log goes to bench/results/projector-process.log. Without a fetch size it fetches its default.
    */
   async function timeProjectorProcess(database: string, group: string, fetchMiB: number | undefined, entry = ossnEntry()) {
+    // Without a fetch size, none from this process's environment either: the projector's own defaults.
+    const { OSSN_FETCH_MAX_BYTES_PER_PARTITION: _perPartition, OSSN_FETCH_MAX_BYTES: _perFetch, ...inherited } = process.env;
     const fetchSizes =
       fetchMiB === undefined
         ? {}
@@ -219,7 +224,7 @@ async function benchOn(target: Target): Promise<Figures> {
           };
     const child = spawn(process.execPath, [entry, 'projector'], {
       env: {
-        ...process.env,
+        ...inherited,
         KAFKA_BROKERS: env.KAFKA_BROKERS,
         MONGODB_URI: env.MONGODB_URI,
         MONGODB_DATABASE: database,
@@ -241,7 +246,7 @@ async function benchOn(target: Target): Promise<Figures> {
     child.stderr.pipe(log, { end: false });
     let started = 0;
     let cpuAtStart = { projector: 0, projectorMain: 0, mongod: 0 };
-    const writesAtStart = await mongodWrites();
+    let writesAtStart = 0;
     const batches: WrittenBatch[] = [];
     const consuming = new Promise<void>((ready, failed) => {
       createInterface({ input: child.stdout }).on('line', (line) => {
@@ -254,7 +259,11 @@ async function benchOn(target: Target): Promise<Figures> {
           started = performance.now();
           const sample = sampleCpu([{ name: 'projector', pid }]);
           cpuAtStart = { projector: sample.total.projector ?? 0, projectorMain: sample.mainThread.projector ?? 0, mongod: mongodSeconds() };
-          ready();
+          // Counted from the same mark as the CPU: it has joined no group yet, so written nothing.
+          mongodWrites().then((writes) => {
+            writesAtStart = writes;
+            ready();
+          }, failed);
         }
       });
       void exited.then((code) => failed(new Error(`ossn projector exited (code ${code}) before consuming; see bench/results/${logName}`)));

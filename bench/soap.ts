@@ -753,6 +753,8 @@ async function startServeProcesses(uri: string, base: string, children: ChildPro
         logFile: resolve(resultsDir, `soap-serve-${name}.log`),
         timeoutMs: 120_000,
         spawned: (child) => children.push(child),
+        // No Ctrl-C handler here: the terminal's signal stops them with the bench.
+        ownProcessGroup: false,
       })
     ).url;
   const [thisCheckout, baseUrl] = await Promise.all([serve(ossnEntry(), 'this'), serve(ossnEntry(base), 'base')]);

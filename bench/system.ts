@@ -242,6 +242,8 @@ async function startOssn(command: 'serve' | 'projector', name: string, childEnv:
     logFile: resolve(resultsDir, `system-${command}.log`),
     timeoutMs: START_TIMEOUT_MS,
     spawned: (child) => children.set(name, child),
+    // Its Ctrl-C handler stops the projector with one SIGTERM, so that it leaves its group.
+    ownProcessGroup: true,
   });
   memory.watch({ name, pid: started.child.pid as number });
   cpuWatched.push({ name, pid: started.child.pid as number });

@@ -14,6 +14,12 @@ export interface OssnProcessOptions {
   timeoutMs: number;
   /** Told the child as soon as it is spawned, so the caller stops it also when the start fails. */
   spawned: (child: ChildProcess) => void;
+  /**
+   * In a process group of its own: a terminal's Ctrl-C then reaches the bench only, which must stop
+   * the child itself with one SIGTERM (a second signal would end a projector at once, without
+   * leaving its consumer group). Without it, Ctrl-C stops the child with the bench.
+   */
+  ownProcessGroup: boolean;
 }
 
 /** Starts `ossn <command>` and resolves with its URLs once it is ready (/readyz 200). */
@@ -22,9 +28,7 @@ export async function startOssnProcess(options: OssnProcessOptions): Promise<{ c
   // Its log straight into a file: through a pipe, its synchronous log writes would wait on the
   // bench reading them, and a busy bench would slow the service down.
   const log = openSync(logFile, 'w');
-  // In a process group of its own: a terminal's Ctrl-C reaches the bench only, which stops the
-  // child with one SIGTERM (a second signal would end it at once, without leaving its consumer group).
-  const child = spawn(process.execPath, [entry, command], { env: { ...process.env, ...options.env }, stdio: ['ignore', log, log], detached: true });
+  const child = spawn(process.execPath, [entry, command], { env: { ...process.env, ...options.env }, stdio: ['ignore', log, log], detached: options.ownProcessGroup });
   closeSync(log);
   options.spawned(child);
   let exit: string | undefined;

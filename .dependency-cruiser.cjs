@@ -68,6 +68,12 @@ module.exports = {
       from: { path: '^services/query/versions/([^/]+)/', pathNot: test },
       to: { path: '^services/query/versions/', pathNot: '^services/query/versions/$1/' },
     },
+    forbid(
+      'v2-core-below-versions',
+      'services/query/v2-core/ holds what the 2.x versions (2.0.0, 2.1.0) share: it imports no version folder, so each version stays a folder on it.',
+      '^services/query/v2-core/',
+      '^services/query/versions/',
+    ),
     forbid('shared-layers-know-no-version', 'What every version of the query service shares (the protocol core, the access step, HTTP and its metrics, the limits) imports no version folder: a route names its own metric labels in its config.', '^services/query/(protocol|access|http|rate-limit)/', '^services/query/versions/'),
     {
       name: 'every-folder-a-layer',

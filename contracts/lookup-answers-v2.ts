@@ -73,6 +73,8 @@ export interface PackageV2View {
   weight?: number;
   preProductionProof?: PreProductionProof;
   items?: ItemV2View[];
+  /** Contract v2: what is on the label (1 to 4); absent when none. */
+  shipReferences?: string[];
 }
 
 /** A location with at least one package: 2.0.0's PackageArray needs one. */

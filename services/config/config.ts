@@ -66,6 +66,8 @@ export interface QueryConfig {
   opsPort: number;
   /** From the first SIGTERM until `ossn serve` has exited, whatever the servers do. */
   stopTimeoutMs: number;
+  /** Where a bare date a 2.1.0 partner sends starts (docs/design/osn-2.1.0.md §1): an IANA name. */
+  supplierTimeZone: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -154,6 +156,7 @@ export function readQueryConfig(env: Env = process.env): QueryConfig {
     opsHost: r.string('OPS_HOST', '127.0.0.1'),
     opsPort: r.integer('OPS_PORT', 9465, { min: 0, max: 65_535 }),
     stopTimeoutMs: r.integer('OSSN_STOP_TIMEOUT_MS', defaultStopTimeoutMs, { min: 1_000, max: 600_000 }),
+    supplierTimeZone: r.timeZone('OSSN_SUPPLIER_TIME_ZONE', 'UTC'),
   };
   r.done();
   return config;

@@ -1,5 +1,6 @@
 // Configuration is read from the environment once, at start. Every bad value is reported,
 // each with one clear line, before anything connects.
+import { IANAZone } from 'luxon';
 import { ErrorCodes, OssnError } from '../../contracts/errors/ossn-error.js';
 import { isMongoConnectionString } from '../adapters/mongodb/connect.js';
 
@@ -33,6 +34,14 @@ export class EnvReader {
 
   optionalString(name: string): string | undefined {
     return this.raw(name);
+  }
+
+  /** An IANA time zone name (Europe/Berlin, America/New_York, UTC). */
+  timeZone(name: string, fallback: string): string {
+    const value = this.raw(name) ?? fallback;
+    if (IANAZone.isValidZone(value)) return value;
+    this.problems.push(`${name} must be an IANA time zone name such as America/New_York or UTC, got "${value}"`);
+    return fallback;
   }
 
   integer(name: string, fallback: number, { min, max }: { min: number; max: number }): number {

@@ -17,6 +17,7 @@ import { DEFAULT_LOOKUP_WAIT_MS, DEFAULT_LOOKUPS_IN_FLIGHT, LookupsInFlight } fr
 import { promoStandardsSoap } from './versions/1.0.0/soap/index.js';
 import { partnerJsonApiV2 } from './versions/2.0.0/json/plugin.js';
 import { promoStandardsSoapV2 } from './versions/2.0.0/soap/plugin.js';
+import { promoStandardsSoapV21 } from './versions/2.1.0/soap/plugin.js';
 
 export interface AppDependencies {
   logger: Logger;
@@ -43,6 +44,10 @@ export interface AppDependencies {
   lookupsInFlightPerCredential?: number;
   /** How long a lookup waits for its turn before its request is answered 500; 5 s when absent. */
   lookupWaitMs?: number;
+  /** Where a bare date a 2.1.0 partner sends starts (an IANA name); UTC when absent. */
+  supplierTimeZone?: string;
+  /** Whether a credential has a push subscription (2.1.0's getServiceMethods); none has when absent. */
+  pushSubscribed?: (credentialId: string) => Promise<boolean>;
 }
 
 /** The query service's partner port as a Fastify instance; routes arrive as encapsulated plugins. */
@@ -99,6 +104,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     };
     await partners.register(promoStandardsSoapV2, { ...v2, publicBaseUrl: deps.publicBaseUrl });
     await partners.register(partnerJsonApiV2, { ...v2, publicBaseUrl: deps.publicBaseUrl });
+    // OSN 2.1.0 from the same lookups (docs/design/osn-2.1.0.md §1).
+    await partners.register(promoStandardsSoapV21, { ...v2, publicBaseUrl: deps.publicBaseUrl, supplierTimeZone: deps.supplierTimeZone, pushSubscribed: deps.pushSubscribed });
   });
   return app;
 }

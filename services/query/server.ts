@@ -89,6 +89,7 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
     lookupsInFlightPerCredential: config.lookupsInFlightPerCredential,
     // A turn that does not come within the store deadline is answered as a store that does not answer.
     lookupWaitMs: config.storeTimeoutMs,
+    supplierTimeZone: config.supplierTimeZone,
   });
   const closeService = async () => {
     stopFollowing.abort();

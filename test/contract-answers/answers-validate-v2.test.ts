@@ -1,4 +1,4 @@
-// Whatever contract v2 accepts, the 2.0.0 answers validate (oss-osn-2.0.0.md §9.1): event streams
+// Whatever contract v2 accepts, the 2.0.0 and OSN 2.1.0 answers validate (oss-osn-2.0.0.md §9.1): event streams
 // as an ERP may send them (erp-event-v2-arbitraries.ts: holds, issues Open, Pending and Closed,
 // product lines, contacts, long and blank address parts, odd countries, items without ids or
 // quantity, locations without packages, shipments with v2's extras) are read by the contract's
@@ -24,7 +24,7 @@ import { escapeText } from '../../services/query/protocol/soap/xml-text.js';
 import { ACCOUNTS, FakeAuthenticator, FakeLookups } from '../support/fake-ports.js';
 import { basic } from '../support/json-requests.js';
 import { testSeed } from '../support/seed.js';
-import { arrayOf, items, ORDER_STATUS_V2_URL, osnV2Request, ossV2Request, post, serviceMessagesOf, SHIPMENT_V2_URL } from '../support/soap-requests.js';
+import { arrayOf, items, ORDER_STATUS_V2_URL, osnV21Request, osnV2Request, ossV2Request, post, serviceMessagesOf, SHIPMENT_V21_URL, SHIPMENT_V2_URL } from '../support/soap-requests.js';
 import { clientIds } from './erp-event-arbitraries.js';
 import { erpEventStreamsV2 } from './erp-event-v2-arbitraries.js';
 import { FoldedLookupsV2 } from './folded-lookups-v2.js';
@@ -180,6 +180,7 @@ it('answers every event stream contract v2 accepts with 2.0.0 SOAP that validate
       }
 
       const osn: Twins[] = [];
+      const osn21: { name: string; xml: string }[] = [];
       for (const query of [
         { queryType: '1', referenceNumber: shippedPo },
         { queryType: '2', referenceNumber: shippedSo },
@@ -191,12 +192,19 @@ it('answers every event stream contract v2 accepts with 2.0.0 SOAP that validate
         expect(shipmentOutline(t.json, true), t.name).toEqual(outline);
         expectSameCodes(t);
         if (outline.length > 0) seen.shipments++;
+        // OSN 2.1.0 (docs/design/osn-2.1.0.md §1) answers the same purchase orders from the same lookups.
+        const v21 = await post(app, SHIPMENT_V21_URL, osnV21Request('GetOrderShipmentNotificationRequest', soapFields));
+        expect(v21.statusCode, v21.body).toBe(200);
+        const v21Body = (parser.parse(v21.body) as { Envelope: { Body: Node } }).Envelope.Body['GetOrderShipmentNotificationResponse'] as Node | '';
+        expect(shipmentOutline(v21Body || {}, false), `2.1.0 ${t.name}`).toEqual(outline);
+        osn21.push({ name: `2.1.0 ${t.name}`, xml: v21.body });
         seen.items += outline.flatMap((n) => n.salesOrders.flatMap((s) => s.shipments.flatMap((sh) => sh.packages.map((p) => p[2] as number)))).reduce((a, b) => a + b, 0);
         osn.push(t);
       }
 
       expect(await invalidAnswers('oss-2.0.0', oss)).toEqual({});
       expect(await invalidAnswers('osn-2.0.0', osn)).toEqual({});
+      expect(await invalidAnswers('osn-2.1.0', osn21)).toEqual({});
     }),
     { numRuns, interruptAfterTimeLimit: timeLimitMs, seed: testSeed('ANSWERS_VALIDATE_V2_SEED') },
   );

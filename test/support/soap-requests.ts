@@ -107,3 +107,17 @@ export function serviceMessagesOf(xml: string): Array<{ code: number; descriptio
     severity: m[3] ?? '',
   }));
 }
+
+// ---- OSN 2.1.0 (docs/design/osn-2.1.0.md)
+
+export const SHIPMENT_V21_URL = '/api/promostandards/order-shipment-notification/2.1.0';
+const OSN_V21_NS = 'http://www.promostandards.org/WSDL/OrderShipmentNotificationService/2.1.0/';
+
+export type V21Operation = 'GetOrderShipmentNotificationRequest' | 'GetServiceMethodsRequest' | 'SendAdvanceShipmentNotificationRequest';
+
+/** An OSN 2.1.0 request as the XSD has it: the element in M, every field in SharedObjects; `raw` is written after the fields as it is. */
+export function osnV21Request(operation: V21Operation, fields: Record<string, string | undefined> = {}, raw = ''): string {
+  return envelope(
+    `<ns:${operation} xmlns:ns="${OSN_V21_NS}" xmlns:shar="${OSN_V21_NS}SharedObjects/">${elements({ ...V2_LOGIN, wsVersion: '2.1.0', ...fields }, 'shar:')}${raw}</ns:${operation}>`,
+  );
+}

@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import type { AdmitRequest } from '../../services/query/access/authorize.js';
 import type { Authenticator } from '../../services/domain/credentials/credential.js';
-import { buildApp } from '../../services/query/app.js';
+import { buildApp, type AppDependencies } from '../../services/query/app.js';
 import { partnerJsonApi } from '../../services/query/versions/1.0.0/json/plugin.js';
 import type { RequestLimits } from '../../services/query/rate-limit/request-limits.js';
 import { promoStandardsSoap } from '../../services/query/versions/1.0.0/soap/plugin.js';
@@ -60,8 +60,10 @@ export interface V2TestApp {
   authenticator: FakeAuthenticator;
 }
 
-/** The whole app (buildApp) with fake 2.0.0 lookups: the 2.0.0 SOAP endpoints and the JSON v2 twins, WSDLs under BASE_URL. */
-export async function buildV2TestApp(options: { limits?: RequestLimits; metrics?: QueryMetrics } = {}): Promise<V2TestApp> {
+/** The whole app (buildApp) with fake 2.0.0 lookups: the 2.0.0 and 2.1.0 SOAP endpoints and the JSON v2 twins, WSDLs under BASE_URL. */
+export async function buildV2TestApp(
+  options: { limits?: RequestLimits; metrics?: QueryMetrics } & Pick<AppDependencies, 'supplierTimeZone' | 'pushSubscribed'> = {},
+): Promise<V2TestApp> {
   const lookups = new FakeLookupsV2();
   const lookupsV1 = new FakeLookups();
   const authenticator = new FakeAuthenticator(ACCOUNTS);

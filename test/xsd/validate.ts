@@ -4,7 +4,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { validateXML, type XMLFileInfo } from 'xmllint-wasm';
 
-export type XsdService = 'oss' | 'osn' | 'oss-2.0.0' | 'osn-2.0.0';
+export type XsdService = 'oss' | 'osn' | 'oss-2.0.0' | 'osn-2.0.0' | 'osn-2.1.0';
 
 const ROOT = new URL('../../wsdl/', import.meta.url);
 const SERVICES: Record<XsdService, { folder: string; namespace: string; entry: string[] }> = {
@@ -36,6 +36,19 @@ const SERVICES: Record<XsdService, { folder: string; namespace: string; entry: s
     folder: 'osn-2.0.0',
     namespace: 'http://www.promostandards.org/WSDL/OrderShipmentNotificationService/2.0.0/',
     entry: ['GetOrderShipmentNotificationRequest.xsd', 'GetOrderShipmentNotificationResponse.xsd'],
+  },
+  // 2.1.0: the request and response elements in M, everything inside them in M + SharedObjects/.
+  'osn-2.1.0': {
+    folder: 'osn-2.1.0',
+    namespace: 'http://www.promostandards.org/WSDL/OrderShipmentNotificationService/2.1.0/',
+    entry: [
+      'GetOrderShipmentNotificationRequest.xsd',
+      'GetOrderShipmentNotificationResponse.xsd',
+      'GetServiceMethodsRequest.xsd',
+      'GetServiceMethodsResponse.xsd',
+      'SendAdvanceShipmentNotificationRequest.xsd',
+      'SendAdvanceShipmentNotificationResponse.xsd',
+    ],
   },
 };
 

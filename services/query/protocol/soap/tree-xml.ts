@@ -19,6 +19,8 @@ export interface TreeXmlOptions {
   /** The item element of each array whose name is not the array's less "Array". */
   itemNames?: Readonly<Record<string, string>>;
   prefixed?: PrefixedElements;
+  /** Elements a schema repeats without an array around them (maxOccurs > 1): an array value is written as one element per item. */
+  repeated?: ReadonlySet<string>;
 }
 
 export interface TreeXml {
@@ -32,10 +34,11 @@ export interface TreeXml {
 
 const NONE: ReadonlySet<string> = new Set();
 
-export function treeXmlWriter({ itemNames = {}, prefixed }: TreeXmlOptions = {}): TreeXml {
+export function treeXmlWriter({ itemNames = {}, prefixed, repeated = NONE }: TreeXmlOptions = {}): TreeXml {
   const { prefix = '', refs = NONE, typed = NONE } = prefixed ?? {};
   const hasRefs = refs.size > 0;
   const hasTyped = typed.size > 0;
+  const hasRepeated = repeated.size > 0;
   // An answer names the same few arrays thousands of times: each item name is worked out once.
   const itemNameOf = new Map<string, string>();
   const itemName = (arrayName: string): string => {
@@ -83,6 +86,10 @@ export function treeXmlWriter({ itemNames = {}, prefixed }: TreeXmlOptions = {})
     for (const name in tree) {
       const value = tree[name];
       if (value === undefined) continue;
+      if (hasRepeated && Array.isArray(value) && repeated.has(name)) {
+        xml += itemsXml(name, value, inPrefixed);
+        continue;
+      }
       const isPrefixed = inPrefixed || (hasRefs && refs.has(name));
       const tag = isPrefixed ? prefix + name : name;
       const content = contentXml(name, value, isPrefixed);

@@ -3,7 +3,7 @@
 // out, as are no messages.
 import type { AnswerChunks } from '../../../http/answer-chunks.js';
 import { writeJsonArrayAsRead, writeJsonArrays } from '../../../protocol/json/json-body.js';
-import type { ServiceMessage } from '../service-messages.js';
+import type { ServiceMessage } from '../../../v2-core/service-messages.js';
 
 /** Writes `{"<arrayName>":[items…],"ServiceMessageArray":[messages…]}`, each part only when it has an item. */
 export function writeJsonAnswer(out: AnswerChunks, arrayName: string, items: Iterable<unknown>, list: readonly ServiceMessage[]): void {

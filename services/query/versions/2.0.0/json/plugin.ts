@@ -11,11 +11,11 @@ import { labelRequest } from '../../../http/request-labels.js';
 import { BASIC_REALM, readBasicAuth } from '../../../protocol/json/basic-auth.js';
 import { answerRefusal } from '../../../access/refusals.js';
 import { parseRequestDateTime } from '../../../request-date-time.js';
-import { answerContext, issueAnswer, orderStatusAnswer, shipmentAnswer, type V2ServiceOptions } from '../answers.js';
+import { answerContext, issueAnswer, orderStatusAnswer, shipmentAnswer, type V2ServiceOptions } from '../../../v2-core/answers.js';
 import { shipmentNotificationV2JsonAsRead } from '../osn/shipment-notification-answer.js';
 import { issuesJson, orderStatusJson } from '../oss/order-status-tree.js';
-import { readIssueRequest, readOrderStatusRequest, readShipmentRequest, type RequestSource } from '../read-request.js';
-import { httpStatusOf, messages, ServiceMessageError, type ServiceMessage } from '../service-messages.js';
+import { readIssueRequest, readOrderStatusRequest, readShipmentRequest, type RequestSource } from '../../../v2-core/read-request.js';
+import { httpStatusOf, messages, ServiceMessageError, type ServiceMessage } from '../../../v2-core/service-messages.js';
 import {
   errorResponses,
   issuesOk,

@@ -7,8 +7,8 @@
 // serialized with theirs.
 import { contactTypes, issueCategories, issueDetailTypes, issueStatuses, orderStatusQueryTypes, preProductionProofs, quantityUoms, statusWords } from '../../../../../contracts/v2-vocabulary.js';
 import { rateLimitHeaders, retryAfterHeader } from '../../../http/openapi.js';
-import { DIM_UOMS, shipmentDestinationTypesV2, WEIGHT_UOMS } from '../osn/notification-content.js';
-import { severities } from '../service-messages.js';
+import { DIM_UOMS, shipmentDestinationTypesV2, WEIGHT_UOMS } from '../../../v2-core/osn/notification-content.js';
+import { severities } from '../../../v2-core/service-messages.js';
 
 const text = (description: string) => ({ type: 'string', description }) as const;
 const str = { type: 'string' } as const;
@@ -174,6 +174,7 @@ const shipmentPackage = object(
     shipmentTerms: str,
     ItemArray: array(item),
     preProductionProof: oneOf(preProductionProofs),
+    shipReferences: { ...array(str), maxItems: 4, description: 'What is on the label (1 to 4); absent when none.' },
   },
   ['shipmentDate', 'preProductionProof'],
 );

@@ -12,8 +12,8 @@ import { includingSchema } from '../../../../../test/xsd/validate.js';
 import { answerChunks, type AnswerChunks } from '../../../http/answer-chunks.js';
 import { formatDecimal } from '../../../protocol/soap/xml-text.js';
 import { OSN_V2_NS, OSN_V2_SHARED_NS } from '../namespaces.js';
-import type { OrderShipmentNotificationContent, ShipmentContent } from './notification-content.js';
-import type { Degraded } from '../fitting.js';
+import type { OrderShipmentNotificationContent, ShipmentContent } from '../../../v2-core/osn/notification-content.js';
+import type { Degraded } from '../../../v2-core/fitting.js';
 import { shipmentNotificationV2JsonAsRead, shipmentNotificationV2PayloadAsRead } from './shipment-notification-answer.js';
 
 // --- validation against the official OSN 2.0.0 XSDs (the answer's response element as the document) ---
@@ -52,16 +52,16 @@ async function written(
 }
 
 /** The answer written whole: in one batch, as an answer read whole (queryType 1, 2) is sent. */
-async function render(orders: ShipmentNotificationV2View[], more = false): Promise<{ xml: string; json: Record<string, unknown>; fields: string[] }> {
+async function render(orders: ShipmentNotificationV2View[], more = false): Promise<{ xml: string; json: Record<string, unknown>; fields: string[]; jsonFields: string[] }> {
   const answer: CappedAnswer<ShipmentNotificationV2View> = { orders, more };
   const soap = await written(shipmentNotificationV2PayloadAsRead, cappedInOneBatch(answer));
   const jsonWritten = await written(shipmentNotificationV2JsonAsRead, cappedInOneBatch(answer));
   const json = JSON.parse(jsonWritten.text) as Record<string, unknown>;
   // Written notification by notification, the bytes are still one JSON.stringify of the whole body.
   expect(jsonWritten.text).toBe(JSON.stringify(json));
-  // Both renderings fit the same content, so they count the same.
-  expect(jsonWritten.fields).toEqual(soap.fields);
-  return { xml: soap.text, json, fields: soap.fields };
+  // Both renderings fit the same content, so they count the same, but for the shipReferences the twin alone shows.
+  expect(jsonWritten.fields.filter((field) => field !== 'shipReferences')).toEqual(soap.fields);
+  return { xml: soap.text, json, fields: soap.fields, jsonFields: jsonWritten.fields };
 }
 
 /** What `write` writes as these batches come, one after another. */
@@ -423,6 +423,26 @@ describe('OSN 2.0.0 answer: dimensions', () => {
     const nothing = await dimensionOf({});
     expect(nothing.dimension).toBeUndefined();
     expect(nothing.fields).toEqual([]);
+  });
+});
+
+describe('shipReferences: in the JSON v2 twin only (docs/design/osn-2.1.0.md §1)', () => {
+  it('are an array in the JSON twin and absent from the SOAP 2.0.0 answer, which stays as it was', async () => {
+    const labelled = await render([order([location({ packages: [pkg({ shipReferences: ['CARTON 1 OF 2', 'DEPT 42'] })] })])]);
+    expect(onlyPackage(labelled.json)['shipReferences']).toEqual(['CARTON 1 OF 2', 'DEPT 42']);
+    const plain = await render([order([location({ packages: [pkg()] })])]);
+    expect(labelled.xml).toBe(plain.xml);
+    expect(onlyPackage(plain.json)).not.toHaveProperty('shipReferences');
+    await expectValid(labelled.xml);
+  });
+
+  it('are fitted as 2.1.0 allows: at most 4, each 1 to 64 characters, blank ones left out', async () => {
+    const long = 'R'.repeat(70);
+    const fitted = await render([order([location({ packages: [pkg({ shipReferences: ['  ', 'A', long, 'B', 'C', 'D'] })] })])]);
+    expect(onlyPackage(fitted.json)['shipReferences']).toEqual(['A', 'R'.repeat(64), 'B', 'C']);
+    // The cut and the fifth are counted (the twin's own fitting); the SOAP 2.0.0 answer fits none.
+    expect(fitted.jsonFields).toEqual(['shipReferences', 'shipReferences']);
+    expect(fitted.fields).toEqual([]);
   });
 });
 

@@ -5,9 +5,9 @@
 import type { CappedAnswer, ContactView, IssueView, OrderStatusDetailV2View, OrderStatusV2View, ProductView, Quantity } from '../../../../../contracts/lookup-answers-v2.js';
 import type { AnswerChunks } from '../../../http/answer-chunks.js';
 import type { Tree } from '../../../protocol/content-tree.js';
-import { fitContact, type Degraded } from '../fitting.js';
+import { fitContact, type Degraded } from '../../../v2-core/fitting.js';
 import { writeJsonAnswer } from '../json/answer-body.js';
-import { capMessages } from '../service-messages.js';
+import { capMessages } from '../../../v2-core/service-messages.js';
 
 /** An array of at least one item, else absent (every XArray of the XSDs wants one). */
 const some = <T>(items: readonly T[] | undefined, item: (value: T) => Tree): Tree[] | undefined =>

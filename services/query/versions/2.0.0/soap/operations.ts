@@ -2,13 +2,13 @@
 // each reads its request (../read-request.ts), is answered (../answers.ts) and writes its response
 // element; each also writes its response element around service messages alone (refusals, 999).
 import type { BodyContent, Payload } from '../../../protocol/soap/envelope.js';
-import { childText, type XmlElement } from '../../../protocol/soap/parse-envelope.js';
-import { parseRequestDateTime } from '../../../request-date-time.js';
-import { issueAnswer, orderStatusAnswer, serviceMethodsAnswer, shipmentAnswer, type AnswerContext } from '../answers.js';
-import type { Degraded } from '../fitting.js';
+import type { XmlElement } from '../../../protocol/soap/parse-envelope.js';
+import { soapSource } from '../../../v2-core/soap-source.js';
+import { issueAnswer, orderStatusAnswer, serviceMethodsAnswer, shipmentAnswer, type AnswerContext } from '../../../v2-core/answers.js';
+import type { Degraded } from '../../../v2-core/fitting.js';
 import { shipmentNotificationV2PayloadAsRead } from '../osn/shipment-notification-answer.js';
-import { readIssueRequest, readOrderStatusRequest, readServiceMethodsRequest, readShipmentRequest, type RequestSource } from '../read-request.js';
-import { messages, type ServiceMessage } from '../service-messages.js';
+import { readIssueRequest, readOrderStatusRequest, readServiceMethodsRequest, readShipmentRequest, } from '../../../v2-core/read-request.js';
+import { messages, type ServiceMessage } from '../../../v2-core/service-messages.js';
 import { issuePayload, orderStatusPayload, osnMessages, ossMessages, serviceMethodsPayload } from './responses.js';
 
 export interface SoapV2Context extends AnswerContext {
@@ -22,21 +22,6 @@ export interface SoapV2Operation {
   run(request: XmlElement, context: SoapV2Context): Promise<BodyContent>;
   /** The response element holding these messages and no data. */
   messagesOnly(list: readonly ServiceMessage[]): Payload;
-}
-
-/** Fields by local name in any namespace (node-soap and zeep put OSN 2.0.0's in different ones). */
-function soapSource(request: XmlElement): RequestSource {
-  const field = (name: string) => childText(request, name);
-  return {
-    field,
-    versioned: true,
-    login: () => {
-      const id = field('id');
-      const password = field('password');
-      return id === undefined || password === undefined ? undefined : { id, password };
-    },
-    parseDateTime: parseRequestDateTime,
-  };
 }
 
 const getOrderStatus: SoapV2Operation = {

@@ -3,12 +3,9 @@
 // SOAP as 1.0.0: 1.1, document/literal, dispatch on the Body's first element. Refusals and
 // unexpected failures are answered in-band (HTTP 200, a ServiceMessage in the response element);
 // malformed requests, unknown operations and the rate limit stay SOAP faults.
-import type { FastifyReply } from 'fastify';
-import { sendFault, XML_CONTENT_TYPE } from '../../../protocol/soap/soap-http.js';
-import { soapPlugin, type Failure, type SoapPluginOptions, type SoapService } from '../../../protocol/soap/soap-plugin.js';
-import { renderEnvelope, type Payload } from '../../../protocol/soap/envelope.js';
-import { answerContext, type V2ServiceOptions } from '../answers.js';
-import { messages, ServiceMessageError, type ServiceMessage } from '../service-messages.js';
+import { soapPlugin, type SoapPluginOptions, type SoapService } from '../../../protocol/soap/soap-plugin.js';
+import { inBandFailures } from '../../../v2-core/soap-in-band.js';
+import { answerContext, type V2ServiceOptions } from '../../../v2-core/answers.js';
 import { ORDER_STATUS_V2_OPERATIONS, SHIPMENT_NOTIFICATION_V2_OPERATIONS, type SoapV2Context, type SoapV2Operation } from './operations.js';
 
 // Under 1.0.0's paths, with the version as their last segment (oss-osn-2.0.0.md §1).
@@ -25,36 +22,11 @@ const SERVICES: ReadonlyArray<SoapService<SoapV2Operation>> = [
   },
 ];
 
-function sendAnswer(reply: FastifyReply, payload: Payload): FastifyReply {
-  return reply.code(200).type(XML_CONTENT_TYPE).send(renderEnvelope(payload));
-}
-
-/** The messages in the response element of the operation asked for; before one is known, a fault. */
-function sendMessages({ request, reply, operation }: Failure<SoapV2Operation>, list: readonly ServiceMessage[]): FastifyReply {
-  if (operation) return sendAnswer(reply, operation.messagesOnly(list));
-  request.log.error({ messages: list }, 'SOAP 2.0.0 request failed');
-  return sendFault(reply, 500, 'soap:Server', 'Internal error');
-}
-
 export const promoStandardsSoapV2 = soapPlugin<PromoStandardsSoapV2Options, SoapV2Operation, SoapV2Context>((options) => {
   const degraded = options.degraded ?? (() => undefined);
   return {
     services: SERVICES,
     context: (request) => ({ ...answerContext(options, request), degraded }),
-    refusals: (failure) => ({
-      busy: () => sendMessages({ ...failure, reply: failure.reply.header('Retry-After', '1') }, [messages.busy()]),
-      loginFailed: () => sendMessages(failure, [messages.credentialsFailed()]),
-      forbidden: () => sendMessages(failure, [messages.unauthorized()]),
-    }),
-    failed: (error, failure) => {
-      const { request, reply, operation } = failure;
-      if (!operation) {
-        request.log.error({ err: error }, 'SOAP 2.0.0 request failed');
-        return sendFault(reply, 500, 'soap:Server', 'Internal error');
-      }
-      if (error instanceof ServiceMessageError) return sendMessages(failure, [error.serviceMessage]);
-      request.log.error({ err: error }, 'SOAP 2.0.0 operation failed');
-      return sendMessages(failure, [messages.generalError()]);
-    },
+    ...inBandFailures<SoapV2Operation, SoapV2Context>('SOAP 2.0.0'),
   };
 });

@@ -4,11 +4,10 @@
 import type { CappedAnswer, IssueView, OrderStatusV2View } from '../../../../../contracts/lookup-answers-v2.js';
 import type { AnswerChunks } from '../../../http/answer-chunks.js';
 import type { Payload } from '../../../protocol/soap/envelope.js';
-import { SERVICE_METHODS } from '../answers.js';
-import type { Degraded } from '../fitting.js';
+import type { Degraded } from '../../../v2-core/fitting.js';
 import { OSN_V2_NS, OSN_V2_SHARED_NS, OSS_V2_NS, OSS_V2_SHARED_NS } from '../namespaces.js';
 import { issueTree, orderStatusTree } from '../oss/order-status-tree.js';
-import { capMessages, type ServiceMessage } from '../service-messages.js';
+import { capMessages, type ServiceMessage } from '../../../v2-core/service-messages.js';
 import type { Tree } from '../../../protocol/content-tree.js';
 import { treeXmlWriter } from '../../../protocol/soap/tree-xml.js';
 
@@ -48,6 +47,9 @@ export function orderStatusPayload(answer: CappedAnswer<OrderStatusV2View>, degr
 export function issuePayload(issues: readonly IssueView[]): Payload {
   return ossResponse('GetIssueResponse', [], (out) => out.add(arrayXml('IssueArray', issues.map(issueTree), IN_OSS_SHARED)));
 }
+
+/** The operations of OSS 2.0.0's getServiceMethods, as it answers them. */
+const SERVICE_METHODS = ['getOrderStatus', 'getIssue', 'getServiceMethods'] as const;
 
 export const serviceMethodsPayload: Payload = ossResponse('GetServiceMethodsResponse', [], (out) =>
   out.add(arrayXml('ServiceMethodArray', [...SERVICE_METHODS], IN_OSS_SHARED)),

@@ -1,13 +1,13 @@
-// The content of one M:OrderShipmentNotification of OSN 2.0.0 (oss-osn-2.0.0.md §4.3), fitted to
-// GetOrderShipmentNotificationResponse.xsd and SharedOSNObjects.xsd: keys are the element names in
-// XSD order, each XArray a list of its X, absent values undefined (contentXml writes no element for
+// The content of one OrderShipmentNotification of OSN 2.0.0 and 2.1.0 (oss-osn-2.0.0.md §4.3,
+// docs/design/osn-2.1.0.md §3), fitted to their XSDs as a version's dialect says: keys are the
+// element names in XSD order, each XArray a list of its X, absent values undefined (contentXml writes no element for
 // one, JSON.stringify no key). The SOAP answer writes it as XML, the JSON v2 twin sends it as it
 // is, so the two cannot say different things. (Type aliases, not interfaces: the tree writer takes
 // them as records of element names.)
-import type { ItemV2View, PackageV2View, SalesOrderShipmentV2View, ShipmentNotificationV2View, ShipmentV2View } from '../../../../../contracts/lookup-answers-v2.js';
-import { preProductionProofs, quantityUoms, type PreProductionProof, type QuantityUom } from '../../../../../contracts/v2-vocabulary.js';
-import { formatDateTime } from '../../../protocol/xsd-datetime.js';
-import { collapseWhitespace, fitShippingAddress, fitText, type Degraded, type ShippingContactDetails } from '../fitting.js';
+import type { ItemV2View, PackageV2View, SalesOrderShipmentV2View, ShipmentNotificationV2View, ShipmentV2View } from '../../../../contracts/lookup-answers-v2.js';
+import { preProductionProofs, quantityUoms, type PreProductionProof, type QuantityUom } from '../../../../contracts/v2-vocabulary.js';
+import { formatDateTime } from '../../protocol/xsd-datetime.js';
+import { collapseWhitespace, fitFractionDigits, fitShippingAddress, fitText, type Degraded, type ShippingContactDetails } from '../fitting.js';
 
 export type QuantityContent = {
   value: number;
@@ -46,6 +46,8 @@ export type PackageContent = {
   shipmentTerms?: string;
   ItemArray?: ItemContent[];
   preProductionProof: PreProductionProof;
+  /** 2.1.0 and the JSON v2 twin only: what is on the label, 1 to 4 (absent when none). */
+  shipReferences?: string[];
 };
 
 /** shipmentDestinationTypeType of SharedOSNObjects.xsd (v1's None is its Other). */
@@ -73,10 +75,29 @@ export type OrderShipmentNotificationContent = {
   SalesOrderArray: SalesOrderContent[];
 };
 
-/** dimUOMType and weightUOMType of SharedOSNObjects.xsd (contract v1 allows the same words). */
+/** dimUOMType of SharedOSNObjects.xsd, 2.0.0 and 2.1.0 alike (contract v1 allows the same words). */
 export const DIM_UOMS: readonly string[] = ['Inches', 'Feet', 'mm', 'cm', 'Meters'];
+
+/**
+ * What the versions that write this content show differently (docs/design/osn-2.1.0.md §1, §3):
+ * 2.0.0's SOAP answer is the contract's content as 2.0.0 has always answered it; its JSON twin
+ * adds shipReferences; 2.1.0 adds them, spells the weight unit `kg` and allows 4 fraction digits.
+ */
+export interface NotificationDialect {
+  /** The weight unit answered for each contract word (weightUOMType); a word not here is left out. */
+  weightUoms: ReadonlyMap<string, string>;
+  /** The most fraction digits of a dimension, weight or quantity (rounded half-even); undefined: any. */
+  fractionDigits?: number;
+  /** Whether packages show their shipReferences. */
+  shipReferences: boolean;
+}
+
+/** The weight units of the contract, which are 2.0.0's weightUOMType. */
 export const WEIGHT_UOMS: readonly string[] = ['Ounces', 'Pounds', 'Grams', 'KG'];
+
 const INT32_MAX = 2_147_483_647;
+/** Package.shipReferences' maxOccurs (2.1.0), the contract's limit too. */
+const MAX_SHIP_REFERENCES = 4;
 
 /** A collapsed, non-blank string, or undefined: what "known" means for a text value. */
 function known(value: string | undefined): string | undefined {
@@ -93,6 +114,17 @@ function finite(value: number | undefined, field: string, degraded: Degraded): n
   return undefined;
 }
 
+/** A finite number with at most the dialect's fraction digits (a cut told to `degraded` as `field`). */
+function fitDecimal(value: number, field: string, degraded: Degraded, dialect: NotificationDialect): number {
+  return dialect.fractionDigits === undefined ? value : fitFractionDigits(value, dialect.fractionDigits, field, degraded);
+}
+
+/** A stored decimal as the dialect answers it, or undefined (see finite). */
+function decimal(value: number | undefined, field: string, degraded: Degraded, dialect: NotificationDialect): number | undefined {
+  const number = finite(value, field, degraded);
+  return number === undefined ? undefined : fitDecimal(number, field, degraded, dialect);
+}
+
 /** xsd:int: digits only, within int32; anything else is left out. */
 function purchaseOrderLineNumber(value: string | undefined, degraded: Degraded): number | undefined {
   const text = known(value);
@@ -106,7 +138,7 @@ function purchaseOrderLineNumber(value: string | undefined, degraded: Degraded):
 }
 
 /** An item, or undefined when it has no supplierProductId or quantity (the XSD requires both). */
-function itemContent(item: ItemV2View, degraded: Degraded): ItemContent | undefined {
+function itemContent(item: ItemV2View, degraded: Degraded, dialect: NotificationDialect): ItemContent | undefined {
   const supplierProductId = fitText(item.supplierProductId, 64, 'supplierProductId', degraded);
   const quantity = item.quantity !== undefined && Number.isFinite(item.quantity) ? item.quantity : undefined;
   if (supplierProductId === undefined || quantity === undefined) {
@@ -124,7 +156,7 @@ function itemContent(item: ItemV2View, degraded: Degraded): ItemContent | undefi
     distributorProductId: fitText(item.distributorProductId, 64, 'distributorProductId', degraded),
     distributorPartId: fitText(item.distributorPartId, 64, 'distributorPartId', degraded),
     purchaseOrderLineNumber: purchaseOrderLineNumber(item.purchaseOrderLineNumber, degraded),
-    Quantity: { value: quantity, uom },
+    Quantity: { value: fitDecimal(quantity, 'quantity', degraded, dialect), uom },
   };
 }
 
@@ -132,11 +164,11 @@ function itemContent(item: ItemV2View, degraded: Degraded): ItemContent | undefi
  * S:Dimension: DimensionSize when its unit is a dimUOMType word and at least one size is known,
  * DimensionWeight when both unit and weight are; a half that cannot be complete is left out.
  */
-function dimensionContent(pkg: PackageV2View, degraded: Degraded): PackageContent['Dimension'] {
+function dimensionContent(pkg: PackageV2View, degraded: Degraded, dialect: NotificationDialect): PackageContent['Dimension'] {
   const sizes = {
-    length: finite(pkg.length, 'length', degraded),
-    width: finite(pkg.width, 'width', degraded),
-    height: finite(pkg.height, 'height', degraded),
+    length: decimal(pkg.length, 'length', degraded, dialect),
+    width: decimal(pkg.width, 'width', degraded, dialect),
+    height: decimal(pkg.height, 'height', degraded, dialect),
   };
   const hasSize = sizes.length !== undefined || sizes.width !== undefined || sizes.height !== undefined;
   const dimUOM = known(pkg.dimUOM);
@@ -144,11 +176,12 @@ function dimensionContent(pkg: PackageV2View, degraded: Degraded): PackageConten
   if (hasSize && dimUOM !== undefined && DIM_UOMS.includes(dimUOM)) size = { dimUOM, ...sizes };
   else if (hasSize || dimUOM !== undefined) degraded('DimensionSize');
 
-  const weightUOM = known(pkg.weightUOM);
-  const weightValue = finite(pkg.weight, 'weight', degraded);
+  const unitWord = known(pkg.weightUOM);
+  const weightUOM = unitWord === undefined ? undefined : dialect.weightUoms.get(unitWord);
+  const weightValue = decimal(pkg.weight, 'weight', degraded, dialect);
   let weight: DimensionWeightContent | undefined;
-  if (weightValue !== undefined && weightUOM !== undefined && WEIGHT_UOMS.includes(weightUOM)) weight = { weightUOM, weight: weightValue };
-  else if (weightValue !== undefined || weightUOM !== undefined) degraded('DimensionWeight');
+  if (weightValue !== undefined && weightUOM !== undefined) weight = { weightUOM, weight: weightValue };
+  else if (weightValue !== undefined || unitWord !== undefined) degraded('DimensionWeight');
 
   if (size === undefined && weight === undefined) return undefined;
   return { DimensionSize: size, DimensionWeight: weight };
@@ -165,7 +198,18 @@ function freightDetailsContent(pkg: PackageV2View, degraded: Degraded): PackageC
   return undefined;
 }
 
-function packageContent(pkg: PackageV2View, degraded: Degraded): PackageContent {
+/** Up to 4 shipReferences, each 1..64 (the contract allows no more; an older document is fitted). */
+function shipReferences(pkg: PackageV2View, degraded: Degraded): string[] | undefined {
+  const references: string[] = [];
+  for (const reference of pkg.shipReferences ?? []) {
+    const text = fitText(reference, 64, 'shipReferences', degraded);
+    if (text !== undefined) references.push(text);
+  }
+  if (references.length > MAX_SHIP_REFERENCES) degraded('shipReferences');
+  return references.length > 0 ? references.slice(0, MAX_SHIP_REFERENCES) : undefined;
+}
+
+function packageContent(pkg: PackageV2View, degraded: Degraded, dialect: NotificationDialect): PackageContent {
   // M:id is xsd:integer; a stored id is a whole number (contract: integer >= 1).
   let id: number | undefined = pkg.id;
   if (!Number.isSafeInteger(id)) {
@@ -174,7 +218,7 @@ function packageContent(pkg: PackageV2View, degraded: Degraded): PackageContent 
   }
   const items: ItemContent[] = [];
   for (const item of pkg.items ?? []) {
-    const content = itemContent(item, degraded);
+    const content = itemContent(item, degraded, dialect);
     if (content) items.push(content);
   }
   let preProductionProof: PreProductionProof = 'Unknown';
@@ -186,12 +230,13 @@ function packageContent(pkg: PackageV2View, degraded: Degraded): PackageContent 
     id,
     trackingNumber: fitText(pkg.trackingNumber, 128, 'trackingNumber', degraded),
     shipmentDate: formatDateTime(pkg.shipmentDate),
-    Dimension: dimensionContent(pkg, degraded),
+    Dimension: dimensionContent(pkg, degraded, dialect),
     FreightDetails: freightDetailsContent(pkg, degraded),
     shippingAccount: fitText(pkg.shippingAccount, 128, 'shippingAccount', degraded),
     shipmentTerms: fitText(pkg.shipmentTerms, 128, 'shipmentTerms', degraded),
     ItemArray: items.length > 0 ? items : undefined,
     preProductionProof,
+    shipReferences: dialect.shipReferences ? shipReferences(pkg, degraded) : undefined,
   };
 }
 
@@ -206,7 +251,7 @@ function destinationType(value: string | undefined, degraded: Degraded): Shipmen
 }
 
 /** A location as M:Shipment; undefined without a package (PackageArray needs one; the lookup gives none such). */
-function shipmentContent(location: ShipmentV2View, degraded: Degraded): ShipmentContent | undefined {
+function shipmentContent(location: ShipmentV2View, degraded: Degraded, dialect: NotificationDialect): ShipmentContent | undefined {
   if (location.packages.length === 0) return undefined;
   return {
     destinationShippedInFull: location.complete,
@@ -214,16 +259,22 @@ function shipmentContent(location: ShipmentV2View, degraded: Degraded): Shipment
     shipFromAddress: fitShippingAddress(location.shipFromAddress, degraded),
     shipToAddress: fitShippingAddress(location.shipToAddress, degraded),
     shipmentDestinationType: destinationType(location.shipmentDestinationType, degraded),
-    PackageArray: location.packages.map((pkg) => packageContent(pkg, degraded)),
+    PackageArray: location.packages.map((pkg) => packageContent(pkg, degraded, dialect)),
   };
 }
 
-function salesOrderContent(salesOrder: SalesOrderShipmentV2View, degraded: Degraded): SalesOrderContent | undefined {
+/** The shipments of a sales order that have a package to show, in its location order. */
+export function shipmentContents(salesOrder: SalesOrderShipmentV2View, degraded: Degraded, dialect: NotificationDialect): ShipmentContent[] {
   const shipments: ShipmentContent[] = [];
   for (const location of salesOrder.shipments) {
-    const content = shipmentContent(location, degraded);
+    const content = shipmentContent(location, degraded, dialect);
     if (content) shipments.push(content);
   }
+  return shipments;
+}
+
+function salesOrderContent(salesOrder: SalesOrderShipmentV2View, degraded: Degraded, dialect: NotificationDialect): SalesOrderContent | undefined {
+  const shipments = shipmentContents(salesOrder, degraded, dialect);
   if (shipments.length === 0) return undefined;
   return { salesOrderNumber: salesOrder.salesOrderNumber, salesOrderShippedInFull: salesOrder.complete, ShipmentArray: shipments };
 }
@@ -233,10 +284,10 @@ function salesOrderContent(salesOrder: SalesOrderShipmentV2View, degraded: Degra
  * a package to show (SalesOrderArray and ShipmentArray need one each). PO and sales order numbers
  * are answered as stored (§10.6).
  */
-export function orderShipmentNotificationContent(view: ShipmentNotificationV2View, degraded: Degraded): OrderShipmentNotificationContent | undefined {
+export function orderShipmentNotificationContent(view: ShipmentNotificationV2View, degraded: Degraded, dialect: NotificationDialect): OrderShipmentNotificationContent | undefined {
   const salesOrders: SalesOrderContent[] = [];
   for (const salesOrder of view.salesOrders) {
-    const content = salesOrderContent(salesOrder, degraded);
+    const content = salesOrderContent(salesOrder, degraded, dialect);
     if (content) salesOrders.push(content);
   }
   if (salesOrders.length === 0) return undefined;

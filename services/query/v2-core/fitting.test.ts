@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import type { AddressV2View } from '../../../../contracts/lookup-answers-v2.js';
-import { ALPHA3_OF_XSD_CODES, XSD_COUNTRY_CODES, fitContact, fitCountry, fitShippingAddress, fitText } from './fitting.js';
+import type { AddressV2View } from '../../../contracts/lookup-answers-v2.js';
+import { ALPHA3_OF_XSD_CODES, XSD_COUNTRY_CODES, fitContact, fitCountry, fitFractionDigits, fitShippingAddress, fitText } from './fitting.js';
 
 /** A degraded callback that records the fields it is told. */
 function recorder(): { fields: string[]; degraded: (field: string) => void } {
@@ -12,13 +12,14 @@ function recorder(): { fields: string[]; degraded: (field: string) => void } {
 const address = (over: Partial<AddressV2View> = {}): AddressV2View => ({ address1: '1 Main St', city: 'Springfield', region: 'IL', postalCode: '62701', ...over });
 
 async function enumeration(folder: string): Promise<string[]> {
-  const xsd = await readFile(new URL(`../../../../wsdl/${folder}/iso3166-country-code.xsd`, import.meta.url), 'utf8');
+  const xsd = await readFile(new URL(`../../../wsdl/${folder}/iso3166-country-code.xsd`, import.meta.url), 'utf8');
   return [...xsd.matchAll(/<xsd:enumeration value="([^"]*)"\s*\/>/g)].map((m) => m[1] as string);
 }
 
 describe('the country code list', () => {
-  it("equals the enumeration of both 2.0.0 folders' iso3166-country-code.xsd, in order", async () => {
+  it("equals the enumeration of the 2.0.0 and 2.1.0 folders' iso3166-country-code.xsd, in order", async () => {
     expect(XSD_COUNTRY_CODES).toEqual(await enumeration('osn-2.0.0'));
+    expect(XSD_COUNTRY_CODES).toEqual(await enumeration('osn-2.1.0'));
     expect(XSD_COUNTRY_CODES).toEqual(await enumeration('oss-2.0.0'));
     expect(XSD_COUNTRY_CODES).toHaveLength(243);
   });
@@ -60,6 +61,33 @@ describe('fitText', () => {
     const { fields, degraded } = recorder();
     expect(fitText('abcd efgh', 5, 'city', degraded)).toBe('abcd');
     expect(fields).toEqual(['city']);
+  });
+});
+
+describe('fitFractionDigits (4, as 2.1.0 allows)', () => {
+  it.each([
+    // As written: nothing to round, nothing counted.
+    [12, 12, false],
+    [1.5, 1.5, false],
+    [1.2345, 1.2345, false],
+    [-0.0001, -0.0001, false],
+    // Half to even at the last digit kept, on the written digits.
+    [1.23456, 1.2346, true],
+    [1.23454, 1.2345, true],
+    [0.00125, 0.0012, true],
+    [0.00135, 0.0014, true],
+    [0.001251, 0.0013, true],
+    [2.00005, 2, true],
+    [9.99995, 10, true],
+    [-9.99995, -10, true],
+    [-1.23455, -1.2346, true],
+    [0.00004, 0, true],
+    [1e-7, 0, true],
+    [123456789.123456, 123456789.1235, true],
+  ])('%d is %d', (value, fitted, counted) => {
+    const told: string[] = [];
+    expect(fitFractionDigits(value, 4, 'weight', (field) => told.push(field))).toBe(fitted);
+    expect(told).toEqual(counted ? ['weight'] : []);
   });
 });
 

@@ -1,9 +1,9 @@
-// The one table of 2.0.0 service messages (oss-osn-2.0.0.md §3): code, severity, text and the JSON
+// The one table of 2.x service messages (oss-osn-2.0.0.md §3, docs/design/osn-2.1.0.md §1): code, severity, text and the JSON
 // twins' HTTP status of each, for SOAP (in-band, inside the response element) and JSON alike. The
 // rate limit and malformed envelopes are no service messages: they stay SOAP faults / HTTP errors.
-import { maxPurchaseOrdersPerAnswer } from '../../../../projections/lookups/purchase-order-groups.js';
-import { ErrorCodes, OssnError, type ErrorCode } from '../../../../contracts/errors/ossn-error.js';
-import type { CappedAnswer } from '../../../../contracts/lookup-answers-v2.js';
+import { maxPurchaseOrdersPerAnswer } from '../../../projections/lookups/purchase-order-groups.js';
+import { ErrorCodes, OssnError, type ErrorCode } from '../../../contracts/errors/ossn-error.js';
+import type { CappedAnswer } from '../../../contracts/lookup-answers-v2.js';
 
 export const severities = ['Error', 'Information', 'Warning'] as const;
 export type Severity = (typeof severities)[number];
@@ -18,7 +18,7 @@ export interface ServiceMessage {
 /** The longest description the XSDs allow (ServiceMessageDescription). */
 const MAX_DESCRIPTION = 256;
 
-/** The codes sent (never 100, 130 or 140: §3). */
+/** The codes sent (never 100 or 140: §3; 130 by 2.1.0 alone, docs/design/osn-2.1.0.md §1). */
 export const MessageCodes = {
   GENERAL_ERROR: 999,
   CREDENTIALS_FAILED: 105,
@@ -29,6 +29,7 @@ export const MessageCodes = {
   ANSWER_FULL: 200,
   QUERY_TYPE_NOT_FOUND: 300,
   REFERENCE_NOT_FOUND: 301,
+  NO_DATA_FOUND: 130,
   INVALID_DATE: 302,
   UNAUTHORIZED: 104,
 } as const;
@@ -41,6 +42,7 @@ const HTTP_STATUS: Record<number, number> = {
   115: 400,
   120: 400,
   125: 400,
+  130: 404,
   200: 200,
   300: 400,
   301: 404,
@@ -71,6 +73,10 @@ export const messages = {
   credentialsFailed: () => error(MessageCodes.CREDENTIALS_FAILED, 'Authentication Credentials failed'),
   unauthorized: () => error(MessageCodes.UNAUTHORIZED, 'This account is unauthorized to use this service. Please contact the service provider'),
   notFound: (field: 'referenceNumber' | 'issueId') => error(MessageCodes.REFERENCE_NOT_FOUND, `${field} not found`),
+  /** 2.1.0's answer to a reference that finds nothing, where 2.0.0 answers 301. */
+  noDataFound: (): ServiceMessage => ({ code: MessageCodes.NO_DATA_FOUND, description: 'No data found', severity: 'Information' }),
+  /** 2.1.0's sendAdvanceShipmentNotification sent to ossn, which only sends them. */
+  notReceiving: () => error(MessageCodes.NOT_SUPPORTED, 'Not Supported: this service sends ship notifications; it does not receive them'),
   /** With the data of an answer at the cap, when more purchase orders matched than it holds. */
   answerFull: (): ServiceMessage => ({
     code: MessageCodes.ANSWER_FULL,

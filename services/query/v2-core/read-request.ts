@@ -1,14 +1,25 @@
-// Reading a 2.0.0 request, SOAP or JSON alike (oss-osn-2.0.0.md §2, §10.1): the argument checks in
+// Reading a 2.x request, SOAP or JSON alike (oss-osn-2.0.0.md §2, §10.1; 2.1.0 with its RequestRules): the argument checks in
 // their order, the first failure answering - 120 (every missing field, in the request element's
 // order), 115, 110, 300, 125, 302. The credential, rate limit, scope and lookup come after
 // (./answers.ts). Each interface says how it reads a field, a date-time and the login.
-import type { OrderStatusV2Query, ShipmentQuery } from '../../../../contracts/lookups.js';
-import { issueDetailTypes, orderStatusQueryTypes, type IssueDetailType, type OrderStatusQueryType } from '../../../../contracts/v2-vocabulary.js';
-import type { Login } from '../../access/authorize.js';
+import type { OrderStatusV2Query, ShipmentQuery } from '../../../contracts/lookups.js';
+import { issueDetailTypes, orderStatusQueryTypes, type IssueDetailType, type OrderStatusQueryType } from '../../../contracts/v2-vocabulary.js';
+import type { Login } from '../access/authorize.js';
 import { messages, ServiceMessageError, type ServiceMessage } from './service-messages.js';
 
 export const WS_VERSION = '2.0.0';
 
+/** What a version reads its own way: 2.1.0 reads 2.0.0's requests with these changed (docs/design/osn-2.1.0.md §1). */
+export interface RequestRules {
+  wsVersion: string;
+  /**
+   * The instant a bare date (yyyy-mm-dd) sent as shipmentDateTimestamp names, undefined when it
+   * names none; absent: the start of that day in UTC.
+   */
+  startOfDay?(date: string): Date | undefined;
+}
+
+const V2_RULES: RequestRules = { wsVersion: WS_VERSION };
 
 /** The login a request carries: 'unreadable' when sent but not readable (a bad Basic header): 105. */
 export type SentLogin = Login | 'unreadable';
@@ -32,10 +43,10 @@ export interface ReadRequest<Q> {
 const refuse = (message: ServiceMessage) => new ServiceMessageError(message);
 
 /** 120 (the missing fields), then 115, then 110: the checks every 2.0.0 request starts with. */
-function readLogin(source: RequestSource, missing: readonly (string | false)[]): SentLogin {
+function readLogin(source: RequestSource, missing: readonly (string | false)[], wsVersion = WS_VERSION): SentLogin {
   const fields = [source.versioned && source.field('wsVersion') === undefined && 'wsVersion', ...missing].filter((f): f is string => f !== false);
   if (fields.length > 0) throw refuse(messages.fieldsRequired(fields));
-  if (source.versioned && source.field('wsVersion') !== WS_VERSION) throw refuse(messages.versionNotFound());
+  if (source.versioned && source.field('wsVersion') !== wsVersion) throw refuse(messages.versionNotFound());
   const login = source.login();
   if (login === undefined) throw refuse(messages.credentialsRequired());
   return login;
@@ -106,15 +117,15 @@ export function readIssueRequest(source: RequestSource): ReadRequest<{ issueId: 
   return { login, query: { issueId: issueId ?? '' } };
 }
 
-/** GetServiceMethodsRequest. */
-export function readServiceMethodsRequest(source: RequestSource): ReadRequest<undefined> {
-  return { login: readLogin(source, []), query: undefined };
+/** GetServiceMethodsRequest, and any request read for its login alone. */
+export function readServiceMethodsRequest(source: RequestSource, rules: RequestRules = V2_RULES): ReadRequest<undefined> {
+  return { login: readLogin(source, [], rules.wsVersion), query: undefined };
 }
 
 const BARE_DATE = /^\d{4,}-\d{2}-\d{2}$/;
 
 /** OSN GetOrderShipmentNotificationRequest: queryType xsd:int 1, 2 or 3. */
-export function readShipmentRequest(source: RequestSource): ReadRequest<ShipmentQuery> {
+export function readShipmentRequest(source: RequestSource, rules: RequestRules = V2_RULES): ReadRequest<ShipmentQuery> {
   const queryText = source.field('queryType');
   const queryType = queryText !== undefined && /^[+-]?[0-9]+$/.test(queryText) ? Number(queryText) : undefined;
   const referenceNumber = source.field('referenceNumber');
@@ -124,12 +135,14 @@ export function readShipmentRequest(source: RequestSource): ReadRequest<Shipment
     queryText === undefined && 'queryType',
     (queryType === 1 || queryType === 2) && referenceNumber === undefined && 'referenceNumber',
     queryType === 3 && since === undefined && 'shipmentDateTimestamp',
-  ]);
+  ], rules.wsVersion);
   if (queryType !== 1 && queryType !== 2 && queryType !== 3) throw refuse(messages.queryTypeNotFound());
   if (queryType !== 3) return { login, query: { queryType, referenceNumber } };
-  // The docx calls it a DATE while the XSD says dateTime: a bare day is its start in UTC.
+  // The docx calls it a DATE while the XSD says dateTime: a bare day is its start in UTC, or as the rules say.
   const text = since ?? '';
-  const shipmentDateTimeStamp = source.parseDateTime(BARE_DATE.test(text) ? `${text}T00:00:00Z` : text);
+  let shipmentDateTimeStamp: Date | undefined;
+  if (!BARE_DATE.test(text)) shipmentDateTimeStamp = source.parseDateTime(text);
+  else shipmentDateTimeStamp = rules.startOfDay ? rules.startOfDay(text) : source.parseDateTime(`${text}T00:00:00Z`);
   if (!shipmentDateTimeStamp) throw refuse(messages.invalidDate('shipmentDateTimestamp'));
   return { login, query: { queryType, shipmentDateTimeStamp } };
 }

@@ -1,8 +1,9 @@
-// Fits stored strings to the PromoStandards 2.0.0 XSDs (oss-osn-2.0.0.md §4.4), so that every
-// 2.0.0 answer validates whatever the read model holds: whitespace collapsed, blank read as absent,
+// Fits stored values to the PromoStandards 2.0.0 and 2.1.0 XSDs (oss-osn-2.0.0.md §4.4), so that every
+// 2.x answer validates whatever the read model holds: whitespace collapsed, blank read as absent,
 // values cut to the XSD's length, countries to its code list. Each cut, replacement or omission is
 // told to `degraded` (counted in ossn_query_v2_degraded_total{field}); collapsing alone is not.
-import type { AddressV2View, ContactView } from '../../../../contracts/lookup-answers-v2.js';
+import type { AddressV2View, ContactView } from '../../../contracts/lookup-answers-v2.js';
+import { formatDecimal } from '../protocol/soap/xml-text.js';
 
 /** Told each time a value is cut, replaced or left out so the answer stays valid; counted in ossn_query_v2_degraded_total{field}. */
 export type Degraded = (field: string) => void;
@@ -40,6 +41,29 @@ const alpha2ByAlpha3 = new Map(ALPHA3_OF_XSD_CODES.map((alpha3, i) => [alpha3, X
 /** Runs of white space (ECMAScript's \s, what the contract calls blank) become one space; the ends are trimmed. */
 export function collapseWhitespace(value: string): string {
   return value.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * A decimal with at most `digits` fraction digits (an XSD fractionDigits facet, 2.1.0's dimensions,
+ * weights and quantities: docs/design/osn-2.1.0.md §3): the number as it is written, rounded half
+ * to even at the last digit kept; the rounding told to `degraded` as `field`. Worked on the written
+ * digits, not by arithmetic on the binary number, so that 0.00125 is a tie (0.0012) as written.
+ */
+export function fitFractionDigits(value: number, digits: number, field: string, degraded: Degraded): number {
+  const text = formatDecimal(value);
+  const point = text.indexOf('.');
+  if (point === -1 || text.length - point - 1 <= digits) return value;
+  degraded(field);
+  const negative = text.startsWith('-');
+  const fraction = text.slice(point + 1);
+  const kept = text.slice(negative ? 1 : 0, point) + fraction.slice(0, digits);
+  const dropped = fraction.slice(digits);
+  const first = dropped.charCodeAt(0) - 48;
+  const lastKeptIsOdd = (kept.charCodeAt(kept.length - 1) - 48) % 2 === 1;
+  const up = first > 5 || (first === 5 && (/[1-9]/.test(dropped.slice(1)) || lastKeptIsOdd));
+  const rounded = up ? (BigInt(kept) + 1n).toString().padStart(kept.length, '0') : kept;
+  const wholeDigits = rounded.length - digits;
+  return Number(`${negative ? '-' : ''}${rounded.slice(0, wholeDigits)}.${rounded.slice(wholeDigits)}`);
 }
 
 /**

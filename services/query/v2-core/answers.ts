@@ -1,15 +1,16 @@
-// What a read 2.0.0 request is answered, SOAP or JSON alike: the access step (../../access/: the
-// credential 105, the rate limit 429, the scope 104), then the lookup (301 where a reference finds nothing). The lookup runs in
-// one of the credential's slots, bound to the request (http/request-work.ts).
-import type { CappedAnswer, CappedBatches, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../../../contracts/lookup-answers-v2.js';
-import { cappedInOneBatch, readWhole, type OrderLookupsV2, type OrderStatusV2Query, type ShipmentQuery } from '../../../../contracts/lookups.js';
-import type { Credential, Scope } from '../../../domain/credentials/credential.js';
-import { accessFor, authorize as access, type Access, type AccessOptions } from '../../access/authorize.js';
-import { LoginRefused } from '../../access/refusals.js';
+// What a read 2.x request (OSS and OSN 2.0.0, OSN 2.1.0) is answered, SOAP or JSON alike: the access
+// step (../access/: the credential 105, the rate limit 429, the scope 104), then the lookup (a
+// reference that finds nothing is told to the version, which answers 301 or 130). The lookup runs
+// in one of the credential's slots, bound to the request (http/request-work.ts).
+import type { CappedAnswer, CappedBatches, IssueView, OrderStatusV2View, ShipmentNotificationV2View } from '../../../contracts/lookup-answers-v2.js';
+import { cappedInOneBatch, readWhole, type OrderLookupsV2, type OrderStatusV2Query, type ShipmentQuery } from '../../../contracts/lookups.js';
+import type { Credential, Scope } from '../../domain/credentials/credential.js';
+import { accessFor, authorize as access, type Access, type AccessOptions } from '../access/authorize.js';
+import { LoginRefused } from '../access/refusals.js';
 import type { FastifyRequest } from 'fastify';
-import type { RequestWork } from '../../http/request-work.js';
+import type { RequestWork } from '../http/request-work.js';
 import type { Degraded } from './fitting.js';
-import { fieldTooLong } from '../../protocol/field-length.js';
+import { fieldTooLong } from '../protocol/field-length.js';
 import type { ReadRequest, SentLogin } from './read-request.js';
 
 export interface AnswerContext extends Access {
@@ -36,7 +37,8 @@ export const answerContext = (options: V2ServiceOptions, request: FastifyRequest
 /** An answer, or the reference that found nothing (301). */
 export type Found<T> = { found: T } | { notFound: 'referenceNumber' | 'issueId' };
 
-function authorize(login: SentLogin, scope: Scope, context: AnswerContext): Promise<Credential> {
+/** The credential a login names, with `scope`; refused (105, 429, 104) as every 2.0.0 and 2.1.0 request. */
+export function authorize(login: SentLogin, scope: Scope, context: AnswerContext): Promise<Credential> {
   // Never says which part failed (100 is never sent): unreadable, too long, unknown and wrong alike.
   if (login === 'unreadable' || fieldTooLong(login.id) || fieldTooLong(login.password)) throw new LoginRefused();
   return access(login, scope, context);
@@ -73,15 +75,20 @@ export async function serviceMethodsAnswer({ login }: ReadRequest<undefined>, co
  * The shipments answer, sent as it is read (docs/partners.md, "Large answers"). A reference (queryType
  * 1, 2) is read in one batch before anything is sent, so that one finding nothing is answered 301.
  */
-export async function shipmentAnswer({ login, query }: ReadRequest<ShipmentQuery>, context: AnswerContext): Promise<Found<CappedBatches<ShipmentNotificationV2View>>> {
+/** The lookup an OSN version answers shipments from: 2.1.0's queryType 3 also counts changed shipReferences as news. */
+export type ShipmentLookup = 'shipmentNotificationV2Batches';
+
+export async function shipmentAnswer(
+  { login, query }: ReadRequest<ShipmentQuery>,
+  context: AnswerContext,
+  lookup: ShipmentLookup = 'shipmentNotificationV2Batches',
+): Promise<Found<CappedBatches<ShipmentNotificationV2View>>> {
   const credential = await authorize(login, 'osn', context);
   const referenced = query.queryType === 1 || query.queryType === 2;
   if (referenced && fieldTooLong(query.referenceNumber ?? '')) return { notFound: 'referenceNumber' };
-  const answer = await lookUp(context, credential, (signal) => context.lookups.shipmentNotificationV2Batches(credential.clientIds, query, signal));
+  const answer = await lookUp(context, credential, (signal) => context.lookups[lookup](credential.clientIds, query, signal));
   if (!referenced) return { found: answer };
   const whole = await readWhole(answer);
   return whole.orders.length === 0 ? { notFound: 'referenceNumber' } : { found: cappedInOneBatch(whole) };
 }
 
-/** The operations of OSS 2.0.0's getServiceMethods, as it answers them. */
-export const SERVICE_METHODS = ['getOrderStatus', 'getIssue', 'getServiceMethods'] as const;

@@ -8,6 +8,7 @@ export interface NewSubscriptionParts {
   key: SecretKey;
   /** Absent: the receiver asks for none. */
   password?: ReceiverPassword;
+  /** When it is added: its createdAt, and where pushing starts without --from. */
   now: Date;
   /** newSubscriptionId() unless given. */
   id?: string;
@@ -25,6 +26,6 @@ export function newPushSubscription(judged: JudgedRequest, { key, password, now,
     ...(customerIdentifier === undefined ? {} : { customerIdentifier }),
     enabled: true,
     createdAt: now,
-    cursorStart,
+    cursorStart: cursorStart ?? now,
   };
 }

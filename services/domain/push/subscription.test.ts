@@ -5,9 +5,9 @@ const now = new Date('2026-06-01T12:00:00.000Z');
 const base: SubscriptionRequest = { credentialId: 'acme', url: 'https://osn.acme.example/receiver', receiverId: 'ossn-at-acme' };
 
 describe('a subscription request', () => {
-  it('holds with the URL normalised, the cursor at now when --from is absent, and no client meaning every client', () => {
+  it('holds with the URL normalised, no cursor start without --from (the time it is added), and no client meaning every client', () => {
     expect(judgeSubscriptionRequest({ ...base, url: 'HTTPS://OSN.ACME.example:443/receiver' }, now)).toEqual({
-      judged: { credentialId: 'acme', clientId: undefined, url: 'https://osn.acme.example/receiver', receiverId: 'ossn-at-acme', customerIdentifier: undefined, cursorStart: now },
+      judged: { credentialId: 'acme', clientId: undefined, url: 'https://osn.acme.example/receiver', receiverId: 'ossn-at-acme', customerIdentifier: undefined, cursorStart: undefined },
     });
     expect(judgeSubscriptionRequest({ ...base, clientId: 'C1', customerIdentifier: 'ACME Corp 7', from: '2026-05-01T10:00:00+02:00' }, now)).toEqual({
       judged: { credentialId: 'acme', clientId: 'C1', url: base.url, receiverId: 'ossn-at-acme', customerIdentifier: 'ACME Corp 7', cursorStart: new Date('2026-05-01T08:00:00Z') },

@@ -23,8 +23,8 @@ export interface SubscriptionRequest {
   allowHttp?: boolean;
 }
 
-/** A request that holds: its fields as stored. */
-export type JudgedRequest = Pick<PushSubscription, 'credentialId' | 'clientId' | 'url' | 'receiverId' | 'customerIdentifier' | 'cursorStart'>;
+/** A request that holds: its fields as stored; no cursorStart without --from (the time it is added). */
+export type JudgedRequest = Pick<PushSubscription, 'credentialId' | 'clientId' | 'url' | 'receiverId' | 'customerIdentifier'> & { cursorStart?: Date };
 
 /** As every login field of the protocol, and as a credential's id: 1 to 64 characters. */
 const MAX_FIELD_LENGTH = 64;
@@ -64,7 +64,7 @@ export function parseDateTime(text: string): Date | undefined {
   return new Date(Date.UTC(year, month - 1, day, hour, minute, second, ms) - offsetMs);
 }
 
-/** The request's fields as stored, or every problem of it (one line each), judged at `now`. */
+/** The request's fields as stored, or every problem of it (one line each), judged at `now` (--from may not be later). */
 export function judgeSubscriptionRequest(request: SubscriptionRequest, now: Date): { judged: JudgedRequest } | { problems: string[] } {
   const problems: string[] = [];
   const url = judgeReceiverUrl(request.url, { allowHttp: request.allowHttp });
@@ -77,7 +77,7 @@ export function judgeSubscriptionRequest(request: SubscriptionRequest, now: Date
   ]) {
     if (problem !== undefined) problems.push(problem);
   }
-  let cursorStart = now;
+  let cursorStart: Date | undefined;
   if (request.from !== undefined) {
     const from = parseDateTime(request.from);
     if (from === undefined) problems.push(`--from must be a date and time with its zone, like 2026-05-01T10:00:00Z; got "${request.from}"`);

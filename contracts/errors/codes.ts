@@ -12,6 +12,12 @@ export const ErrorCodes = {
   CREDENTIAL_UNKNOWN: 'OSSN_CREDENTIAL_UNKNOWN',
   /** The credential is not linked to a client id it was asked about. */
   CREDENTIAL_CLIENT_NOT_LINKED: 'OSSN_CREDENTIAL_CLIENT_NOT_LINKED',
+  /** A push subscription for this credential, client and receiver URL exists already. */
+  PUSH_SUBSCRIPTION_EXISTS: 'OSSN_PUSH_SUBSCRIPTION_EXISTS',
+  /** No push subscription has this id. */
+  PUSH_SUBSCRIPTION_UNKNOWN: 'OSSN_PUSH_SUBSCRIPTION_UNKNOWN',
+  /** A push subscription's sealed receiver password cannot be opened with the key given (another key sealed it, or it was damaged). */
+  SECRET_UNREADABLE: 'OSSN_SECRET_UNREADABLE',
   /** Password checks in flight and waiting are at their bound: a login refused as busy. */
   PASSWORD_CHECKS_BUSY: 'OSSN_PASSWORD_CHECKS_BUSY',
   /** A partner request without credentials (JSON: no HTTP Basic auth). */

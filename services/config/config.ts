@@ -1,6 +1,7 @@
 import { defaultTopic } from '../../contracts/transport.js';
 import { logLevels, type LogLevel } from '../plumbing/logging/logger.js';
 import { EnvReader } from './env.js';
+import { readSecretKey, type SecretKey } from './secret-key.js';
 
 export type { LogLevel };
 
@@ -176,6 +177,22 @@ export function readStoreConfig(env: Env = process.env): StoreConfig {
   const store = readStore(r);
   r.done();
   return store;
+}
+
+export interface PushConfig {
+  store: StoreConfig;
+  /** The key that seals receivers' passwords (secret-key.ts): required, push commands do nothing without it. */
+  secretKey: SecretKey;
+}
+
+/** For the push commands: the read-model database and the operator's secret key. */
+export function readPushConfig(env: Env = process.env): PushConfig {
+  const r = new EnvReader(env);
+  const store = readStore(r);
+  const secretKey = readSecretKey(r);
+  r.done();
+  // done() has thrown when the key is missing or bad.
+  return { store, secretKey: secretKey as SecretKey };
 }
 
 export function readPublishConfig(env: Env = process.env): PublishConfig {

@@ -7,7 +7,7 @@ import { runOssn } from '../../test/support/ossn-cli.js';
 import { testEnvironment, uniqueNames } from '../../test/support/servers.js';
 import { ExitCode } from './exit-codes.js';
 
-const commands = ['start', 'serve', 'projector', 'setup', 'publish', 'demo-events', 'credentials', 'dlq', 'replay', 'status'];
+const commands = ['start', 'serve', 'projector', 'setup', 'publish', 'demo-events', 'credentials', 'dlq', 'push', 'replay', 'status'];
 
 let silent: Server;
 let closedPort: number;

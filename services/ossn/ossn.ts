@@ -18,6 +18,8 @@ const help = `usage: ossn <command> [options]      ossn <command> --help (or oss
                              write a realistic ERP event data set (NDJSON) to stdout
   credentials <action> ...   manage partner credentials (add, list, remove, reset-password...)
   dlq list|show|redrive ...  read dead letters, send fixed ones again
+  push add|list|disable|enable|remove ...
+                             partners' receivers ossn pushes ship notifications to (OSN 2.1.0)
   replay [--discard|--drop-previous]
                              rebuild the read models into the next version, then switch to it
   status [--probe URL]... [--json]
@@ -35,6 +37,7 @@ const commands: Record<string, () => Promise<Command>> = {
   'demo-events': async () => (await import('./commands/demo-events.js')).demoEventsCommand,
   credentials: async () => (await import('./commands/credentials.js')).credentialsCommand,
   dlq: async () => (await import('./commands/dlq.js')).dlqCommand,
+  push: async () => (await import('./commands/push.js')).pushCommand,
   replay: async () => (await import('./commands/replay.js')).replayCommand,
   status: async () => (await import('./commands/status.js')).statusCommand,
 };

@@ -4,9 +4,13 @@ import { UsageError } from './usage.js';
  * A password typed at a terminal, nothing shown while it is typed (the terminal's echo off, as
  * passwd and ssh do), asked twice; or, piped, the first line of stdin.
  */
-export async function readPassword(input: NodeJS.ReadStream = process.stdin, prompt: NodeJS.WriteStream = process.stderr): Promise<string> {
+export async function readPassword(
+  input: NodeJS.ReadStream = process.stdin,
+  prompt: NodeJS.WriteStream = process.stderr,
+  question = 'password (not shown): ',
+): Promise<string> {
   if (!input.isTTY) return (await readAll(input)).split(/\r?\n/)[0] ?? '';
-  const first = await readHidden(input, prompt, 'password (not shown): ');
+  const first = await readHidden(input, prompt, question);
   const again = await readHidden(input, prompt, 'the same again: ');
   if (first !== again) throw new UsageError('the two passwords differ; nothing changed');
   return first;

@@ -6,6 +6,7 @@ import { demoEventsCommand } from '../../services/ossn/commands/demo-events.js';
 import { dlqCommand } from '../../services/ossn/commands/dlq.js';
 import { projectorCommand } from '../../services/ossn/commands/projector.js';
 import { publishCommand } from '../../services/ossn/commands/publish.js';
+import { pushCommand } from '../../services/ossn/commands/push.js';
 import { replayCommand } from '../../services/ossn/commands/replay.js';
 import { serveCommand } from '../../services/ossn/commands/serve.js';
 import { setupCommand } from '../../services/ossn/commands/setup.js';
@@ -22,6 +23,7 @@ const helps = {
   'demo-events': demoEventsCommand.help,
   credentials: credentialsCommand.help,
   dlq: dlqCommand.help,
+  push: pushCommand.help,
   replay: replayCommand.help,
   status: statusCommand.help,
 };

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { QueryConfig } from '../config/config.js';
 import { CachingAuthenticator } from '../domain/credentials/authenticator.js';
 import { CredentialStore, credentialsCollection } from '../adapters/mongodb/credential-store.js';
+import { MongoPushSubscriptions, pushSubscriptionsCollection } from '../adapters/mongodb/push-subscriptions.js';
 import { RecordingLastUse } from '../domain/credentials/last-used.js';
 import { untilAnswered } from '../plumbing/lifecycle/until-answered.js';
 import type { Logger } from '../plumbing/logging/logger.js';
@@ -39,6 +40,7 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
   const db = store.client.db(config.store.database);
   const stopFollowing = new AbortController();
   const credentials = new CredentialStore(credentialsCollection(db));
+  const pushSubscriptions = new MongoPushSubscriptions(pushSubscriptionsCollection(db));
   const cachingAuthenticator = new RecordingLastUse(new CachingAuthenticator(credentials), credentials, logger);
   const authenticator: Authenticator = {
     verify: (id, password, guard) => store.whenConnected(() => cachingAuthenticator.verify(id, password, guard)),
@@ -90,6 +92,7 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
     // A turn that does not come within the store deadline is answered as a store that does not answer.
     lookupWaitMs: config.storeTimeoutMs,
     supplierTimeZone: config.supplierTimeZone,
+    pushSubscribed: (credentialId) => store.whenConnected((signal) => pushSubscriptions.hasEnabled(credentialId, signal)),
   });
   const closeService = async () => {
     stopFollowing.abort();

@@ -94,6 +94,18 @@ describe('push subscriptions in the store', () => {
     expect((await store.listEnabled()).map((s) => s.id)).toEqual(['ps-1', 'ps-2']);
   });
 
+  it('says whether a credential has an enabled subscription (2.1.0 getServiceMethods)', async () => {
+    const { store } = freshStore();
+    expect(await store.hasEnabled('acme')).toBe(false);
+    await store.add(subscription('ps-1'));
+    await store.add(subscription('ps-2', { credentialId: 'globex' }));
+    expect(await store.hasEnabled('acme')).toBe(true);
+    await store.setEnabled('ps-1', false);
+    expect(await store.hasEnabled('acme')).toBe(false);
+    expect(await store.hasEnabled('globex')).toBe(true);
+    expect(await store.hasEnabled('initech')).toBe(false);
+  });
+
   it('removes one; an unknown id is refused by name for every change', async () => {
     const { store } = freshStore();
     await store.add(subscription('ps-1'));

@@ -104,6 +104,10 @@ export class MongoPushSubscriptions {
     return (await this.collection.find({ enabled: true }).sort({ createdAt: 1, _id: 1 }).toArray()).map(toRecord);
   }
 
+  async hasEnabled(credentialId: string, signal?: AbortSignal): Promise<boolean> {
+    return (await this.collection.findOne({ credentialId, enabled: true }, { projection: { _id: 1 }, signal })) !== null;
+  }
+
   async find(id: string): Promise<PushSubscriptionRecord | undefined> {
     const document = await this.collection.findOne({ _id: id });
     return document ? toRecord(document) : undefined;

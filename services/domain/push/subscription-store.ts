@@ -12,6 +12,8 @@ export interface PushSubscriptionStore {
   /** The enabled ones, oldest first: the ones to push to. */
   listEnabled(): Promise<PushSubscription[]>;
   find(id: string): Promise<PushSubscription | undefined>;
+  /** Whether the credential has an enabled subscription (2.1.0's getServiceMethods lists sendAdvanceShipmentNotification then). */
+  hasEnabled(credentialId: string, signal?: AbortSignal): Promise<boolean>;
   /** UnknownPushSubscriptionError when no subscription has the id (also for remove). */
   setEnabled(id: string, enabled: boolean): Promise<void>;
   remove(id: string): Promise<void>;

@@ -73,6 +73,8 @@ export interface PackageV2View {
   weight?: number;
   preProductionProof?: PreProductionProof;
   items?: ItemV2View[];
+  /** OSN 2.1.0: the label references as stored (contract v2, up to 4); absent when none. 2.0.0 answers do not show them. */
+  shipReferences?: string[];
 }
 
 /** A location with at least one package: 2.0.0's PackageArray needs one. */

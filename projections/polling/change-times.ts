@@ -200,8 +200,8 @@ export function carriedOver(times: VisibleTimes, after: ShipmentsState, shown: T
       return {
         completeChangedAt: flagAgainstLive(location.completeChangedAt, state.complete, shownLocation?.complete, shownLocation?.completeChangedAt),
         packages: location.packages.map((source, j) => {
-          const shown = shownPackage(j);
-          return carry(source, samePurchaseOrder && shown !== undefined && showsTheSame(shown, state.packages[j]!), shown?.visibleAt);
+          const asShown = shownPackage(j);
+          return carry(source, samePurchaseOrder && asShown !== undefined && showsTheSame(asShown, state.packages[j]!), asShown?.visibleAt);
         }),
         references: location.references.map((source, j) => referencesAgainstLive(source, state.packages[j]!, samePurchaseOrder ? shownPackage(j) : undefined)),
       };

@@ -635,6 +635,9 @@ class ReadWhole implements OrderLookups, OrderLookupsV2 {
   async shipmentNotificationV2Batches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal) {
     return cappedInOneBatch(await readWhole(await this.inner.shipmentNotificationV2Batches(clientIds, query, signal)));
   }
+  async shipmentNotificationV21Batches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal) {
+    return cappedInOneBatch(await readWhole(await this.inner.shipmentNotificationV21Batches(clientIds, query, signal)));
+  }
 }
 
 /** (f)'s answer of 2.0.0, SOAP and the JSON v2 twin. */

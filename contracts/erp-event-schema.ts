@@ -98,6 +98,8 @@ export const QuantitySchema = Type.Object(
 
 export const maxLinesPerEvent = 1000;
 export const maxContactsPerEvent = 20;
+/** OSN 2.1.0's Package holds up to four references printed on the label (docs/erp-events.md, contract v2). */
+export const maxShipReferences = 4;
 
 export const ProductLineSchema = Type.Object(
   {
@@ -207,6 +209,8 @@ const dataSchemasV2 = {
       carrierService: Type.Optional(requiredText(64)),
       preProductionProof: Type.Optional(literals(preProductionProofs)),
       items: Type.Optional(Type.Array(PackageItemV2Schema)),
+      // OSN 2.1.0's label references, each 1-64 characters and not blank (requiredText), as the package's whole list.
+      shipReferences: Type.Optional(Type.Array(requiredText(64), { maxItems: maxShipReferences })),
     },
     { additionalProperties: false },
   ),

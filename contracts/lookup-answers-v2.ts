@@ -73,7 +73,7 @@ export interface PackageV2View {
   weight?: number;
   preProductionProof?: PreProductionProof;
   items?: ItemV2View[];
-  /** Contract v2: what is on the label (1 to 4); absent when none. */
+  /** Contract v2: what is on the label (1 to 4); absent when none. Shown by 2.1.0 and the JSON v2 twin, not by 2.0.0's SOAP answer. */
   shipReferences?: string[];
 }
 

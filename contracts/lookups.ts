@@ -78,4 +78,11 @@ export interface OrderLookupsV2 {
    * fails the iteration. Ending the iteration early ends the lookup's work.
    */
   shipmentNotificationV2Batches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedBatches<ShipmentNotificationV2View>>;
+  /**
+   * OSN 2.1.0: as shipmentNotificationV2Batches, each package with its shipReferences; queryType 1
+   * and 2 the same, queryType 3 also answers a package whose shipReferences changed since the
+   * timestamp (less the overlap, as visible times), which 1.0.0 and 2.0.0 pollers are not shown
+   * (docs/design/queries.md).
+   */
+  shipmentNotificationV21Batches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedBatches<ShipmentNotificationV2View>>;
 }

@@ -40,6 +40,7 @@ const validV2 = {
       carrierService: 'Ground Saver',
       preProductionProof: 'No',
       items: [{ supplierProductId: 'PC61', quantity: 2, uom: 'DZ' }],
+      shipReferences: ['PO 4711', 'Dept 12'],
     }),
   ),
   PackageVoided: asV2(packageVoided(4, 1, 1)),
@@ -145,6 +146,7 @@ describe('contract v2: refused under schemaVersion 1', () => {
     ['/data/carrierService', packageShipped(1, 1, 1), (e) => (e.data.carrierService = 'Ground')],
     ['/data/preProductionProof', packageShipped(1, 1, 1), (e) => (e.data.preProductionProof = 'Yes')],
     ['/data/items/0/uom', packageShipped(1, 1, 1), (e) => (e.data.items = [{ quantity: 1, uom: 'EA' }])],
+    ['/data/shipReferences', packageShipped(1, 1, 1), (e) => (e.data.shipReferences = ['PO 4711'])],
   ];
 
   it.each(v2Fields)('refuses %s, saying that v2 fields need schemaVersion 2', (pointer, base, change) => {
@@ -329,5 +331,33 @@ describe('contract v2: limits', () => {
     expect(errorsOf(variant(validV2.PackageShipped, (e) => (e.data.preProductionProof = 'Maybe'))).errors).toEqual([
       '/data/preProductionProof: must be one of Yes, No, Unknown, got "Maybe"',
     ]);
+  });
+});
+
+describe('contract v2: shipReferences on PackageShipped (OSN 2.1.0, docs/erp-events.md)', () => {
+  const withReferences = (references: unknown) => variant(validV2.PackageShipped, (e) => (e.data.shipReferences = references));
+  const max = 'x'.repeat(64);
+
+  it.each([
+    ['none', []],
+    ['one', ['PO 4711']],
+    ['four, 64 characters each', [max, max, max, max]],
+    ['one character', ['7']],
+  ])('takes %s, kept as sent', (_, references) => {
+    const result = parseErpEvent(withReferences(references));
+    expect(result.ok && result.event.type === 'PackageShipped' && result.event.data.shipReferences).toEqual(references);
+  });
+
+  it.each([
+    ['five', ['1', '2', '3', '4', '5'], '/data/shipReferences: Expected array length to be less or equal to 4'],
+    ['65 characters', ['ok', 'x'.repeat(65)], '/data/shipReferences/1: must be at most 64 characters'],
+    ['an empty one', [''], '/data/shipReferences/0: must not be empty or blank'],
+    ['a blank one', ['PO 4711', ' \t'], '/data/shipReferences/1: must not be empty or blank'],
+    ['an invisible one', ['\u200b'], '/data/shipReferences/0: must not be empty or blank'],
+    ['a number', ['PO 4711', 4711], '/data/shipReferences/1: must be a string'],
+    ['a null', [null], '/data/shipReferences/0: must be a string'],
+    ['a string, not a list', 'PO 4711', '/data/shipReferences: must be an array'],
+  ])('refuses %s, naming where', (_, references, error) => {
+    expect(errorsOf(withReferences(references))).toEqual({ ok: false, kind: 'schema', errors: [error] });
   });
 });

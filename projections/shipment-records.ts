@@ -54,5 +54,7 @@ export function toPackage(data: ErpEventOf<'PackageShipped'>['data']): PackageSt
     weight: data.weight,
     preProductionProof: data.preProductionProof,
     items: data.items?.map(toItem),
+    // OSN 2.1.0's label references: the event's whole list, none kept for an empty one (docs/erp-events.md).
+    shipReferences: data.shipReferences && data.shipReferences.length > 0 ? [...data.shipReferences] : undefined,
   });
 }

@@ -60,6 +60,31 @@ describe('shipments v2: PackageShipped', () => {
   });
 });
 
+describe('shipments v2: PackageShipped.shipReferences (OSN 2.1.0)', () => {
+  const shipped = (sequence: number, shipReferences?: string[]) => asV2(packageShipped(sequence, 1, 1, shipReferences ? { shipReferences } : {}));
+  const referencesAfter = (...events: ErpEvent[]) => stateAfter(locationRecorded(1, 1), ...events).locations[0]?.packages[0]?.shipReferences;
+
+  it('keeps them on the package, in the order sent, not the event’s own array', () => {
+    const sent = ['PO 4711', 'Dept 12'];
+    const event = shipped(2, sent);
+    const state = stateAfter(locationRecorded(1, 1), event);
+    expect(state.locations[0]?.packages[0]?.shipReferences).toStrictEqual(sent);
+    expect(state.locations[0]?.packages[0]?.shipReferences).not.toBe(event.type === 'PackageShipped' && event.data.shipReferences);
+  });
+
+  it('keeps none for an empty list or none sent', () => {
+    expect(stateAfter(locationRecorded(1, 1), shipped(2, [])).locations[0]?.packages[0]).not.toHaveProperty('shipReferences');
+    expect(stateAfter(locationRecorded(1, 1), shipped(2)).locations[0]?.packages[0]).not.toHaveProperty('shipReferences');
+  });
+
+  it('replaces them when the package is sent again: other references, fewer, or none', () => {
+    expect(referencesAfter(shipped(2, ['A', 'B']), shipped(3, ['C']))).toStrictEqual(['C']);
+    expect(referencesAfter(shipped(2, ['A', 'B']), shipped(3, []))).toBeUndefined();
+    expect(referencesAfter(shipped(2, ['A', 'B']), packageShipped(3, 1, 1))).toBeUndefined();
+    expect(referencesAfter(shipped(2), shipped(3, ['A']))).toStrictEqual(['A']);
+  });
+});
+
 describe('shipments v2: order-detail events', () => {
   const state = stateAfter(statusChanged(1), locationRecorded(2, 1));
 

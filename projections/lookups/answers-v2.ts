@@ -75,10 +75,15 @@ const packageFields = [
 
 const toAddressV2 = (address: AddressV2View): AddressV2View => picked(address, addressFields);
 
-/** A package without the store's bookkeeping beside it (its visible time). */
+/** A package without the store's bookkeeping beside it (its visible times); its shipReferences for 2.1.0 (2.0.0's renderers pick their fields by name). */
 function toPackageV2(pkg: PackageState): PackageV2View {
-  const { items } = pkg;
-  return { id: pkg.packageId, ...picked(pkg, packageFields), ...(items ? { items: items.map((item) => picked(item, itemFields)) } : {}) };
+  const { items, shipReferences } = pkg;
+  return {
+    id: pkg.packageId,
+    ...picked(pkg, packageFields),
+    ...(items ? { items: items.map((item) => picked(item, itemFields)) } : {}),
+    ...(shipReferences ? { shipReferences: [...shipReferences] } : {}),
+  };
 }
 
 /** A location as a 2.0.0 Shipment; undefined for one without packages (2.0.0's PackageArray needs one). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ErpEvent } from '../../contracts/erp-events.js';
 import { foldEvents } from '../fold.js';
 import type { ShipmentsState } from '../state.js';
-import { locationRecorded, packageShipped, shipmentCompleted, statusChanged } from '../../test/fixtures/sample-events.js';
+import { asV2, locationRecorded, packageShipped, shipmentCompleted, statusChanged } from '../../test/fixtures/sample-events.js';
 import type { OrderStatusDocument, ShipmentsDocument } from '../../services/adapters/mongodb/documents.js';
 import { carriedOver, settledShipmentTimes, statusWriteTimes, visibleTimes, type TimeSource, type VisibleTimes } from './change-times.js';
 import { newsOf, v2LocationsOfNews, type ShipmentNewsSince } from './shipment-news.js';
@@ -33,8 +33,8 @@ interface Row {
   by: Decider;
   /** Each time named: 'now' (stamped by this write), 'kept' (as stored), 'live' (the live version's), 'none'. */
   moves: Record<string, string>;
-  /** What a partner who polled between the stored state and the write gets of this sales order (1.0.0, 2.0.0 locations and packages). */
-  answers?: { v1: Outline | undefined; v2?: Outline | undefined };
+  /** What a partner who polled between the stored state and the write gets of this sales order (1.0.0, 2.0.0, 2.1.0 locations and packages). */
+  answers?: { v1: Outline | undefined; v2?: Outline | undefined; v21?: Outline | undefined };
 }
 
 const kind = (source: TimeSource) => ({ now: 'now', stored: 'kept', value: 'live', none: 'none' })[source.from];
@@ -46,21 +46,30 @@ function named(times: VisibleTimes, state: ShipmentsState): Record<string, strin
   for (const number of times.left?.drop ?? []) out[`left ${number}`] = 'dropped';
   state.locations.forEach((location, i) => {
     out[`location ${location.locationId} flag`] = kind(times.locations[i]!.completeChangedAt);
-    location.packages.forEach((pkg, j) => (out[`package ${location.locationId}/${pkg.packageId}`] = kind(times.locations[i]!.packages[j]!)));
+    location.packages.forEach((pkg, j) => {
+      out[`package ${location.locationId}/${pkg.packageId}`] = kind(times.locations[i]!.packages[j]!);
+      out[`references ${location.locationId}/${pkg.packageId}`] = kind(times.locations[i]!.references[j]!);
+    });
   });
   return out;
 }
 
 const shipmentsAfter = (events: ErpEvent[]) => foldEvents(events).shipments.get(key);
-/** A document of the live version or of the stored state: written by the projector from nothing, the server's clock at `at`. */
+/** A document of the rebuild or of the stored state: written by the projector from nothing, the server's clock at `at`. */
 const documentOf = (events: ErpEvent[], at: Date, live?: ShipmentsDocument): ShipmentsDocument | undefined => {
   const state = shipmentsAfter(events);
   return state && writtenHere(state, carriedOver(visibleTimes(undefined, state), state, live, true), undefined, at);
 };
+/** The live version's document: written by the projector an event at a time (a references time needs two writes), all before the poll. */
+const liveDocumentOf = (events: ErpEvent[]): ShipmentsDocument | undefined =>
+  events.reduce<{ state?: ShipmentsState; doc?: ShipmentsDocument }>(({ state, doc }, _, i) => {
+    const next = shipmentsAfter(events.slice(0, i + 1));
+    return next === undefined ? { state, doc } : { state: next, doc: writtenHere(next, visibleTimes(state, next), doc, earlier) };
+  }, {}).doc;
 
 /** The times the row's decider gives, and the document it leaves. */
 function decide(row: Row): { times: VisibleTimes; state: ShipmentsState; doc: ShipmentsDocument } {
-  const live = row.live && documentOf(row.live, earlier);
+  const live = row.live && liveDocumentOf(row.live);
   const state = shipmentsAfter([...row.stored, ...row.write])!;
   if (row.by === 'projector') {
     const before = shipmentsAfter(row.stored);
@@ -80,6 +89,8 @@ const outline = (so: { locations: { locationId: number; packages: { packageId: n
 
 const ofPurchaseOrder = (purchaseOrderNumber: string) => statusChanged(1, { purchaseOrderNumber, statusId: 20 });
 const onePackage = [ofPurchaseOrder('PO-A'), locationRecorded(2, 1), packageShipped(3, 1, 1)];
+/** One package, first shipped with these shipReferences (contract v2). */
+const withReferences = (shipReferences: string[]) => [ofPurchaseOrder('PO-A'), locationRecorded(2, 1), asV2(packageShipped(3, 1, 1, { shipReferences }))];
 
 const rows: Row[] = [
   {
@@ -155,6 +166,75 @@ const rows: Row[] = [
     moves: { 'location 1 flag': 'now', 'sales order flag': 'now', 'package 1/1': 'kept' },
     answers: { v1: [[1, []]], v2: [[1, [1]]] },
   },
+  // OSN 2.1.0's shipReferences (docs/design/queries.md): news to 2.1.0's pollers alone.
+  {
+    finding: 'references: a package sent again with only its shipReferences changed is news to 2.1.0, not to 1.0.0 or 2.0.0',
+    stored: withReferences(['PO 4711']),
+    write: [asV2(packageShipped(4, 1, 1, { shipReferences: ['PO 4712'] }))],
+    by: 'projector',
+    moves: { 'package 1/1': 'kept', 'references 1/1': 'now', 'location 1 flag': 'kept' },
+    answers: { v1: undefined, v2: undefined, v21: [[1, [1]]] },
+  },
+  {
+    finding: 'references: sent again without them (cleared) is news to 2.1.0 alone',
+    stored: withReferences(['PO 4711']),
+    write: [packageShipped(4, 1, 1)],
+    by: 'projector',
+    moves: { 'package 1/1': 'kept', 'references 1/1': 'now' },
+    answers: { v1: undefined, v2: undefined, v21: [[1, [1]]] },
+  },
+  {
+    finding: 'references: sent again with the same ones is news to no one; a package beside it keeps its references time',
+    stored: [...withReferences(['PO 4711']), asV2(packageShipped(4, 1, 2, { shipReferences: ['A'] })), asV2(packageShipped(5, 1, 2, { shipReferences: ['B'] }))],
+    write: [asV2(packageShipped(6, 1, 1, { shipReferences: ['PO 4711'] }))],
+    by: 'projector',
+    moves: { 'package 1/1': 'kept', 'references 1/1': 'kept', 'references 1/2': 'kept' },
+    answers: { v1: undefined, v2: undefined, v21: undefined },
+  },
+  {
+    finding: 'references: a package first shipped with them is a new package to every version, with no references time',
+    stored: [ofPurchaseOrder('PO-A'), locationRecorded(2, 1)],
+    write: [asV2(packageShipped(3, 1, 1, { shipReferences: ['PO 4711'] }))],
+    by: 'projector',
+    moves: { 'package 1/1': 'now', 'references 1/1': 'none' },
+    answers: { v1: [[1, [1]]], v2: [[1, [1]]], v21: [[1, [1]]] },
+  },
+  {
+    finding: 'references: a rebuild writing the references the live version shows carries its references time',
+    stored: withReferences(['PO 4711']),
+    write: [asV2(packageShipped(4, 1, 1, { shipReferences: ['PO 4712'] }))],
+    live: [...withReferences(['PO 4711']), asV2(packageShipped(4, 1, 1, { shipReferences: ['PO 4712'] }))],
+    by: 'projector',
+    moves: { 'package 1/1': 'kept', 'references 1/1': 'live' },
+    answers: { v1: undefined, v2: undefined, v21: undefined },
+  },
+  {
+    finding: 'references: settling after the switch keeps the live version’s references time where it shows the same references',
+    stored: withReferences(['PO 4711']),
+    write: [asV2(packageShipped(4, 1, 1, { shipReferences: ['PO 4712'] }))],
+    live: [...withReferences(['PO 4711']), asV2(packageShipped(4, 1, 1, { shipReferences: ['PO 4712'] }))],
+    by: 'settling after the switch',
+    moves: { 'package 1/1': 'live', 'references 1/1': 'live' },
+    answers: { v1: undefined, v2: undefined, v21: undefined },
+  },
+  {
+    finding: 'references: settling after the switch stamps references the live version shows otherwise, though the rebuild has no references time',
+    stored: withReferences(['PO 4711']),
+    write: [asV2(packageShipped(4, 1, 1, { shipReferences: ['PO 4712'] }))],
+    live: withReferences(['PO 4711']),
+    by: 'settling after the switch',
+    moves: { 'package 1/1': 'live', 'references 1/1': 'now' },
+    answers: { v1: undefined, v2: undefined, v21: [[1, [1]]] },
+  },
+  {
+    finding: 'references: settling before the switch keeps the rebuild’s references time where the live version shows others',
+    stored: withReferences(['PO 4711']),
+    write: [asV2(packageShipped(4, 1, 1, { shipReferences: ['PO 4712'] }))],
+    live: withReferences(['PO 4711']),
+    by: 'settling before the switch',
+    moves: { 'package 1/1': 'live', 'references 1/1': 'kept' },
+    answers: { v1: undefined, v2: undefined, v21: [[1, [1]]] },
+  },
 ];
 
 describe('the change-time policy, row by row', () => {
@@ -165,6 +245,8 @@ describe('the change-time policy, row by row', () => {
       const news = newsOf(doc, since);
       expect(outline(news)).toEqual(row.answers.v1);
       if ('v2' in row.answers) expect(outline(news && v2LocationsOfNews(doc, news, since))?.filter(([, packages]) => packages.length > 0)).toEqual(row.answers.v2);
+      const newsV21 = newsOf(doc, since, false, true);
+      if ('v21' in row.answers) expect(outline(newsV21 && v2LocationsOfNews(doc, newsV21, since))?.filter(([, packages]) => packages.length > 0)).toEqual(row.answers.v21);
     }
   });
 

@@ -23,8 +23,8 @@ describe('visibleTimes: what a write makes visible', () => {
       purchaseOrderSetAt: now,
       rewritesLocations: true,
       locations: [
-        { completeChangedAt: none, packages: [now] },
-        { completeChangedAt: none, packages: [] },
+        { completeChangedAt: none, packages: [now], references: [none] },
+        { completeChangedAt: none, packages: [], references: [] },
       ],
     });
     // A location completed within the first batch is a flag that changed.
@@ -39,8 +39,8 @@ describe('visibleTimes: what a write makes visible', () => {
       purchaseOrderSetAt: stored(),
       rewritesLocations: true,
       locations: [
-        { completeChangedAt: stored(0), packages: [stored(0, 0)] },
-        { completeChangedAt: stored(1), packages: [] },
+        { completeChangedAt: stored(0), packages: [stored(0, 0)], references: [stored(0, 0)] },
+        { completeChangedAt: stored(1), packages: [], references: [] },
       ],
     });
   });
@@ -127,6 +127,8 @@ describe('carriedOver: a rebuild keeps the times partners have seen', () => {
             { from: 'value', at: at('2026-01-01T00:00:00Z') },
             { from: 'value', at: at('2026-01-02T00:00:00Z') },
           ],
+          // Shown with the same (no) references, never changed: no time.
+          references: [none, none],
         },
       ],
     } satisfies VisibleTimes);
@@ -136,7 +138,7 @@ describe('carriedOver: a rebuild keeps the times partners have seen', () => {
     const before = fold(undefined, statusChanged(1), locationRecorded(2, 1), packageShipped(3, 1, 1, { trackingNumber: '1ZOTHER' }));
     const shown = shownLike(before, { package: [at('2026-01-01T00:00:00Z')] });
     // Package 1 differs, package 2 is not there, the location is not complete there.
-    expect(carriedOver(times, state, shown).locations).toEqual([{ completeChangedAt: now, packages: [now, now] }]);
+    expect(carriedOver(times, state, shown).locations).toEqual([{ completeChangedAt: now, packages: [now, now], references: [none, none] }]);
     // Shown with no time (written before times were recorded): shown long ago, so no time.
     expect(carriedOver(times, state, shownLike(state, { package: [] })).locations[0]!.completeChangedAt).toEqual(none);
   });

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { statusSequenceOf, type OrderStatusState, type PackageState, type ShipmentsState } from '../state.js';
-import { orderStatusStoreFields, type LeftPurchaseOrder, type StoredLocation, type TimedOrderStatus, type TimedShipments } from './timed-documents.js';
+import { orderStatusStoreFields, type LeftPurchaseOrder, type StoredLocation, type StoredPackage, type TimedOrderStatus, type TimedShipments } from './timed-documents.js';
 import { picked, v1ItemFields, v1PackageFields, v1StatusFields } from '../v1-fields.js';
 import { stripTimes } from './shipment-news.js';
 
@@ -23,8 +23,10 @@ export type TimeSource =
 
 interface LocationTimes {
   completeChangedAt: TimeSource;
-  /** One per package of the location, in its order. */
+  /** One per package of the location, in its order: when it was made visible as 1.0.0 and 2.0.0 show it (`visibleAt`). */
   packages: TimeSource[];
+  /** One per package of the location, in its order: when its shipReferences last changed, news to 2.1.0 alone (`referencesChangedAt`). */
+  references: TimeSource[];
 }
 
 /**
@@ -67,6 +69,12 @@ const sameFields = <T extends object>(a: T, b: T, fields: readonly string[]): bo
 const sameItems = (a: PackageState['items'], b: PackageState['items']): boolean =>
   a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((item, i) => sameFields(item, b[i] as object, v1ItemFields)));
 
+/**
+ * Whether two packages show 2.1.0 the same shipReferences (docs/design/queries.md): 1.0.0 and 2.0.0
+ * do not show them (showsTheSame), so a change of them alone is news to 2.1.0's pollers only.
+ */
+const sameReferences = (a: PackageState, b: PackageState): boolean => a.shipReferences === b.shipReferences || isDeepStrictEqual(a.shipReferences, b.shipReferences);
+
 /** A flag that changed since `before`; one that starts set is a change too, one that starts clear is not. */
 const flagTime = (before: boolean | undefined, after: boolean, kept: TimeSource): TimeSource =>
   before === undefined ? (after ? now : none) : before === after ? kept : now;
@@ -76,7 +84,7 @@ export const stampsAny = (times: VisibleTimes): boolean =>
   times.completeChangedAt.from === 'now' ||
   times.purchaseOrderSetAt.from === 'now' ||
   (times.left?.set.some((entry) => entry.at.from === 'now') ?? false) ||
-  times.locations.some((l) => l.completeChangedAt.from === 'now' || l.packages.some((p) => p.from === 'now'));
+  times.locations.some((l) => l.completeChangedAt.from === 'now' || l.packages.some((p) => p.from === 'now') || l.references.some((r) => r.from === 'now'));
 
 /**
  * The times of the document written for `after`, the stored one holding `before` (none: a new
@@ -84,6 +92,8 @@ export const stampsAny = (times: VisibleTimes): boolean =>
  * differs in what 1.0.0 shows of it, and when its sales order comes under a purchase order number (partners of that purchase
  * order have not seen it); one left as it was keeps its time, so that recording its location again
  * or a redelivered event never makes it new. A complete flag's time moves when the flag changes.
+ * A package's references time moves when a package already there comes with other shipReferences
+ * (news to 2.1.0 alone); a new package has none: it is news by its visible time.
  */
 export function visibleTimes(before: ShipmentsState | undefined, after: ShipmentsState): VisibleTimes {
   const cameUnderPurchaseOrder = after.purchaseOrderNumber !== undefined && after.purchaseOrderNumber !== before?.purchaseOrderNumber;
@@ -103,6 +113,11 @@ export function visibleTimes(before: ShipmentsState | undefined, after: Shipment
           const j = previous ? previous.packages.findIndex((p) => p.packageId === pkg.packageId) : -1;
           const same = j >= 0 && !cameUnderPurchaseOrder && showsTheSame(previous!.packages[j]!, pkg);
           return same ? { from: 'stored', location: i, package: j } : now;
+        }),
+        references: location.packages.map((pkg) => {
+          const j = previous ? previous.packages.findIndex((p) => p.packageId === pkg.packageId) : -1;
+          if (j < 0) return none;
+          return sameReferences(previous!.packages[j]!, pkg) ? { from: 'stored', location: i, package: j } : now;
         }),
       };
     }),
@@ -124,6 +139,19 @@ function shownTime(time: Date | undefined): TimeSource {
 function flagAgainstLive(source: TimeSource, after: boolean, shown: boolean | undefined, time: Date | undefined): TimeSource {
   if (shown === undefined) return source;
   if (shown === after) return source.from === 'now' || source.from === 'none' ? shownTime(time) : source;
+  return source.from === 'none' ? now : source;
+}
+
+/**
+ * A package's references time against the live version's package (`shown`, undefined where it
+ * lacks it or shows it under another purchase order: the package is news by its visible time
+ * then): where it shows the same references, its time (a rebuild must not make every reference
+ * change new again, nor drop the time one was made at); where it shows others, a change its 2.1.0
+ * partners have not seen: now, even where the rebuild's own history has none (the package new to it).
+ */
+function referencesAgainstLive(source: TimeSource, pkg: PackageState, shown: StoredPackage | undefined): TimeSource {
+  if (shown === undefined) return source;
+  if (sameReferences(shown, pkg)) return source.from === 'now' || source.from === 'none' ? shownTime(shown.referencesChangedAt) : source;
   return source.from === 'none' ? now : source;
 }
 
@@ -168,13 +196,14 @@ export function carriedOver(times: VisibleTimes, after: ShipmentsState, shown: T
     locations: times.locations.map((location, i) => {
       const state = after.locations[i]!;
       const shownLocation: StoredLocation | undefined = shown.locations.find((l) => l.locationId === state.locationId);
+      const shownPackage = (j: number) => shownLocation?.packages.find((p) => p.packageId === state.packages[j]!.packageId);
       return {
         completeChangedAt: flagAgainstLive(location.completeChangedAt, state.complete, shownLocation?.complete, shownLocation?.completeChangedAt),
         packages: location.packages.map((source, j) => {
-          const pkg = state.packages[j]!;
-          const shownPackage = shownLocation?.packages.find((p) => p.packageId === pkg.packageId);
-          return carry(source, samePurchaseOrder && shownPackage !== undefined && showsTheSame(shownPackage, pkg), shownPackage?.visibleAt);
+          const asShown = shownPackage(j);
+          return carry(source, samePurchaseOrder && asShown !== undefined && showsTheSame(asShown, state.packages[j]!), asShown?.visibleAt);
         }),
+        references: location.references.map((source, j) => referencesAgainstLive(source, state.packages[j]!, samePurchaseOrder ? shownPackage(j) : undefined)),
       };
     }),
   };
@@ -189,7 +218,11 @@ function keepingUnshown(times: VisibleTimes): VisibleTimes {
     completeChangedAt: kept(times.completeChangedAt, {}),
     purchaseOrderSetAt: kept(times.purchaseOrderSetAt, {}),
     ...(left ? { left } : {}),
-    locations: times.locations.map((l, i) => ({ completeChangedAt: kept(l.completeChangedAt, { location: i }), packages: l.packages.map((p, j) => kept(p, { location: i, package: j })) })),
+    locations: times.locations.map((l, i) => ({
+      completeChangedAt: kept(l.completeChangedAt, { location: i }),
+      packages: l.packages.map((p, j) => kept(p, { location: i, package: j })),
+      references: l.references.map((r, j) => kept(r, { location: i, package: j })),
+    })),
   };
 }
 
@@ -231,7 +264,10 @@ export function holdsAll(doc: TimedShipments, times: VisibleTimes): boolean {
     holds(times.completeChangedAt, doc.completeChangedAt) &&
     holds(times.purchaseOrderSetAt, doc.purchaseOrderSetAt) &&
     holdsLeft(doc.leftPurchaseOrders, times.left) &&
-    times.locations.every((l, i) => holds(l.completeChangedAt, doc.locations[i]!.completeChangedAt) && l.packages.every((p, j) => holds(p, doc.locations[i]!.packages[j]!.visibleAt)))
+    times.locations.every((l, i) => {
+      const { completeChangedAt, packages } = doc.locations[i]!;
+      return holds(l.completeChangedAt, completeChangedAt) && l.packages.every((p, j) => holds(p, packages[j]!.visibleAt)) && l.references.every((r, j) => holds(r, packages[j]!.referencesChangedAt));
+    })
   );
 }
 

@@ -10,7 +10,8 @@ type Stored = TimedShipments & { _id?: string };
 // every location of a sales order whose complete flag changed since, and of a purchase order whose
 // complete flag or members changed since. Pure: the lookups (shipment-reads.ts) read, this decides. The lookup's
 // plan computes `newsKey` (of newsKeyedInV2 for 2.0.0) on the server the same way (serverNewsKey in
-// shipment-reads.ts; news-key.int.test.ts holds the two together).
+// shipment-reads.ts; news-key.int.test.ts holds the two together). 2.1.0 (`countsReferences`) also
+// answers a package whose shipReferences changed since, which 1.0.0 and 2.0.0 do not show.
 
 export interface ShipmentNewsSince {
   /** The partner's timestamp: the ERP's shipmentDate at or after it is new. */
@@ -22,21 +23,23 @@ export interface ShipmentNewsSince {
 /** Whether one of the store's times, absent while it was never stamped, is at or after `from`. */
 const atOrAfter = (time: Date | undefined, from: Date): boolean => time !== undefined && time >= from;
 
-const isNewPackage = (pkg: StoredPackage, since: ShipmentNewsSince): boolean =>
-  pkg.shipmentDate >= since.shippedSince || atOrAfter(pkg.visibleAt, since.visibleSince);
+/** Whether a package is news since: shipped or made visible since; for 2.1.0 (`countsReferences`) also its shipReferences changed since. */
+const isNewPackage = (pkg: StoredPackage, since: ShipmentNewsSince, countsReferences: boolean): boolean =>
+  pkg.shipmentDate >= since.shippedSince || atOrAfter(pkg.visibleAt, since.visibleSince) || (countsReferences && atOrAfter(pkg.referencesChangedAt, since.visibleSince));
 
 /**
  * The part of a stored sales order that queryType 3 answers, as a state without the store's
  * times: its locations with a new package or a changed complete flag, each with its new packages
  * only; every location where its own complete flag changed since, or with `wholePurchaseOrder`
  * (its purchase order's complete flag or members changed). Undefined when nothing of it is answered.
+ * `countsReferences`: 2.1.0's rule, a package whose shipReferences changed since is new too.
  */
-export function newsOf(so: Stored, since: ShipmentNewsSince, wholePurchaseOrder = false): ShipmentsState | undefined {
+export function newsOf(so: Stored, since: ShipmentNewsSince, wholePurchaseOrder = false, countsReferences = false): ShipmentsState | undefined {
   const whole = wholePurchaseOrder || atOrAfter(so.completeChangedAt, since.visibleSince);
   const locations: LocationState[] = [];
   for (const stored of so.locations) {
     const { completeChangedAt: _, packages, ...location } = stored;
-    const fresh = packages.filter((p) => isNewPackage(p, since)).map(({ visibleAt: _v, ...pkg }) => pkg);
+    const fresh = packages.filter((p) => isNewPackage(p, since, countsReferences)).map(({ visibleAt: _v, referencesChangedAt: _r, ...pkg }) => pkg);
     if (fresh.length > 0 || whole || atOrAfter(stored.completeChangedAt, since.visibleSince)) locations.push({ ...location, packages: fresh });
   }
   if (locations.length === 0) return undefined;
@@ -142,6 +145,6 @@ export function stripTimes(doc: Stored): ShipmentsState {
   const { _id: _i, completeChangedAt: _c, purchaseOrderSetAt: _p, lastNewsAt: _l, leftPurchaseOrders: _lp, ...state } = doc;
   return {
     ...state,
-    locations: doc.locations.map(({ completeChangedAt: _, ...location }) => ({ ...location, packages: location.packages.map(({ visibleAt: _v, ...pkg }) => pkg) })),
+    locations: doc.locations.map(({ completeChangedAt: _, ...location }) => ({ ...location, packages: location.packages.map(({ visibleAt: _v, referencesChangedAt: _r, ...pkg }) => pkg) })),
   };
 }

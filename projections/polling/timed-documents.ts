@@ -54,6 +54,12 @@ export const orderStatusStoreFields = { changedAt: 0, updatedAt: 0, issueIds: 0,
 export interface StoredPackage extends PackageState {
   /** When this package, as it is, was made visible. */
   visibleAt?: Date;
+  /**
+   * When its shipReferences last changed (sent again with others, or without them): news to 2.1.0's
+   * pollers, which show them, and to no one else (docs/design/queries.md). Absent while they never
+   * changed since it was made visible: a package first shipped with them is news by visibleAt.
+   */
+  referencesChangedAt?: Date;
 }
 
 export interface StoredLocation extends Omit<LocationState, 'packages'> {
@@ -81,10 +87,12 @@ export interface TimedShipments extends Omit<ShipmentsState, 'locations'> {
   completeChangedAt?: Date;
   purchaseOrderSetAt?: Date;
   /**
-   * The latest of its packages' shipmentDates and visible times, its locations' flag times, its own
+   * The latest of its packages' shipmentDates, visible times and references times, its locations' flag times, its own
    * flag time, the time it came under its purchase order and those it left purchase orders at (each can change an order's flag): a
    * sales order has news since a time only when this is at or after it, so queryType 3 finds
-   * them through one plain index, one key a sales order. Absent while it has none of these.
+   * them through one plain index, one key a sales order. Absent while it has none of these. A
+   * references time makes a sales order a candidate of 1.0.0's and 2.0.0's queryType 3 too, which
+   * then find nothing of it to answer (their news rules do not read it).
    */
   lastNewsAt?: Date;
   /**

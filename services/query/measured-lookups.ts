@@ -50,6 +50,12 @@ export class MeasuredLookupsV2 implements OrderLookupsV2 {
     return { more, batches: countedAtEnd(batches, (purchaseOrders) => this.count('shipments', purchaseOrders, more)) };
   }
 
+  /** 2.1.0's shipments, counted with 2.0.0's under the same lookup. */
+  async shipmentNotificationV21Batches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedBatches<ShipmentNotificationV2View>> {
+    const { more, batches } = await this.inner.shipmentNotificationV21Batches(clientIds, query, signal);
+    return { more, batches: countedAtEnd(batches, (purchaseOrders) => this.count('shipments', purchaseOrders, more)) };
+  }
+
   private measured<T>(lookup: string, answer: CappedAnswer<T>): CappedAnswer<T> {
     this.count(lookup, answer.orders.length, answer.more);
     return answer;

@@ -76,6 +76,8 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
     issues: (clientIds, issueId, signal) => store.whenConnected((cancel) => switching.issues(clientIds, issueId, cancel), signal),
     shipmentNotificationV2Batches: (clientIds, query, signal) =>
       store.whenConnectedInCappedBatches((cancel) => switching.shipmentNotificationV2Batches(clientIds, query, cancel), signal),
+    shipmentNotificationV21Batches: (clientIds, query, signal) =>
+      store.whenConnectedInCappedBatches((cancel) => switching.shipmentNotificationV21Batches(clientIds, query, cancel), signal),
   };
   const pingStore = async () => void (await db.command({ ping: 1 }, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) }));
   const app = await buildApp({

@@ -1,11 +1,12 @@
 // The polling promise at its edges (queries.md), through the real projector, the query service's
 // JSON routes and `ossn replay`: a purchase order a sales order left, and a sales order's complete
 // flag that goes false while a replay hands over or settles, reach a partner polling shipments
-// queryType 3 from before.
+// queryType 3 from before; a package's shipReferences change reaches a 2.1.0 poller once, replay or not.
 import { describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { ErpEvent } from '../../contracts/erp-events.js';
-import { sampleEvent, sampleShipFrom, sampleShipTo } from '../../test/fixtures/sample-events.js';
+import { asV2, sampleEvent, sampleShipFrom, sampleShipTo } from '../../test/fixtures/sample-events.js';
+import { readWhole } from '../../contracts/lookups.js';
 import { freshProjectorConfig, projectUntilCaughtUp, publishEvents, useConnections } from '../../test/support/projector-system.js';
 import { FakeAuthenticator } from '../../test/support/fake-ports.js';
 import type { ProjectorConfig } from '../config/config.js';
@@ -44,6 +45,9 @@ function salesOrder(salesOrderNumber: string) {
     location: (locationId: number) => sampleEvent('ShipmentLocationRecorded', ++sequence, { locationId, shipFrom: sampleShipFrom, shipTo: sampleShipTo }, envelope),
     shipped: (locationId: number, packageId: number) =>
       sampleEvent('PackageShipped', ++sequence, { locationId, packageId, trackingNumber: `1Z-${salesOrderNumber}-${packageId}`, shipmentDate: '2026-01-02T08:00:00Z' }, envelope),
+    /** The same package (contract v2) with OSN 2.1.0's label references. */
+    referenced: (locationId: number, packageId: number, shipReferences: string[]) =>
+      asV2(sampleEvent('PackageShipped', ++sequence, { locationId, packageId, trackingNumber: `1Z-${salesOrderNumber}-${packageId}`, shipmentDate: '2026-01-02T08:00:00Z', shipReferences }, envelope)),
     completed: (locationId?: number) => sampleEvent('ShipmentCompleted', ++sequence, locationId === undefined ? {} : { locationId }, envelope),
   };
 }
@@ -144,6 +148,39 @@ describe('the polling promise at its edges', () => {
     expect(v1).toEqual([['PO-H', false, [['SO-H', false, [[1, true, []], [2, false, []]]]]]]);
     // 2.0.0 answers locations with packages alone, each whole where no package of it is new.
     expect(v2).toEqual([['PO-H', false, [['SO-H', false, [[true, [1]]]]]]]);
+  });
+
+  it('shipReferences (2.1.0): a replay makes no reference change new again, nor drops one a poller has not seen', { timeout: 180_000 }, async () => {
+    const { config, ctx, lookups, app } = await freshSystem('promise-references');
+    const [seen, unseen] = [salesOrder('SO-R1'), salesOrder('SO-R2')];
+    await publish(config, [seen.status('PO-R1'), seen.location(1), seen.referenced(1, 1, ['A']), unseen.status('PO-R2'), unseen.location(1), unseen.referenced(1, 1, ['A'])]);
+    await projectUntilCaughtUp(connections, config);
+    // SO-R1's references change before the poll at t0, in a write of its own: the live version has its time.
+    await publish(config, [seen.referenced(1, 1, ['B'])]);
+    await projectUntilCaughtUp(connections, config);
+    const liveTime = (await readModelCollections(ctx.db, 1).shipments.findOne({ _id: 'C1:SO-R1' }))?.locations[0]?.packages[0]?.referencesChangedAt;
+    expect(liveTime).toBeInstanceOf(Date);
+    const t0 = await pollAfterAll();
+    // SO-R2's references change after the poll at t0: news to 2.1.0 alone.
+    await publish(config, [unseen.referenced(1, 1, ['B'])]);
+    await projectUntilCaughtUp(connections, config);
+    const referencesSince = async (since: Date) => {
+      const answer = await readWhole(await lookups.shipmentNotificationV21Batches(['C1'], { queryType: 3, shipmentDateTimeStamp: since }));
+      return answer.orders.flatMap((o) => o.salesOrders.flatMap((so) => so.shipments.flatMap((l) => l.packages.map((p) => [so.salesOrderNumber, p.shipReferences]))));
+    };
+    expect(await referencesSince(t0)).toEqual([['SO-R2', ['B']]]);
+    expect(await poll(app, t0)).toEqual({ v1: [], v2: [] });
+    const t1 = await pollAfterAll();
+
+    const result = await replay(ctx, {});
+    expect(result.outcome).toBe('switched');
+    await lookups.refresh();
+    const rebuilt = readModelCollections(ctx.db, 2).shipments;
+    expect((await rebuilt.findOne({ _id: 'C1:SO-R1' }))?.locations[0]?.packages[0]?.referencesChangedAt).toEqual(liveTime);
+    // After the switch: the poller at t0 still gets SO-R2's change, the one at t1 nothing, 1.0.0 and 2.0.0 nothing.
+    expect(await referencesSince(t0)).toEqual([['SO-R2', ['B']]]);
+    expect(await referencesSince(t1)).toEqual([]);
+    expect(await poll(app, t0)).toEqual({ v1: [], v2: [] });
   });
 
   it('a sales order reopened by a location projected while settling runs is news after the switch', { timeout: 180_000 }, async () => {

@@ -122,7 +122,16 @@ const extras = fc.record({
   upgrade: fc.boolean(),
   status: fc.record({ statusV2: fc.constantFrom(...statusWords), additionalExplanation: text(1024), qualityProofURL: text(1024) }, { requiredKeys: [] }),
   location: fc.record({ customerPickup: fc.boolean(), shipFrom: addressExtras, shipTo: addressExtras }, { requiredKeys: [] }),
-  package: fc.record({ carrierService: text(64), preProductionProof: fc.constantFrom(...preProductionProofs), uoms: fc.array(optional(fc.constantFrom(...quantityUoms)), { maxLength: 4 }) }, { requiredKeys: [] }),
+  package: fc.record(
+    {
+      carrierService: text(64),
+      preProductionProof: fc.constantFrom(...preProductionProofs),
+      uoms: fc.array(optional(fc.constantFrom(...quantityUoms)), { maxLength: 4 }),
+      // OSN 2.1.0's label references: no 2.0.0 answer shows them, so they must leave its answers valid as they are.
+      shipReferences: fc.array(text(64), { maxLength: 4 }),
+    },
+    { requiredKeys: [] },
+  ),
 });
 
 type Json = Record<string, unknown>;

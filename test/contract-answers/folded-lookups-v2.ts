@@ -51,6 +51,11 @@ export class FoldedLookupsV2 implements OrderLookupsV2 {
     return cappedInOneBatch(await this.shipmentNotificationsV2(clientIds, query));
   }
 
+  /** 2.1.0's: the same views (with their shipReferences), every sales order counting as news to queryType 3 here too. */
+  shipmentNotificationV21Batches(clientIds: string[], query: ShipmentQuery): Promise<CappedBatches<ShipmentNotificationV2View>> {
+    return this.shipmentNotificationV2Batches(clientIds, query);
+  }
+
   /** What shipmentNotificationV2Batches answers, read whole. */
   private async shipmentNotificationsV2(clientIds: string[], query: ShipmentQuery): Promise<CappedAnswer<ShipmentNotificationV2View>> {
     if (![1, 2, 3].includes(query.queryType)) return none;

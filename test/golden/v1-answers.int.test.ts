@@ -4,7 +4,8 @@
 // The answers recorded on main before 2.0.0 (answers.json) must come back unchanged whatever
 // is added beside them. GOLDEN_RECORD=1 records them again; without it a missing file fails.
 // Beside them, oss-osn-2.0.0.md §9.3: the same answers over the stream with contract v2 content
-// woven in (E) and over v1(E), and queryType 3 pollers shown nothing new by contract v2 events alone.
+// woven in (E) and over v1(E), and queryType 3 pollers shown nothing new by contract v2 events alone
+// (2.0.0's too, for a package sent again with only OSN 2.1.0's shipReferences: docs/design/queries.md).
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { setTimeout } from 'node:timers/promises';
@@ -29,14 +30,18 @@ import { servers, uniqueNames } from '../support/servers.js';
 import {
   ORDER_STATUS_URL,
   ORDER_STATUS_V2_URL,
+  osnV2Request,
   ossV2Request,
   post,
+  SHIPMENT_V2_URL,
   SHIPMENT_URL,
   shipmentRequest,
   statusDetailsRequest,
   statusTypesRequest,
 } from '../support/soap-requests.js';
 import { V2_ONLY_SALES_ORDER, v1Of, withV2Content } from './v2-interleaved.js';
+import { readWhole } from '../../contracts/lookups.js';
+import { SHIPMENTS_JSON_V2_PATH } from '../../services/query/versions/2.0.0/json/plugin.js';
 
 const HERE = new URL('./1.0.0/', import.meta.url);
 const EVENTS_FILE = new URL('events.jsonl', HERE);
@@ -204,7 +209,8 @@ it('answers 1.0.0 requests over a stream with contract v2 content (E) and over v
   expect(statesE.filter((s) => s.statusV2 && s.additionalExplanation && s.lines?.length && s.contacts?.length && s.issues?.some((i) => i.source === 'erp')).length).toBeGreaterThan(3);
   const locationsE = [...foldedE.shipments.values()].flatMap((s) => s.locations);
   expect(locationsE.some((l) => l.customerPickup === true && l.shipTo.regionV2 === 'ONT' && l.packages.some((p) => p.carrierService && p.items?.some((i) => i.uom)))).toBe(true);
-  expect(JSON.stringify([...foldedV1.orderStatus.values(), ...foldedV1.shipments.values()])).not.toMatch(/statusV2|regionV2|customerPickup|carrierService|"uom"|"lines"|"contacts"/);
+  expect(locationsE.some((l) => l.packages.some((p) => p.shipReferences?.length === 2))).toBe(true);
+  expect(JSON.stringify([...foldedV1.orderStatus.values(), ...foldedV1.shipments.values()])).not.toMatch(/statusV2|regionV2|customerPickup|carrierService|"uom"|"lines"|"contacts"|shipReferences/);
 
   const golden = await recordedAnswers();
   const appE = await serveFolded(e, foldedE, freshDatabase('golden-v2-e'));
@@ -286,7 +292,16 @@ it('1.0.0 queryType 3 (SOAP and JSON, statuses and shipments) shows a poller not
       customerPickup: true,
     },
   };
-  const projected = await project(collections, [...v2Events, relocated]);
+  // One of its packages sent again as it was, with OSN 2.1.0's shipReferences added: news to 2.1.0 alone.
+  const { packageId, shipmentDate, ...sameAsShipped } = location.packages[0]!;
+  const referenced = {
+    ...relocated,
+    eventId: '00000000-0000-4000-9000-0000000000fe',
+    type: 'PackageShipped',
+    sequence: relocated.sequence + 1,
+    data: { ...sameAsShipped, locationId: location.locationId, packageId, shipmentDate: shipmentDate.toISOString(), shipReferences: ['REF-AFTER-POLL'] },
+  };
+  const projected = await project(collections, [...v2Events, relocated, referenced]);
   expect(projected.effects.orderStatus).toHaveLength(touched.length);
   expect(projected.effects.shipments).toHaveLength(1);
 
@@ -299,6 +314,17 @@ it('1.0.0 queryType 3 (SOAP and JSON, statuses and shipments) shows a poller not
     expect((await ask(app, 'shipments', since)).body).toBe(golden[`json shipments {"queryType":"3","shipmentDateTimeStamp":"${FUTURE}"}`]!.body);
   };
   await nothingNew();
+  // Nor does 2.0.0's queryType 3, SOAP or JSON: byte for byte its answer to a poll from the future.
+  const osnV2 = (at: string) => post(app, SHIPMENT_V2_URL, osnV2Request({ id: PARTNER.id, password: PARTNER.password, queryType: '3', shipmentDateTimestamp: at }));
+  const shipmentsV2 = (at: string) =>
+    app.inject({ url: `${SHIPMENTS_JSON_V2_PATH}?${new URLSearchParams({ queryType: '3', shipmentDateTimestamp: at })}`, headers: { authorization: basic(PARTNER.id, PARTNER.password) } });
+  expect((await osnV2(since)).body).toBe((await osnV2(FUTURE)).body);
+  expect((await shipmentsV2(since)).body).toBe((await shipmentsV2(FUTURE)).body);
+  // 2.1.0's lookup does answer the package, with its references.
+  const v21 = await readWhole(await new MongoOrderLookups(collections).shipmentNotificationV21Batches(LINKED, { queryType: 3, shipmentDateTimeStamp: pollTime }));
+  expect(v21.orders.flatMap((o) => o.salesOrders.flatMap((s) => s.shipments.flatMap((l) => l.packages.map((p) => [s.salesOrderNumber, p.id, p.shipReferences]))))).toEqual([
+    [withLocation.salesOrderNumber, packageId, ['REF-AFTER-POLL']],
+  ]);
   // 2.0.0's lastUpdate does see them: the writes happened after the poll time.
   const lastUpdate = await post(app, ORDER_STATUS_V2_URL, ossV2Request('GetOrderStatusRequest', { id: PARTNER.id, password: PARTNER.password, queryType: 'lastUpdate', statusTimeStamp: since }));
   expect([...lastUpdate.body.matchAll(/<salesOrderNumber>([^<]*)</g)].map((m) => m[1]).sort()).toEqual(touched.map((s) => s.salesOrderNumber).sort());

@@ -125,6 +125,8 @@ function enriched(event: Sent, k: number, n: number): Sent {
           carrierService: 'Ground Saver',
           preProductionProof: n % 3 === 0 ? 'Yes' : 'No',
           ...(items ? { items: items.map((item, i) => (i % 2 === 0 ? { ...item, uom: 'DZ' } : item)) } : {}),
+          // OSN 2.1.0's label references, on every other sales order's packages: no 1.0.0 answer shows them.
+          ...(k % 2 === 0 ? { shipReferences: [`REF-${event.salesOrderNumber}`, `Dept ${n}`] } : {}),
         },
       };
     }

@@ -114,6 +114,11 @@ export class FakeLookupsV2 implements OrderLookupsV2 {
       });
     return cappedInOneBatch({ orders, more: this.more });
   }
+
+  /** 2.1.0's: the notifications given, chosen as 2.0.0's (the calls recorded with them). */
+  shipmentNotificationV21Batches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedBatches<ShipmentNotificationV2View>> {
+    return this.shipmentNotificationV2Batches(clientIds, query, signal);
+  }
 }
 
 export class FakeAuthenticator implements Authenticator {

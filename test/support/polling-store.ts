@@ -25,9 +25,11 @@ export function written(key: string, state: ShipmentsState, times: VisibleTimes,
         ...location,
         ...(flagAt ? { completeChangedAt: flagAt } : {}),
         packages: location.packages.map((pkg, j) => {
-          const source = lt.packages[j]!;
-          const visibleAt = time(source, () => (source.from === 'stored' ? storedLocation(source)?.packages[source.package!]?.visibleAt : undefined));
-          return { ...pkg, ...(visibleAt ? { visibleAt } : {}) };
+          const storedPackage = (source: TimeSource) => (source.from === 'stored' ? storedLocation(source)?.packages[source.package!] : undefined);
+          const [source, references] = [lt.packages[j]!, lt.references[j]!];
+          const visibleAt = time(source, () => storedPackage(source)?.visibleAt);
+          const referencesChangedAt = time(references, () => storedPackage(references)?.referencesChangedAt);
+          return { ...pkg, ...(visibleAt ? { visibleAt } : {}), ...(referencesChangedAt ? { referencesChangedAt } : {}) };
         }),
       };
     }),

@@ -31,6 +31,7 @@ export const shipmentsStoreFields = {
   shipmentDates: 0,
   'locations.completeChangedAt': 0,
   'locations.packages.visibleAt': 0,
+  'locations.packages.referencesChangedAt': 0,
   resume: 0,
 } as const;
 export const shipmentsStateProjection = { _id: 0, ...shipmentsStoreFields } as const;

@@ -4,7 +4,9 @@ import type { Address } from '../../../contracts/erp-event-schema.js';
 import type { CappedAnswer, ShipmentNotificationV2View } from '../../../contracts/lookup-answers-v2.js';
 import { readWhole, type OrderStatusV2Query } from '../../../contracts/lookups.js';
 import type { IssueState, LocationState, OrderStatusState, PackageState, ShipmentsState } from '../../../projections/state.js';
-import { sampleShipFrom, sampleShipTo } from '../../../test/fixtures/sample-events.js';
+import type { ErpEvent } from '../../../contracts/erp-events.js';
+import { evolveShipments } from '../../../projections/shipments.js';
+import { asV2, locationRecorded, packageShipped, sampleShipFrom, sampleShipTo, statusChanged } from '../../../test/fixtures/sample-events.js';
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
 import { readShipmentsWhole } from '../../../test/support/read-shipments.js';
 import { changeTimeOverlapMs } from './changed-since.js';
@@ -468,5 +470,60 @@ describe('OSN 2.0.0 lookups', () => {
       ['PO-B', ['2026-11-02T08:00:00.000Z']],
       ['PO-A', ['2026-11-03T08:00:00.000Z']],
     ]);
+  });
+});
+
+describe('OSN 2.1.0 lookups: shipReferences (docs/design/queries.md)', () => {
+  const fold = (state: ShipmentsState | undefined, ...events: ErpEvent[]) => events.reduce(evolveShipments, state)!;
+  const referencesOf = (answer: CappedAnswer<ShipmentNotificationV2View>) =>
+    answer.orders.map((o) => [o.purchaseOrderNumber, o.salesOrders.map((s) => [s.salesOrderNumber, s.shipments.map((l) => [l.id, l.packages.map((p) => [p.id, p.shipReferences])])])]);
+  const ofPurchaseOrder = statusChanged(1, { purchaseOrderNumber: 'PO-R', statusId: 20 });
+  const other = (event: ErpEvent): ErpEvent => ({ ...event, salesOrderNumber: 'SO-OTHER' });
+
+  it('queryType 3: a package sent again with only its shipReferences changed is news to 2.1.0, not to 1.0.0 or 2.0.0; queryType 1 as 2.0.0 with them', async () => {
+    const refs = await freshStore('v21-references');
+    const refsLookups = new MongoOrderLookups(refs);
+    const first = fold(undefined, ofPurchaseOrder, locationRecorded(2, 1), asV2(packageShipped(3, 1, 1, { shipReferences: ['PO 4711', 'Dept 12'] })));
+    // Another sales order of the purchase order, left as it is: not answered by a news-only poll.
+    const untouched = fold(undefined, ...[ofPurchaseOrder, locationRecorded(2, 1), packageShipped(3, 1, 7)].map(other));
+    await writeEffects(refs, { orderStatus: [], shipments: [first, untouched].map((after) => ({ after })) });
+    // A poll after the first writes, less the overlap: they are no news to it; the package shipped in 2025.
+    const polled = { queryType: 3, shipmentDateTimeStamp: new Date((await serverNow()).getTime() + changeTimeOverlapMs + 1) } as const;
+    await sleep(20);
+    const nothingNew = { orders: [], more: false };
+    // The same references sent again: no news to anyone.
+    const again = fold(first, asV2(packageShipped(4, 1, 1, { shipReferences: ['PO 4711', 'Dept 12'] })));
+    await writeEffects(refs, { orderStatus: [], shipments: [{ before: first, after: again }] });
+    expect(await readWhole(await refsLookups.shipmentNotificationV21Batches(['C1'], polled))).toEqual(nothingNew);
+
+    const changed = fold(again, asV2(packageShipped(5, 1, 1, { shipReferences: ['PO 4712'] })));
+    await writeEffects(refs, { orderStatus: [], shipments: [{ before: again, after: changed }] });
+    const v21 = await readWhole(await refsLookups.shipmentNotificationV21Batches(['C1'], polled));
+    expect(v21.more).toBe(false);
+    expect(referencesOf(v21)).toEqual([['PO-R', [['SO-9', [[1, [[1, ['PO 4712']]]]]]]]]);
+    expect(await readWhole(await refsLookups.shipmentNotificationV2Batches(['C1'], polled))).toEqual(nothingNew);
+    expect(await readShipmentsWhole(refsLookups, ['C1'], polled)).toEqual([]);
+    // The same poll from another client sees nothing of it.
+    expect(await readWhole(await refsLookups.shipmentNotificationV21Batches(['C2'], polled))).toEqual(nothingNew);
+
+    // Cleared: news to 2.1.0 again, the package answered without them.
+    await sleep(20);
+    const later = { queryType: 3, shipmentDateTimeStamp: new Date((await serverNow()).getTime() + changeTimeOverlapMs + 1) } as const;
+    await sleep(20);
+    const cleared = fold(changed, packageShipped(6, 1, 1));
+    await writeEffects(refs, { orderStatus: [], shipments: [{ before: changed, after: cleared }] });
+    expect(referencesOf(await readWhole(await refsLookups.shipmentNotificationV21Batches(['C1'], later)))).toEqual([['PO-R', [['SO-9', [[1, [[1, undefined]]]]]]]]);
+    expect(await readWhole(await refsLookups.shipmentNotificationV2Batches(['C1'], later))).toEqual(nothingNew);
+
+    // queryType 1 and 2: 2.1.0's answer is 2.0.0's; both views hold the references (2.0.0's renderers leave them out).
+    const byNumber = { queryType: 1, referenceNumber: 'PO-R' } as const;
+    const v21ByNumber = await readWhole(await refsLookups.shipmentNotificationV21Batches(['C1'], byNumber));
+    expect(v21ByNumber).toEqual(await readWhole(await refsLookups.shipmentNotificationV2Batches(['C1'], byNumber)));
+    expect(referencesOf(v21ByNumber)).toEqual([['PO-R', [['SO-9', [[1, [[1, undefined]]]]], ['SO-OTHER', [[1, [[7, undefined]]]]]]]]);
+    await writeEffects(refs, { orderStatus: [], shipments: [{ before: cleared, after: fold(cleared, asV2(packageShipped(7, 1, 1, { shipReferences: ['A', 'B', 'C', 'D'] }))) }] });
+    const bySalesOrder = { queryType: 2, referenceNumber: 'SO-9' } as const;
+    expect(referencesOf(await readWhole(await refsLookups.shipmentNotificationV21Batches(['C1'], bySalesOrder)))).toEqual([['PO-R', [['SO-9', [[1, [[1, ['A', 'B', 'C', 'D']]]]]]]]]);
+    // The store's time stays out of the views.
+    expect(JSON.stringify(await readWhole(await refsLookups.shipmentNotificationV21Batches(['C1'], { queryType: 3, shipmentDateTimeStamp: new Date(0) })))).not.toMatch(/referencesChangedAt|visibleAt/);
   });
 });

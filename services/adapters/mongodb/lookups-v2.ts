@@ -48,6 +48,9 @@ const {
   ...withoutVisibleTimes
 } = shipmentsStateProjection;
 export const shipmentNewsFieldsV2 = { ...withoutVisibleTimes, sequence: 0 } as const;
+/** 2.1.0's queryType 3 keeps its packages' references times too (answeringV21). */
+const { 'locations.packages.referencesChangedAt': _references, ...withoutAnyNewsTime } = shipmentNewsFieldsV2;
+export const shipmentNewsFieldsV21 = withoutAnyNewsTime;
 
 /** 2.0.0 answers only what has a package: a location without one is left out, so is a sales order with none. */
 const hasPackage = { 'locations.packages.0': { $exists: true } } as const;
@@ -113,7 +116,26 @@ export class MongoOrderLookupsV2 implements OrderLookupsV2 {
    * OSN 2.0.0: queryType 1, 2, 3 as 1.0.0's (MongoOrderLookups.shipmentNotificationBatches), sent as
    * they are read alike, answering only locations with packages (queryType 3: see v2LocationsOfNews).
    */
-  async shipmentNotificationV2Batches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedBatches<ShipmentNotificationV2View>> {
+  shipmentNotificationV2Batches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedBatches<ShipmentNotificationV2View>> {
+    return this.shipmentNotifications(clientIds, query, answeringV2, signal);
+  }
+
+  /**
+   * OSN 2.1.0: as 2.0.0's (shipmentNotificationV2Batches), its packages with their shipReferences;
+   * queryType 3 also answers a package whose shipReferences changed since (answeringV21,
+   * docs/design/queries.md), which 1.0.0 and 2.0.0 do not show.
+   */
+  shipmentNotificationV21Batches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedBatches<ShipmentNotificationV2View>> {
+    return this.shipmentNotifications(clientIds, query, answeringV21, signal);
+  }
+
+  /** queryType 1 and 2 of 2.0.0 and 2.1.0 alike; queryType 3 by `answering`, the version's news rule. */
+  private async shipmentNotifications(
+    clientIds: string[],
+    query: ShipmentQuery,
+    answering: Answering<SalesOrderShipmentV2View>,
+    signal?: AbortSignal,
+  ): Promise<CappedBatches<ShipmentNotificationV2View>> {
     const read: ReadOptions = signal ? { signal } : {};
     const none = cappedInOneBatch<ShipmentNotificationV2View>({ orders: [], more: false });
     if (clientIds.length === 0 || ![1, 2, 3].includes(query.queryType)) return none;
@@ -123,7 +145,7 @@ export class MongoOrderLookupsV2 implements OrderLookupsV2 {
         collection: this.collections.shipments,
         clientIds,
         timestamp: query.shipmentDateTimeStamp ?? new Date(0),
-        ...answeringV2,
+        ...answering,
         read,
       });
       return { more, batches: mapBatches(batches, (batch) => answered(batch, (g) => g.purchaseOrderMembers)) };
@@ -148,4 +170,7 @@ export const newsOfV2 = (doc: ShipmentsDocument, news: ShipmentsState, since: Sh
   toSalesOrderShipmentV2(v2LocationsOfNews(doc, news, since));
 
 /** 2.0.0's queryType 3: its fields, what it answers of a sales order's news, and that it answers no location without a package. */
-export const answeringV2: Answering<SalesOrderShipmentV2View> = { projection: shipmentNewsFieldsV2, answerOf: newsOfV2, packagesOnly: true };
+export const answeringV2: Answering<SalesOrderShipmentV2View> = { projection: shipmentNewsFieldsV2, answerOf: newsOfV2, packagesOnly: true, countsReferences: false };
+
+/** 2.1.0's queryType 3: 2.0.0's, a package whose shipReferences changed since news too (its references time read). */
+export const answeringV21: Answering<SalesOrderShipmentV2View> = { projection: shipmentNewsFieldsV21, answerOf: newsOfV2, packagesOnly: true, countsReferences: true };

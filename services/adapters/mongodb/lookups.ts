@@ -19,7 +19,7 @@ const byPurchaseOrder: Sort = { purchaseOrderNumber: 1, clientId: 1, salesOrderN
 /** queryType 3 reads the visible times too, to narrow each sales order to its news. */
 export const shipmentNewsProjection = { ...v1ShipmentsProjection, completeChangedAt: 1, 'locations.completeChangedAt': 1, 'locations.packages.visibleAt': 1 } as const;
 /** 1.0.0's queryType 3: its fields, and each sales order's news answered as it is (every answered location, with or without packages). */
-export const answeringV1: Answering<ShipmentsState> = { projection: shipmentNewsProjection, answerOf: (_doc, news) => news, packagesOnly: false };
+export const answeringV1: Answering<ShipmentsState> = { projection: shipmentNewsProjection, answerOf: (_doc, news) => news, packagesOnly: false, countsReferences: false };
 
 /** An answerable sales order as the 1.0.0 lookups read it: its contract v1 fields alone. */
 type StatusMember = Pick<OrderStatusDocument, 'clientId' | 'salesOrderNumber' | 'changedAt'> & StatusFields;
@@ -110,6 +110,10 @@ export class MongoOrderLookups implements OrderLookups, OrderLookupsV2 {
 
   shipmentNotificationV2Batches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedBatches<ShipmentNotificationV2View>> {
     return endedBySignal(signal, () => this.v2.shipmentNotificationV2Batches(clientIds, query, signal));
+  }
+
+  shipmentNotificationV21Batches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedBatches<ShipmentNotificationV2View>> {
+    return endedBySignal(signal, () => this.v2.shipmentNotificationV21Batches(clientIds, query, signal));
   }
 }
 

@@ -43,6 +43,8 @@ const location = (locationId: number, packages: StoredPackage[], flagChanged?: n
 });
 /** An old package: shipped and made visible a day before the timestamp. */
 const old = (packageId: number) => pkg(packageId, -day, -day);
+/** An old package whose shipReferences changed at this offset: news to 2.1.0 alone. */
+const referencesChanged = (packageId: number, changed: number): StoredPackage => ({ ...old(packageId), shipReferences: ['PO 4711'], referencesChangedAt: at(changed) });
 
 interface Row {
   name: string;
@@ -76,11 +78,16 @@ const rows: Row[] = [
   { name: 'a location without packages beside one with a late-visible package', locations: [location(1, [], 5 * 60_000), location(2, [pkg(1, -day, hour)])] },
   { name: 'came under its purchase order after, old packages only', purchaseOrderSet: 5 * 60_000, locations: [location(1, [old(1)])] },
   { name: 'came under its purchase order after, with a new package', purchaseOrderSet: 5 * 60_000, locations: [location(1, [pkg(1, 3 * hour, 3 * hour)]), location(2, [])] },
+  { name: 'an old package whose references changed after', locations: [location(1, [old(1), referencesChanged(2, 10 * 60_000)])] },
+  { name: 'an old package whose references changed inside the overlap', locations: [location(1, [referencesChanged(1, inOverlap)])] },
+  { name: 'an old package whose references changed long before', locations: [location(1, [referencesChanged(1, -hour)])] },
+  { name: 'references changed after beside a new package shipped later', locations: [location(1, [referencesChanged(1, 10 * 60_000)]), location(2, [pkg(2, 2 * hour, 2 * hour)])] },
+  { name: 'references changed after, beside a flagged location without packages', locations: [location(1, [], 5 * 60_000), location(2, [referencesChanged(1, hour)])] },
 ];
 
 const documentOf = (row: Row, i: number): ShipmentsDocument => {
   const salesOrderNumber = `SO-${i}`;
-  const times = [...row.locations.flatMap((l) => [l.completeChangedAt, ...l.packages.flatMap((p) => [p.shipmentDate, p.visibleAt])]), row.flagChanged, row.purchaseOrderSet]
+  const times = [...row.locations.flatMap((l) => [l.completeChangedAt, ...l.packages.flatMap((p) => [p.shipmentDate, p.visibleAt, p.referencesChangedAt])]), row.flagChanged, row.purchaseOrderSet]
     .filter((t): t is Date | number => t !== undefined)
     .map((t) => (typeof t === 'number' ? T + t : t.getTime()));
   return {
@@ -105,17 +112,20 @@ const sinces: { name: string; since: ShipmentNewsSince }[] = [
   { name: 'visible times less the overlap', since: { shippedSince: at(0), visibleSince: at(-changeTimeOverlapMs) } },
 ];
 
-const combinations = [
-  { answeredWhole: false, packagesOnly: false },
-  { answeredWhole: true, packagesOnly: false },
-  { answeredWhole: false, packagesOnly: true },
-  { answeredWhole: true, packagesOnly: true },
+// 1.0.0's rule, 2.0.0's (packages only) and 2.1.0's (packages only, reference changes counted).
+const rules = [
+  { packagesOnly: false, countsReferences: false },
+  { packagesOnly: true, countsReferences: false },
+  { packagesOnly: true, countsReferences: true },
 ] as const;
-const label = ({ answeredWhole, packagesOnly }: { answeredWhole: boolean; packagesOnly: boolean }) => `${answeredWhole ? 'whole' : 'news'}/${packagesOnly ? 'v2' : 'v1'}`;
+const combinations = rules.flatMap((rule) => [false, true].map((answeredWhole) => ({ answeredWhole, ...rule })));
+type Combination = (typeof combinations)[number];
+const ruleLabel = ({ packagesOnly, countsReferences }: Pick<Combination, 'packagesOnly' | 'countsReferences'>) => (countsReferences ? 'v21' : packagesOnly ? 'v2' : 'v1');
+const label = (c: Combination) => `${c.answeredWhole ? 'whole' : 'news'}/${ruleLabel(c)}`;
 
 /** What readNews keys the sales order at, null where it answers nothing of it (lookups.ts answers all of newsOf; lookups-v2.ts, newsOfV2). */
-function jsKey(doc: ShipmentsDocument, since: ShipmentNewsSince, answeredWhole: boolean, packagesOnly: boolean): Date | null {
-  const fresh = newsOf(doc, since, answeredWhole);
+function jsKey(doc: ShipmentsDocument, since: ShipmentNewsSince, { answeredWhole, packagesOnly, countsReferences }: Combination): Date | null {
+  const fresh = newsOf(doc, since, answeredWhole, countsReferences);
   if (!fresh || (packagesOnly && newsOfV2(doc, fresh, since) === undefined)) return null;
   const key = newsKey(packagesOnly ? newsKeyedInV2(doc, fresh) : fresh, since);
   // An answered sales order always has a key: Infinity would mean the two rules differ on what is answered.
@@ -137,26 +147,43 @@ const cases = sinces.flatMap(({ name: sinceName, since }) => rows.map((row, i) =
 describe('the server’s news key (serverNewsKey) against the JS rules it mirrors', () => {
   for (const { name, doc, since } of cases) it(name, async () => {
     const projected = Object.fromEntries(combinations.map((c) => [label(c), serverNewsKey(since, { exact: true, ...c })]));
-    const [found] = await shipments.aggregate<Record<string, Date | null>>([{ $match: { _id: doc._id } }, { $project: { _id: 0, lower: serverNewsKey(since, { exact: false }), ...projected } }]).toArray();
-    const { lower = null, ...exact } = found!;
-    const expected = Object.fromEntries(combinations.map((c) => [label(c), jsKey(doc, since, c.answeredWhole, c.packagesOnly)]));
+    const lowers = { lower: serverNewsKey(since, { exact: false, countsReferences: false }), lowerV21: serverNewsKey(since, { exact: false, countsReferences: true }) };
+    const [found] = await shipments.aggregate<Record<string, Date | null>>([{ $match: { _id: doc._id } }, { $project: { _id: 0, ...lowers, ...projected } }]).toArray();
+    const { lower = null, lowerV21 = null, ...exact } = found!;
+    const expected = Object.fromEntries(combinations.map((c) => [label(c), jsKey(doc, since, c)]));
     expect(exact).toEqual(expected);
 
-    // The lower bound firstPurchaseOrders chooses by (exact: false): never later than the exact key
+    // The lower bound firstPurchaseOrders chooses by (exact: false), of the rule's own: never later than the exact key
     // of a sales order answered by its news, so null only where that answers nothing.
-    const atOrBefore = (key: Date | null, what: string) => {
+    const atOrBefore = (key: Date | null, what: string, bound = lower) => {
       if (key === null) return;
-      expect(lower, `lower bound, ${what}`).not.toBeNull();
-      expect(lower!.getTime(), `lower bound, ${what}`).toBeLessThanOrEqual(key.getTime());
+      expect(bound, `lower bound, ${what}`).not.toBeNull();
+      expect(bound!.getTime(), `lower bound, ${what}`).toBeLessThanOrEqual(key.getTime());
     };
-    for (const c of combinations.filter((c) => !c.answeredWhole)) atOrBefore(expected[label(c)]!, label(c));
+    for (const c of combinations.filter((c) => !c.answeredWhole)) atOrBefore(expected[label(c)]!, label(c), c.countsReferences ? lowerV21 : lower);
     // Answered whole, a sales order can key at the timestamp with a null or later bound: its purchase
     // order is whole by a member whose own flag changed or that came under it since, keyed at the
     // timestamp by the bound, or by one that left it, keyed there by firstPurchaseOrders. Such a
     // member's bound is at the timestamp at the latest, and never later than its whole key.
     if ([doc.completeChangedAt, doc.purchaseOrderSetAt].some((t) => t !== undefined && t >= since.visibleSince)) {
       atOrBefore(since.shippedSince, 'a member that may change its purchase order’s flag');
-      for (const c of combinations.filter((c) => c.answeredWhole)) atOrBefore(expected[label(c)]!, label(c));
+      for (const c of combinations.filter((c) => c.answeredWhole)) atOrBefore(expected[label(c)]!, label(c), c.countsReferences ? lowerV21 : lower);
     }
+  });
+
+  it('a references change alone: news to 2.1.0, keyed at the package’s shipmentDate; 1.0.0 and 2.0.0 answer nothing of it, nor choose it', async () => {
+    const i = rows.findIndex((row) => row.name === 'an old package whose references changed after');
+    const doc = documents[i]!;
+    const since = sinces[1]!.since;
+    const [found] = await shipments
+      .aggregate<Record<string, Date | null>>([
+        { $match: { _id: doc._id } },
+        { $project: { _id: 0, v1: serverNewsKey(since, { exact: false, countsReferences: false }), v21: serverNewsKey(since, { exact: false, countsReferences: true }) } },
+      ])
+      .toArray();
+    expect(found).toEqual({ v1: null, v21: at(-day) });
+    expect(jsKey(doc, since, { answeredWhole: false, packagesOnly: true, countsReferences: true })).toEqual(at(-day));
+    expect(jsKey(doc, since, { answeredWhole: false, packagesOnly: true, countsReferences: false })).toBeNull();
+    expect(jsKey(doc, since, { answeredWhole: false, packagesOnly: false, countsReferences: false })).toBeNull();
   });
 });

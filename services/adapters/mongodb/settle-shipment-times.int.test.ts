@@ -1,7 +1,10 @@
 import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErpEvent } from '../../../contracts/erp-events.js';
-import { locationRecorded, packageShipped, shipmentCompleted, statusChanged } from '../../../test/fixtures/sample-events.js';
+import { asV2, locationRecorded, packageShipped, shipmentCompleted, statusChanged } from '../../../test/fixtures/sample-events.js';
+import { readWhole } from '../../../contracts/lookups.js';
+import { changeTimeOverlapMs } from './changed-since.js';
+import { MongoOrderLookups } from './lookups.js';
 import { evolveShipments } from '../../../projections/shipments.js';
 import type { ShipmentsState } from '../../../projections/state.js';
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
@@ -58,6 +61,45 @@ describe('settling a rebuild’s visible times against the live version at the s
     // The states are untouched.
     expect(await rebuilt.shipments.findOne({ _id: 'C1:SO-9' }, { projection: shipmentsStateProjection })).toEqual(ahead);
 
+    await mongo.db(database).dropDatabase();
+  });
+
+  it('a references change (2.1.0): a rebuild keeps the live version’s time where it shows the same references, and stamps at the switch those it shows otherwise', async () => {
+    const { database } = uniqueNames('shipment-times-references');
+    const live = readModelCollections(mongo.db(database), 1);
+    const rebuilt = readModelCollections(mongo.db(database), 2);
+    const shippedWith = (sequence: number, shipReferences: string[]) => asV2(packageShipped(sequence, 1, 1, { shipReferences }));
+    const start = [statusChanged(1), locationRecorded(2, 1), shippedWith(3, ['PO 4711'])];
+    // SO-9: the live version shows the change. SO-2: the rebuild ran one change ahead of it.
+    const [first, firstOther] = [fold(undefined, ...start), fold(undefined, ...start.map(other))];
+    const [changed, changedOther] = [fold(first, shippedWith(4, ['PO 4712'])), fold(firstOther, other(shippedWith(4, ['PO 4712'])))];
+    await write(live, first, firstOther);
+    await new Promise((resolve) => setTimeout(resolve, 15));
+    await writeEffects(live, { orderStatus: [], shipments: [{ before: first, after: changed }] });
+    const liveChanged = (await live.shipments.findOne({ _id: 'C1:SO-9' }))!;
+    const liveTime = liveChanged.locations[0]!.packages[0]!.referencesChangedAt!;
+    expect(liveTime).toBeInstanceOf(Date);
+    // The rebuild, event by event, as the replay's projector writes it: carried over from the live version where it can.
+    await new Promise((resolve) => setTimeout(resolve, 15));
+    for (const [before, after] of [[undefined, first], [first, changed]] as const) await writeEffects(rebuilt, { orderStatus: [], shipments: [{ before, after }] }, live);
+    for (const [before, after] of [[undefined, firstOther], [firstOther, changedOther]] as const) await writeEffects(rebuilt, { orderStatus: [], shipments: [{ before, after }] }, live);
+    const settleStarted = await serverNow();
+
+    expect(await settleShipmentTimes(rebuilt, live, { stamp: true })).toEqual({ carried: 1, stamped: 1 });
+
+    const settled = (await rebuilt.shipments.findOne({ _id: 'C1:SO-9' }))!;
+    expect(settled.locations[0]!.packages[0]!.referencesChangedAt).toEqual(liveTime);
+    expect(times(settled)).toEqual(times(liveChanged));
+    const settledOther = (await rebuilt.shipments.findOne({ _id: 'C1:SO-2' }))!;
+    expect(settledOther.locations[0]!.packages[0]!.referencesChangedAt!.getTime()).toBeGreaterThanOrEqual(settleStarted);
+    expect(settledOther.lastNewsAt).toEqual(settledOther.locations[0]!.packages[0]!.referencesChangedAt);
+
+    // A 2.1.0 poller of the live version after its change sees SO-2's alone after the switch; 2.0.0's sees neither.
+    const lookups = new MongoOrderLookups(rebuilt);
+    const polled = { queryType: 3, shipmentDateTimeStamp: new Date(liveTime.getTime() + changeTimeOverlapMs + 1) } as const;
+    const v21 = await readWhole(await lookups.shipmentNotificationV21Batches(['C1'], polled));
+    expect(v21.orders.flatMap((o) => o.salesOrders.map((so) => [so.salesOrderNumber, so.shipments.flatMap((l) => l.packages.map((p) => p.shipReferences))]))).toEqual([['SO-2', [['PO 4712']]]]);
+    expect(await readWhole(await lookups.shipmentNotificationV2Batches(['C1'], polled))).toEqual({ orders: [], more: false });
     await mongo.db(database).dropDatabase();
   });
 

@@ -40,11 +40,16 @@ export interface NewsQuery<S> {
    * instead of being planned and then left out.
    */
   packagesOnly: boolean;
+  /**
+   * 2.1.0's news rule (docs/design/queries.md): a package whose shipReferences changed since is news
+   * too (newsOf's `countsReferences`), chosen, planned and read so; `projection` must keep its time.
+   */
+  countsReferences: boolean;
   read: ReadOptions;
 }
 
 /** How a query's sales orders are read and answered: each version's one definition (lookups.ts, lookups-v2.ts). */
-export type Answering<S> = Pick<NewsQuery<S>, 'projection' | 'answerOf' | 'packagesOnly'>;
+export type Answering<S> = Pick<NewsQuery<S>, 'projection' | 'answerOf' | 'packagesOnly' | 'countsReferences'>;
 
 /**
  * Shipment queryType 3 (queries.md): what is new since `timestamp`, each purchase order whole
@@ -57,14 +62,14 @@ export type Answering<S> = Pick<NewsQuery<S>, 'projection' | 'answerOf' | 'packa
  * to answer makes room for the next one, so a capped answer holds exactly as many as fit.
  * `projection` must keep the times (completeChangedAt, visibleAt) that newsOf reads.
  */
-export async function newsSince<S>({ collection, clientIds, timestamp, projection, answerOf, packagesOnly, read }: NewsQuery<S>): Promise<ShipmentNews<S>> {
+export async function newsSince<S>({ collection, clientIds, timestamp, projection, answerOf, packagesOnly, countsReferences, read }: NewsQuery<S>): Promise<ShipmentNews<S>> {
   const since = newsSinceOf(timestamp);
   const members = new Map<string, PurchaseOrderMember[]>();
-  const { chosen, more } = await chooseInRounds(collection, clientIds, since, read, async (found) => {
+  const { chosen, more } = await chooseInRounds(collection, clientIds, since, countsReferences, read, async (found) => {
     const membersRead = await membersOf(collection, found, read);
     for (const [key, value] of membersRead) members.set(key, value);
     const wholeness = found.map((g) => ({ ...g, whole: isWhole(g, membersRead.get(groupKey(g)) ?? [], since) }));
-    return readNews(collection, wholeness, since, { projection, answerOf, packagesOnly }, read);
+    return readNews(collection, wholeness, since, { projection, answerOf, packagesOnly, countsReferences }, read);
   });
   return {
     groups: chosen.map((g) => ({ clientId: g.clientId, purchaseOrderNumber: g.purchaseOrderNumber, members: g.members.map((m) => m.answer) })),
@@ -102,10 +107,10 @@ export interface StreamedShipmentNews<S> {
  * error), the batches then. After the last read, the collection is confirmed to be still stored
  * (confirmStillStored): a version dropped mid-answer fails the answer, never shortens it.
  */
-export async function newsSinceInBatches<S>({ collection, clientIds, timestamp, projection, answerOf, packagesOnly, read }: NewsQuery<S>): Promise<StreamedShipmentNews<S>> {
+export async function newsSinceInBatches<S>({ collection, clientIds, timestamp, projection, answerOf, packagesOnly, countsReferences, read }: NewsQuery<S>): Promise<StreamedShipmentNews<S>> {
   const since = newsSinceOf(timestamp);
-  const { chosen, more } = await chooseInRounds(collection, clientIds, since, read, (found) => planNews(collection, found, since, packagesOnly, read));
-  return { more, batches: readInOrder(collection, chosen, since, { projection, answerOf, packagesOnly }, read) };
+  const { chosen, more } = await chooseInRounds(collection, clientIds, since, countsReferences, read, (found) => planNews(collection, found, since, { packagesOnly, countsReferences }, read));
+  return { more, batches: readInOrder(collection, chosen, since, { projection, answerOf, packagesOnly, countsReferences }, read) };
 }
 
 /** Purchase orders read in the first batch, then in each later one: a small first batch sends its bytes early. */
@@ -179,6 +184,7 @@ async function chooseInRounds<G extends NewsPlace>(
   collection: Collection<ShipmentsDocument>,
   clientIds: string[],
   since: ShipmentNewsSince,
+  countsReferences: boolean,
   read: ReadOptions,
   answer: (chosen: FirstChange[]) => Promise<G[]>,
 ): Promise<{ chosen: G[]; more: boolean }> {
@@ -193,7 +199,7 @@ async function chooseInRounds<G extends NewsPlace>(
     const room = maxPurchaseOrdersPerAnswer - kept.length;
     const size = Math.max(room, later);
     if (room < later) later = Math.min(later * 2, laterRounds.most);
-    const found = await firstPurchaseOrders(collection, { ...base, ...newsFilter(since) }, left, since, after, size, read);
+    const found = await firstPurchaseOrders(collection, { ...base, ...newsFilter(since) }, left, since, countsReferences, after, size, read);
     const round = found.slice(0, size);
     after = round.at(-1);
     // News written between two rounds can move a purchase order's bound later, past the page: none is answered twice.
@@ -245,7 +251,13 @@ const isWhole = (g: FirstChange, members: readonly PurchaseOrderMember[], since:
  * in one read: each purchase order's key both ways, the one taken chosen by its flags. Those with
  * nothing to answer are left out. The server sends each purchase order's keys and flags, not its documents.
  */
-async function planNews(collection: Collection<ShipmentsDocument>, chosen: FirstChange[], since: ShipmentNewsSince, packagesOnly: boolean, read: ReadOptions): Promise<PlannedPurchaseOrder[]> {
+async function planNews(
+  collection: Collection<ShipmentsDocument>,
+  chosen: FirstChange[],
+  since: ShipmentNewsSince,
+  rule: Pick<Answering<unknown>, 'packagesOnly' | 'countsReferences'>,
+  read: ReadOptions,
+): Promise<PlannedPurchaseOrder[]> {
   if (chosen.length === 0) return [];
   const ofChosen = new Set(chosen.map(groupKey));
   const hasNews = { $gte: ['$lastNewsAt', since.visibleSince] };
@@ -255,8 +267,8 @@ async function planNews(collection: Collection<ShipmentsDocument>, chosen: First
       {
         $group: {
           _id: { clientId: '$clientId', purchaseOrderNumber: '$purchaseOrderNumber' },
-          ifNews: { $min: { $cond: [hasNews, serverNewsKey(since, { exact: true, answeredWhole: false, packagesOnly }), null] } },
-          ifWhole: { $min: serverNewsKey(since, { exact: true, answeredWhole: true, packagesOnly }) },
+          ifNews: { $min: { $cond: [hasNews, serverNewsKey(since, { exact: true, answeredWhole: false, ...rule }), null] } },
+          ifWhole: { $min: serverNewsKey(since, { exact: true, answeredWhole: true, ...rule }) },
           // A time the document lacks is left out of its member, as membersOf's projection leaves it.
           members: { $push: { complete: '$complete', completeChangedAt: '$completeChangedAt', purchaseOrderSetAt: '$purchaseOrderSetAt' } },
         },
@@ -284,7 +296,7 @@ async function readNews<S>(
   collection: Collection<ShipmentsDocument>,
   chosen: WithWholeness[],
   since: ShipmentNewsSince,
-  { projection, answerOf, packagesOnly }: Answering<S>,
+  { projection, answerOf, packagesOnly, countsReferences }: Answering<S>,
   read: ReadOptions,
 ): Promise<KeyedGroup<S>[]> {
   const whole = new Set(chosen.filter((g) => g.whole).map(groupKey));
@@ -300,7 +312,7 @@ async function readNews<S>(
       const key = groupKey(so);
       // ofPurchaseOrders also matches other combinations of the clients and numbers: each part keeps its own.
       if (!ofPart.has(key)) continue;
-      const fresh = newsOf(so, since, whole.has(key));
+      const fresh = newsOf(so, since, whole.has(key), countsReferences);
       const answer = fresh && answerOf(so, fresh, since);
       if (fresh && answer !== undefined) answered.get(key)!.members.push({ so: fresh, answer, key: newsKey(packagesOnly ? newsKeyedInV2(so, fresh) : fresh, since) });
     }
@@ -336,11 +348,21 @@ export async function membersOf(
  * that needs no purchase order's flags (firstPurchaseOrders): a sales order whose own flag
  * changed, or that came under its purchase order, since then, is keyed at the timestamp, as its
  * purchase order's flag may have changed with it (one left with nothing to answer makes room for
- * the next in chooseInRounds). Exported for its table test (news-key.int.test.ts).
+ * the next in chooseInRounds). With `countsReferences` (2.1.0), a package whose shipReferences
+ * changed since is new too, both ways. Exported for its table test (news-key.int.test.ts).
  */
-export function serverNewsKey(since: ShipmentNewsSince, how: { exact: true; answeredWhole: boolean; packagesOnly: boolean } | { exact: false }): Document {
+export function serverNewsKey(
+  since: ShipmentNewsSince,
+  how: { exact: true; answeredWhole: boolean; packagesOnly: boolean; countsReferences: boolean } | { exact: false; countsReferences: boolean },
+): Document {
   const { shippedSince, visibleSince } = since;
-  const isNew = { $or: [{ $gte: ['$$p.shipmentDate', shippedSince] }, { $gte: ['$$p.visibleAt', visibleSince] }] };
+  const isNew = {
+    $or: [
+      { $gte: ['$$p.shipmentDate', shippedSince] },
+      { $gte: ['$$p.visibleAt', visibleSince] },
+      ...(how.countsReferences ? [{ $gte: ['$$p.referencesChangedAt', visibleSince] }] : []),
+    ],
+  };
   const ownFlagChanged = { $gte: ['$completeChangedAt', visibleSince] };
   const everyLocation = how.exact ? (how.answeredWhole ? true : ownFlagChanged) : false;
   const answeredWithoutNewPackage = { $or: [everyLocation, { $gte: ['$$l.completeChangedAt', visibleSince] }] };
@@ -379,6 +401,7 @@ async function firstPurchaseOrders(
   match: Filter<ShipmentsDocument>,
   left: Filter<ShipmentsDocument>,
   since: ShipmentNewsSince,
+  countsReferences: boolean,
   after: FirstChange | undefined,
   limit: number,
   read: ReadOptions,
@@ -392,7 +415,7 @@ async function firstPurchaseOrders(
   const firsts = await collection
     .aggregate<{ _id: Pick<FirstChange, 'clientId' | 'purchaseOrderNumber'>; left: boolean; first: Date }>([
       { $match: match },
-      { $project: { _id: 0, clientId: 1, purchaseOrderNumber: 1, first: serverNewsKey(since, { exact: false }), left: { $literal: false } } },
+      { $project: { _id: 0, clientId: 1, purchaseOrderNumber: 1, first: serverNewsKey(since, { exact: false, countsReferences }), left: { $literal: false } } },
       { $unionWith: { coll: collection.collectionName, pipeline: leftSince } },
       { $group: { _id: { clientId: '$clientId', purchaseOrderNumber: '$purchaseOrderNumber' }, first: { $min: '$first' }, left: { $max: '$left' } } },
       // A purchase order whose sales orders matched with nothing to answer (first null) is not chosen.

@@ -38,6 +38,9 @@ function nestedTime(source: TimeSource, field: string): unknown {
   }
 }
 
+/** Whether a time is the one stored at this place. */
+const storedAt = (source: TimeSource, location: number, pkg?: number): boolean => source.from === 'stored' && source.location === location && source.package === pkg;
+
 const storedPackage = (location: number, pkg: number) => ({ $arrayElemAt: [{ $getField: { field: 'packages', input: storedLocation(location) } }, pkg] });
 
 /**
@@ -47,11 +50,19 @@ const storedPackage = (location: number, pkg: number) => ({ $arrayElemAt: [{ $ge
 function locationExpression(location: LocationState, times: VisibleTimes['locations'][number], before?: ShipmentsState): Document {
   const { packages, ...rest } = location;
   const packageExpression = (pkg: PackageState, j: number) => {
-    const source = times.packages[j]!;
-    if (source.from === 'stored' && source.location !== undefined && source.package !== undefined && before?.locations[source.location]?.packages[source.package] === pkg) {
+    const [source, references] = [times.packages[j]!, times.references[j]!];
+    if (
+      source.from === 'stored' &&
+      source.location !== undefined &&
+      source.package !== undefined &&
+      storedAt(references, source.location, source.package) &&
+      before?.locations[source.location]?.packages[source.package] === pkg
+    ) {
       return storedPackage(source.location, source.package);
     }
-    return { $mergeObjects: [{ $literal: pkg }, { visibleAt: nestedTime(source, 'visibleAt') }] };
+    // A package whose references never changed (most) gets no expression for their time.
+    const referencesTime = references.from === 'none' ? {} : { referencesChangedAt: nestedTime(references, 'referencesChangedAt') };
+    return { $mergeObjects: [{ $literal: pkg }, { visibleAt: nestedTime(source, 'visibleAt'), ...referencesTime }] };
   };
   return {
     $mergeObjects: [
@@ -74,6 +85,8 @@ const lastNewsAtExpression: Document = {
           $max: [
             { $max: ofEveryPackage('shipmentDate') },
             { $max: ofEveryPackage('visibleAt') },
+            // News to 2.1.0 alone: 1.0.0's and 2.0.0's queryType 3 then find the sales order with nothing to answer.
+            { $max: ofEveryPackage('referencesChangedAt') },
             { $max: '$locations.completeChangedAt' },
             // A purchase order's flag can change through these alone (a sales order reopened by a
             // location with no package, or one coming under a complete purchase order).
@@ -130,6 +143,7 @@ function stampedNewsTime(state: ShipmentsState, times: VisibleTimes): unknown {
   for (const [i, location] of state.locations.entries()) {
     knowValue(times.locations[i]!.completeChangedAt);
     times.locations[i]!.packages.forEach(knowValue);
+    times.locations[i]!.references.forEach(knowValue);
     for (const pkg of location.packages) known = Math.max(known, pkg.shipmentDate.getTime());
   }
   return known === -Infinity ? '$$NOW' : { $max: ['$$NOW', { $literal: new Date(known) }] };
@@ -142,8 +156,8 @@ function stampedNewsTime(state: ShipmentsState, times: VisibleTimes): unknown {
 function locationsOver(state: ShipmentsState, times: VisibleTimes, before?: ShipmentsState): unknown[] {
   return state.locations.map((location, i) => {
     const locationTimes = times.locations[i]!;
-    const kept = (source: TimeSource, pkg?: number) => source.from === 'stored' && source.location === i && source.package === pkg;
-    if (before?.locations[i] === location && kept(locationTimes.completeChangedAt) && locationTimes.packages.every((source, j) => kept(source, j))) {
+    const kept = (source: TimeSource, pkg?: number) => storedAt(source, i, pkg);
+    if (before?.locations[i] === location && kept(locationTimes.completeChangedAt) && [locationTimes.packages, locationTimes.references].every((sources) => sources.every((source, j) => kept(source, j)))) {
       return storedLocation(i);
     }
     return locationExpression(location, locationTimes, before);
@@ -266,7 +280,7 @@ function writeLocations(update: PlainUpdate, before: ShipmentsState, after: Ship
   if (after.locations.length < before.locations.length) return false;
   for (const [i, location] of after.locations.entries()) {
     const previous: LocationState | undefined = before.locations[i];
-    const { completeChangedAt, packages } = times.locations[i]!;
+    const { completeChangedAt, packages, references } = times.locations[i]!;
     const path = `locations.${i}.`;
     if (previous === undefined) {
       // A new location, its fields one by one, as a whole element would be: with no package (a
@@ -276,7 +290,8 @@ function writeLocations(update: PlainUpdate, before: ShipmentsState, after: Ship
       continue;
     }
     if (previous.locationId !== location.locationId || previous.packages !== location.packages) return false;
-    if (!update.keeps(completeChangedAt, i) || !packages.every((source, j) => update.keeps(source, i, j))) return false;
+    const keepsAll = (sources: TimeSource[]) => sources.every((source, j) => update.keeps(source, i, j));
+    if (!update.keeps(completeChangedAt, i) || !keepsAll(packages) || !keepsAll(references)) return false;
     update.fields(path, location, previous, 'packages');
   }
   return true;

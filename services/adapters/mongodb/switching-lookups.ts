@@ -85,6 +85,10 @@ export class SwitchingLookups implements OrderLookups, OrderLookupsV2 {
     return this.active().shipmentNotificationV2Batches(clientIds, query, signal);
   }
 
+  shipmentNotificationV21Batches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedBatches<ShipmentNotificationV2View>> {
+    return this.active().shipmentNotificationV21Batches(clientIds, query, signal);
+  }
+
   private active(): MongoOrderLookups {
     if (!this.current) throw new Error('the active read-model version is not known yet');
     return this.current.lookups;

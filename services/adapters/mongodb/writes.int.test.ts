@@ -2,7 +2,7 @@ import type { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoEvents } from '../../ossn/demo-events/demo-events.js';
 import type { ErpEvent } from '../../../contracts/erp-events.js';
-import { halfWrittenBatch, issueRecorded, locationRecorded, packageShipped, packageVoided, partitionZero, shipmentCompleted, statusChanged } from '../../../test/fixtures/sample-events.js';
+import { asV2, halfWrittenBatch, issueRecorded, locationRecorded, packageShipped, packageVoided, partitionZero, shipmentCompleted, statusChanged } from '../../../test/fixtures/sample-events.js';
 import { evolveShipments } from '../../../projections/shipments.js';
 import type { OrderStatusState, ShipmentsState } from '../../../projections/state.js';
 import { testEnvironment, uniqueNames } from '../../../test/support/servers.js';
@@ -135,6 +135,32 @@ describe('read-model writes against the real server', () => {
     // A package dated ahead is the latest news until it is past.
     expect(after[2]![0]).toBe(Date.parse('2099-11-05T08:00:00Z'));
     expect((await loadStates(collections, ['C1:SO-1'])).shipments.get('C1:SO-1')).toEqual(completed);
+  });
+
+  it('stamps a package’s references time where its shipReferences change, keeps the news time at or after it when a write recomputes it, and reads back the state without it', async () => {
+    const collections = fresh();
+    const fold = (state: ShipmentsState | undefined, ...events: ErpEvent[]) => events.reduce(evolveShipments, state)!;
+    const first = fold(undefined, statusChanged(1), locationRecorded(2, 1), asV2(packageShipped(3, 1, 1, { shipReferences: ['A'] })), packageShipped(4, 1, 2));
+    const changed = fold(first, asV2(packageShipped(5, 1, 1, { shipReferences: ['B'] })));
+    // Voiding the other package stamps nothing: the news time is recomputed from what the document holds.
+    const voided = fold(changed, packageVoided(6, 1, 2));
+    const read = async () => (await collections.shipments.findOne({ _id: 'C1:SO-9' }))!;
+    await writeEffects(collections, { orderStatus: [], shipments: [{ after: first }] });
+    const firstDoc = await read();
+    expect(firstDoc.locations[0]!.packages.map((p) => p.referencesChangedAt)).toEqual([undefined, undefined]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await writeEffects(collections, { orderStatus: [], shipments: [{ before: first, after: changed }] });
+    const changedDoc = await read();
+    const changedAt = changedDoc.locations[0]!.packages[0]!.referencesChangedAt!;
+    expect(changedAt.getTime()).toBeGreaterThan(firstDoc.lastNewsAt!.getTime());
+    // 1.0.0 and 2.0.0 see the package as it was: its visible time stays.
+    expect(changedDoc.locations[0]!.packages.map((p) => p.visibleAt)).toEqual(firstDoc.locations[0]!.packages.map((p) => p.visibleAt));
+    expect(changedDoc.lastNewsAt).toEqual(changedAt);
+    await writeEffects(collections, { orderStatus: [], shipments: [{ before: changed, after: voided }] });
+    const voidedDoc = await read();
+    expect(voidedDoc.locations[0]!.packages.map((p) => [p.packageId, p.referencesChangedAt])).toEqual([[1, changedAt]]);
+    expect(voidedDoc.lastNewsAt).toEqual(changedAt);
+    expect((await loadStates(collections, ['C1:SO-9'])).shipments.get('C1:SO-9')).toEqual(voided);
   });
 
   it('reads back the states of more sales orders than one lookup asks for, and none for the unknown', async () => {

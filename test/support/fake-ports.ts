@@ -42,7 +42,8 @@ export class FakeLookupsV2 implements OrderLookupsV2 {
   failure: Error | undefined;
   readonly statusCalls: Array<{ clientIds: string[]; query: OrderStatusV2Query }> = [];
   readonly issueCalls: Array<{ clientIds: string[]; issueId: string }> = [];
-  readonly shipmentCalls: Array<{ clientIds: string[]; query: ShipmentQuery }> = [];
+  /** 2.1.0's lookup (shipmentNotificationV21Batches) says so with `v21`. */
+  readonly shipmentCalls: Array<{ clientIds: string[]; query: ShipmentQuery; v21?: true }> = [];
   /** Set to hold every lookup until releaseAll() or until its signal aborts. */
   hold = false;
   /** The signal of each lookup started, in order. */
@@ -116,8 +117,11 @@ export class FakeLookupsV2 implements OrderLookupsV2 {
   }
 
   /** 2.1.0's: the notifications given, chosen as 2.0.0's (the calls recorded with them). */
-  shipmentNotificationV21Batches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedBatches<ShipmentNotificationV2View>> {
-    return this.shipmentNotificationV2Batches(clientIds, query, signal);
+  async shipmentNotificationV21Batches(clientIds: string[], query: ShipmentQuery, signal?: AbortSignal): Promise<CappedBatches<ShipmentNotificationV2View>> {
+    const answer = await this.shipmentNotificationV2Batches(clientIds, query, signal);
+    const call = this.shipmentCalls.at(-1);
+    if (call) call.v21 = true;
+    return answer;
   }
 }
 

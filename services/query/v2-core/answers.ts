@@ -76,7 +76,7 @@ export async function serviceMethodsAnswer({ login }: ReadRequest<undefined>, co
  * 1, 2) is read in one batch before anything is sent, so that one finding nothing is answered 301.
  */
 /** The lookup an OSN version answers shipments from: 2.1.0's queryType 3 also counts changed shipReferences as news. */
-export type ShipmentLookup = 'shipmentNotificationV2Batches';
+export type ShipmentLookup = 'shipmentNotificationV2Batches' | 'shipmentNotificationV21Batches';
 
 export async function shipmentAnswer(
   { login, query }: ReadRequest<ShipmentQuery>,

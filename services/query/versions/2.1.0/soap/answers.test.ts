@@ -90,7 +90,8 @@ describe('getOrderShipmentNotification 2.1.0', () => {
     expect(await degradedCount('width')).toBe(before.width + 1);
     expect(await degradedCount('weight')).toBe(before.weight + 1);
     expect(await degradedCount('quantity')).toBe(before.quantity + 1);
-    expect(t.lookups.shipmentCalls).toEqual([{ clientIds: ['C1', 'C2'], query: { queryType: 1, referenceNumber: 'PO-LABEL' } }]);
+    // From 2.1.0's own lookup, which counts changed shipReferences as news.
+    expect(t.lookups.shipmentCalls).toEqual([{ clientIds: ['C1', 'C2'], query: { queryType: 1, referenceNumber: 'PO-LABEL' }, v21: true }]);
   });
 
   it('keeps 2.0.0 as it was: KG, every digit, no shipReferences', async () => {
@@ -126,7 +127,7 @@ describe('getOrderShipmentNotification 2.1.0', () => {
     ['2025-01-15T00:00:00', '2025-01-15T00:00:00.000Z'],
   ])('reads queryType 3’s shipmentDateTimestamp %s as %s (supplier time zone America/New_York)', async (sent, since) => {
     await ask('GetOrderShipmentNotificationRequest', { queryType: '3', shipmentDateTimestamp: sent });
-    expect(t.lookups.shipmentCalls.map((c) => c.query.shipmentDateTimeStamp?.toISOString())).toEqual([since]);
+    expect(t.lookups.shipmentCalls.map((c) => [c.query.shipmentDateTimeStamp?.toISOString(), c.v21])).toEqual([[since, true]]);
   });
 
   it.each(['2025-02-30', '2025-13-01', '15-01-2025'])('refuses the date %s with 302', async (sent) => {

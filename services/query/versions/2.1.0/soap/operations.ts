@@ -43,7 +43,7 @@ const response =
 const getOrderShipmentNotification: SoapV21Operation = {
   name: 'v2.1/getOrderShipmentNotification',
   async run(request, context) {
-    const answer = await shipmentAnswer(readShipmentRequest(soapSource(request), rules(context)), context);
+    const answer = await shipmentAnswer(readShipmentRequest(soapSource(request), rules(context)), context, 'shipmentNotificationV21Batches');
     if ('found' in answer) return { streamed: shipmentNotificationPayloadAsRead(OSN_2_1_0_WRITING, answer.found, context.degraded) };
     // An unknown reference and another client's are answered alike: nothing says which.
     return this.messagesOnly([messages.noDataFound()]);

@@ -1,4 +1,4 @@
-// What one delivery's answer means (docs/design/osn-2.1.0.md §2, "Delivered means acknowledged"):
+// What one delivery's answer means (docs/design/osn-2.1.0.md §2: delivered means acknowledged):
 // - acknowledged: HTTP 200 with a SendAdvanceShipmentNotificationResponse holding a transactionId,
 //   or service messages none of which is an Error;
 // - transient, retried until the maximum age: a timeout, a connection error, a 5xx, a 429, a SOAP

@@ -1,5 +1,5 @@
-// What follows one delivery's outcome (docs/design/osn-2.1.0.md §2, "Delivered means
-// acknowledged"): delivered; tried again later; or parked, to be listed and redelivered by an
+// What follows one delivery's outcome (docs/design/osn-2.1.0.md §2: delivered means
+// acknowledged): delivered; tried again later; or parked, to be listed and redelivered by an
 // operator. Transient failures are retried with exponential back-off and full jitter (a random
 // wait up to the exponential ceiling, so that deliveries held up by one outage do not all come
 // back at once), never sooner than the receiver's Retry-After, until the next try would fall past

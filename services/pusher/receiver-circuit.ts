@@ -1,5 +1,5 @@
-// The circuit of one receiver (docs/design/osn-2.1.0.md §2, "One receiver down holds up no
-// other"): after repeated transient failures in a row it opens, and nothing is sent to the
+// The circuit of one receiver (docs/design/osn-2.1.0.md §2: one receiver down holds up no
+// other): after repeated transient failures in a row it opens, and nothing is sent to the
 // receiver until a cool-down has passed; then one probe goes through (half-open). An answer
 // closes it; a failed probe opens it again for twice the cool-down, up to a cap. Deliveries kept
 // waiting meanwhile spend none of their attempts on a receiver known to be down.

@@ -1,5 +1,5 @@
-// A bound on requests in flight per receiver (docs/design/osn-2.1.0.md §2, "One receiver down
-// holds up no other"), a receiver being a URL's origin: subscriptions that post to one host share
+// A bound on requests in flight per receiver (docs/design/osn-2.1.0.md §2: one receiver down
+// holds up no other), a receiver being a URL's origin: subscriptions that post to one host share
 // its bound. Beyond it, a delivery waits its turn in order; one whose caller stops leaves the queue.
 //
 // A count and a queue per origin rather than bottleneck: bottleneck cannot withdraw one queued job

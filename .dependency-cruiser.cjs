@@ -3,10 +3,13 @@
 //   services/ossn            the `ossn` command (with status, dlq, demo-events): runs the services below
 //   services/replay          the rebuild of the read models (`ossn replay`): runs projectors of its own
 //   services/projector,
-//   services/query           the two services
+//   services/query,
+//   services/pusher          the services: the projector, the query service, the pusher of ship
+//                            notifications to partners' receivers (docs/design/osn-2.1.0.md §2)
 //   services/domain          parts the processes share (credentials, dead letters)
 //   services/config          configuration read from the environment, judged by the adapters that use it
-//   services/adapters        Kafka, MongoDB, Redis: the only code that imports their drivers
+//   services/adapters        Kafka, MongoDB, Redis, partners' receivers (HTTP): the only code that talks
+//                            to other servers, and imports their drivers
 //   services/plumbing        logging, lifecycle, metrics, the operators' port
 //   contracts/, projections/ the bottom: the event contract, the lookups' contract, the read models
 //
@@ -53,14 +56,16 @@ module.exports = {
     forbid('bottom-stays-bottom', 'contracts/ and projections/ import nothing of services/.', '^(contracts|projections)/', '^services/'),
     forbid('contracts-below-projections', 'The contracts are the very bottom: they do not import the read models.', '^contracts/', '^projections/'),
     forbid('plumbing-is-below', 'Plumbing imports only plumbing and the bottom.', '^services/plumbing/', '^services/(?!plumbing/)'),
-    forbid('adapters-are-below', 'Adapters import adapters, plumbing and the bottom: no configuration, no domain part, no process.', '^services/adapters/', '^services/(config|domain|ossn|replay|projector|query)/'),
-    forbid('config-is-below', 'Configuration imports configuration, adapters, plumbing and the bottom: no domain part, no process.', '^services/config/', '^services/(domain|ossn|replay|projector|query)/'),
-    forbid('domain-is-below', 'Domain parts import domain parts, adapters, plumbing and the bottom: no process.', '^services/domain/', '^services/(ossn|replay|projector|query)/'),
-    forbid('services-below-ossn', 'The rebuild, the projector and the query service never import the ossn command.', '^services/(replay|projector|query)/', '^services/ossn/'),
-    forbid('services-below-replay', 'The projector and the query service never import the rebuild.', '^services/(projector|query)/', '^services/replay/'),
+    forbid('adapters-are-below', 'Adapters import adapters, plumbing and the bottom: no configuration, no domain part, no process.', '^services/adapters/', '^services/(config|domain|ossn|replay|projector|query|pusher)/'),
+    forbid('config-is-below', 'Configuration imports configuration, adapters, plumbing and the bottom: no domain part, no process.', '^services/config/', '^services/(domain|ossn|replay|projector|query|pusher)/'),
+    forbid('domain-is-below', 'Domain parts import domain parts, adapters, plumbing and the bottom: no process.', '^services/domain/', '^services/(ossn|replay|projector|query|pusher)/'),
+    forbid('services-below-ossn', 'The rebuild, the projector, the query service and the pusher never import the ossn command.', '^services/(replay|projector|query|pusher)/', '^services/ossn/'),
+    forbid('services-below-replay', 'The projector, the query service and the pusher never import the rebuild.', '^services/(projector|query|pusher)/', '^services/replay/'),
     forbid('replay-apart-from-query', 'The rebuild runs projectors, never the query service.', '^services/replay/', '^services/query/'),
     forbid('services-apart', 'The projector and the query service do not import each other.', '^services/projector/', '^services/query/'),
     forbid('services-apart-too', 'The projector and the query service do not import each other.', '^services/query/', '^services/projector/'),
+    forbid('pusher-apart-from-projector', 'The pusher reads the read models the projector writes; it never imports the projector.', '^services/pusher/', '^services/projector/'),
+    forbid('pusher-is-a-process', 'The pusher is a process of its own, run by the ossn command only: no other service imports it.', '^services/(projector|query|replay)/', '^services/pusher/'),
     {
       name: 'versions-apart',
       comment: 'No version folder of the query service imports another version folder: each version (services/query/versions/<version>/) reads its requests, writes its answers and names its operations, on the shared protocol core, so the next one lands as a folder beside them (docs/development.md).',
@@ -79,11 +84,11 @@ module.exports = {
       name: 'every-folder-a-layer',
       comment: 'Each folder of services/ is one of the layers above; a new one is placed in the table first.',
       severity: 'error',
-      from: { path: '^services/(?!(ossn|replay|projector|query|domain|config|adapters|plumbing)/)' },
+      from: { path: '^services/(?!(ossn|replay|projector|query|pusher|domain|config|adapters|plumbing)/)' },
       to: {},
     },
     // The same for a module of such a folder that imports nothing but is imported.
-    forbid('every-folder-a-layer-imported', 'Each folder of services/ is one of the layers above; a new one is placed in the table first.', '', '^services/(?!(ossn|replay|projector|query|domain|config|adapters|plumbing)/)'),
+    forbid('every-folder-a-layer-imported', 'Each folder of services/ is one of the layers above; a new one is placed in the table first.', '', '^services/(?!(ossn|replay|projector|query|pusher|domain|config|adapters|plumbing)/)'),
     {
       name: 'resolvable',
       comment: 'An import that does not resolve to a file.',

@@ -1,7 +1,8 @@
-// Generic SOAP clients against the 2.0.0 endpoints of the real app, end to end: zeep 4.3.3 (strict)
-// loads both served 2.0.0 WSDLs, calls every operation (each OSS queryType and flag, OSN 1, 2 and 3)
-// and parses every answer, which must hold what the real MongoDB lookups find; node-soap sends an
-// OSN 2.0.0 request its own way (fields in the service namespace) and gets the same answer.
+// Generic SOAP clients against the 2.0.0 and OSN 2.1.0 endpoints of the real app, end to end: zeep
+// 4.3.3 (strict) loads the served 2.0.0 and 2.1.0 WSDLs, calls every operation (each OSS queryType
+// and flag, OSN 1, 2 and 3, 2.1.0's getServiceMethods and the refused sendAdvanceShipmentNotification)
+// and parses every answer, which must hold what the real MongoDB lookups find; node-soap sends OSN
+// requests its own way (2.0.0's fields in the service namespace) and gets the same answers.
 // The data set is the demo one, which speaks contract v2 (holds, ERP issues, product lines,
 // contacts, customer pickups, carrier services): what zeep parses of those is compared with the
 // read models as the projections folded them.
@@ -14,6 +15,7 @@ import type { IssueState } from '../../projections/state.js';
 import { callZeep, type ZeepOutcome } from '../../scripts/python/zeep-client.js';
 import { ensurePythonVenv } from '../../scripts/python/venv.js';
 import { ORDER_STATUS_V2_PATH, SHIPMENT_NOTIFICATION_V2_PATH } from '../../services/query/versions/2.0.0/soap/plugin.js';
+import { SHIPMENT_NOTIFICATION_V21_PATH } from '../../services/query/versions/2.1.0/soap/plugin.js';
 import { useDemoApp } from './demo-app.js';
 
 const LINKED = ['CLIENT-001', 'CLIENT-002'];
@@ -24,6 +26,8 @@ const demo = useDemoApp('v2-clients', { seed: 20_260_102, partner: PARTNER, clie
 
 const ossWsdl = () => `${demo.url}${ORDER_STATUS_V2_PATH}?wsdl`;
 const osnWsdl = () => `${demo.url}${SHIPMENT_NOTIFICATION_V2_PATH}?wsdl`;
+const osnV21Wsdl = () => `${demo.url}${SHIPMENT_NOTIFICATION_V21_PATH}?wsdl`;
+const LOGIN_V21 = { ...LOGIN, wsVersion: '2.1.0' };
 
 // ---- what to ask for, from the folded demo data
 
@@ -76,6 +80,10 @@ const poOf = (answer: unknown) => inner((answer as Json)['OrderShipmentNotificat
 
 async function expectedShipments(query: ShipmentQuery) {
   return (await readWhole(await demo.lookups.shipmentNotificationV2Batches(LINKED, query))).orders.map((o) => o.purchaseOrderNumber);
+}
+
+async function expectedShipmentsV21(query: ShipmentQuery) {
+  return (await readWhole(await demo.lookups.shipmentNotificationV21Batches(LINKED, query))).orders.map((o) => o.purchaseOrderNumber);
 }
 
 const messagesOf = (answer: unknown) => inner((answer as Json)['ServiceMessageArray'], 'ServiceMessage').map((m) => [m['code'], m['severity']]);
@@ -327,5 +335,68 @@ describe('node-soap against the OSN 2.0.0 endpoint', () => {
     // The fields in M, not in SharedObjects where the XSD puts them: read all the same.
     expect(osn.lastRequest).toMatch(/<(\w+):referenceNumber xmlns:\1="http:\/\/www\.promostandards\.org\/WSDL\/OrderShipmentNotificationService\/2\.0\.0\/">/);
     expect(poOf(answer)).toEqual(await expectedShipments({ queryType: 1, referenceNumber: po }));
+  });
+});
+
+describe('zeep 4.3.3 (strict) against the OSN 2.1.0 endpoint of the real app', () => {
+  let python: string;
+
+  beforeAll(async () => {
+    python = await ensurePythonVenv();
+  }, 900_000);
+
+  const answerOf = (outcome: ZeepOutcome): unknown => {
+    if ('fault' in outcome) throw new Error(`zeep got a fault: ${outcome.fault.faultcode} ${outcome.fault.faultstring}`);
+    return outcome.answer;
+  };
+
+  it.each([
+    ['1, a shipped purchase order', () => ({ queryType: 1, referenceNumber: shipped().po }), (): ShipmentQuery => ({ queryType: 1, referenceNumber: shipped().po })],
+    ['2, its sales order', () => ({ queryType: 2, referenceNumber: shipped().so }), (): ShipmentQuery => ({ queryType: 2, referenceNumber: shipped().so })],
+    [
+      '3, since before the data was written',
+      () => ({ queryType: 3, shipmentDateTimestamp: demo.seededFrom.toISOString() }),
+      (): ShipmentQuery => ({ queryType: 3, shipmentDateTimeStamp: demo.seededFrom }),
+    ],
+  ])('getOrderShipmentNotification queryType %s: the lookups’ purchase orders', async (_name, args, query) => {
+    const expected = await expectedShipmentsV21(query());
+    expect(expected.length).toBeGreaterThan(0);
+    const answer = answerOf(await callZeep(python, osnV21Wsdl(), 'getOrderShipmentNotification', { ...LOGIN_V21, ...args() }));
+    expect(poOf(answer)).toEqual(expected);
+    expect(messagesOf(answer)).toEqual([]);
+  });
+
+  it('getOrderShipmentNotification of another client’s or no purchase order: 130 Information', async () => {
+    const answer = answerOf(await callZeep(python, osnV21Wsdl(), 'getOrderShipmentNotification', { ...LOGIN_V21, queryType: 1, referenceNumber: 'PO-NOBODY' }));
+    expect(messagesOf(answer)).toEqual([[130, 'Information']]);
+  });
+
+  it('getServiceMethods: the two operations a credential without a push subscription can use', async () => {
+    const answer = answerOf(await callZeep(python, osnV21Wsdl(), 'getServiceMethods', LOGIN_V21)) as Json;
+    expect(answer['ServiceMethodArray']).toEqual({ serviceMethod: ['getOrderShipmentNotification', 'getServiceMethods'] });
+  });
+
+  it('sendAdvanceShipmentNotification as zeep builds it from the WSDL: 125 in the answer', async () => {
+    const address = { address1: '1 Main St', city: 'Springfield', region: 'IL', postalCode: '62701' };
+    const shipment = {
+      destinationShippedInFull: false,
+      customerPickup: false,
+      shipFromAddress: address,
+      shipToAddress: address,
+      PackageArray: { Package: [{ shipmentDate: '2025-03-04T05:06:07Z', preProductionProof: 'Unknown', shipReferences: ['CARTON 1'] }] },
+    };
+    const notification = { purchaseOrderNumber: 'PO-1', purchaseOrderShippedInFull: false, ShipmentArray: { Shipment: [shipment] } };
+    const answer = answerOf(await callZeep(python, osnV21Wsdl(), 'sendAdvanceShipmentNotification', { ...LOGIN_V21, AdvanceShipmentNotification: notification }));
+    expect(messagesOf(answer)).toEqual([[125, 'Error']]);
+  });
+});
+
+describe('node-soap against the OSN 2.1.0 endpoint', () => {
+  it('reads the served WSDL, sends its request, parses the answer', async () => {
+    const osn = await soap.createClientAsync(osnV21Wsdl());
+    const { po } = shipped();
+    const [answer] = (await osn.getOrderShipmentNotificationAsync({ ...LOGIN_V21, queryType: 1, referenceNumber: po })) as [unknown];
+    expect(osn.lastEndpoint).toBe(`${demo.url}${SHIPMENT_NOTIFICATION_V21_PATH}`);
+    expect(poOf(answer)).toEqual(await expectedShipmentsV21({ queryType: 1, referenceNumber: po }));
   });
 });

@@ -1,5 +1,4 @@
-// A receiver of OSN 2.1.0 ship notifications, to try push with (docs/operations.md, "Push: a receiver
-// to try it with"): a SOAP server node-soap builds from the official 2.1.0 WSDL (wsdl/osn-2.1.0/),
+// A receiver of OSN 2.1.0 ship notifications, to try push with (docs/operations.md, "A receiver to try push with"): a SOAP server node-soap builds from the official 2.1.0 WSDL (wsdl/osn-2.1.0/),
 // answering sendAdvanceShipmentNotification as a partner's receiver would. It checks the id and
 // password ossn sends, keeps every notification it accepts in the order it accepted them, and can be
 // told to misbehave (slow, 5xx, a ServiceMessage Error, no answer at all) as real receivers do.
@@ -112,7 +111,9 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const url = `http://${options.host ?? '127.0.0.1'}:${port}${RECEIVER_PATH}`;
+  const host = options.host ?? '127.0.0.1';
+  // An IPv6 address goes in brackets in a URL.
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}${RECEIVER_PATH}`;
   const xml = await officialWsdl(url);
   // Resolved once node-soap has read the WSDL and its XSDs and listens on the path.
   let ready!: (error: unknown) => void;

@@ -110,6 +110,9 @@ describe('what a receiver password may be', () => {
     ['65 characters', 'x'.repeat(65), 'the receiver password must be 1 to 64 characters (an empty line: none)'],
     ['a space before', ' secret', 'the receiver password must not begin or end with whitespace (a receiver would not read it)'],
     ['a tab after', 'secret\t', 'the receiver password must not begin or end with whitespace (a receiver would not read it)'],
+    ['a doubled space inside', 'sec  ret', 'the receiver password must be an XML token: no control character (tab, line break) and no doubled space (a receiver would read it otherwise)'],
+    ['a tab inside', 'sec\tret', 'the receiver password must be an XML token: no control character (tab, line break) and no doubled space (a receiver would read it otherwise)'],
+    ['a control character inside', 'sec\u0001ret', 'the receiver password must be an XML token: no control character (tab, line break) and no doubled space (a receiver would read it otherwise)'],
   ])('%s', (_case, text, problem) => {
     expect(receiverPasswordProblem(text)).toBe(problem);
   });

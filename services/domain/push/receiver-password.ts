@@ -45,6 +45,9 @@ export class ReceiverPassword {
 export function receiverPasswordProblem(text: string): string | undefined {
   if ([...text].length > MAX_RECEIVER_PASSWORD_LENGTH) return `the receiver password must be 1 to ${MAX_RECEIVER_PASSWORD_LENGTH} characters (an empty line: none)`;
   if (text.trim() !== text) return 'the receiver password must not begin or end with whitespace (a receiver would not read it)';
+  // xsd:token, as the receiver reads it: a tab, a line break or a doubled space would be read otherwise, and every login fail.
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(text) || text.includes('  ')) return 'the receiver password must be an XML token: no control character (tab, line break) and no doubled space (a receiver would read it otherwise)';
   return undefined;
 }
 

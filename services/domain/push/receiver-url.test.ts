@@ -41,7 +41,7 @@ describe('the receiver URL policy', () => {
 
   it.each<[string, boolean]>([
     ['localhost', true],
-    ['a.localhost', true],
+    ['a.localhost', false],
     ['127.0.0.1', true],
     ['127.255.255.254', true],
     ['[::1]', true],

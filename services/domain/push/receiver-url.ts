@@ -13,7 +13,8 @@ export interface ReceiverUrlOptions {
 /** Whether `hostname` (as URL gives it: IPv6 in brackets) is this machine: localhost, 127.0.0.0/8, ::1. */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, '');
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  // localhost itself only: a name under .localhost may be resolved by DNS, elsewhere.
+  if (host === 'localhost') return true;
   if (host === '[::1]') return true;
   return isIP(host) === 4 && host.startsWith('127.');
 }

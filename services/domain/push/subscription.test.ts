@@ -15,12 +15,15 @@ describe('a subscription request', () => {
   });
 
   const idRule = 'must be 1 to 64 characters, without control characters or surrounding whitespace';
+  const receiverIdRule = 'must be 1 to 64 characters, without control characters, surrounding or doubled spaces (an XML token)';
   const tokenRule = 'the customer identifier (--customer-identifier) must be 1 to 64 characters, without control characters, surrounding or doubled spaces (an XML token)';
   it.each<[string, Partial<SubscriptionRequest>, string[]]>([
-    ['an empty receiver id', { receiverId: '' }, [`the receiver id (--id) ${idRule}`]],
-    ['a receiver id of 65 characters', { receiverId: 'r'.repeat(65) }, [`the receiver id (--id) ${idRule}`]],
-    ['a receiver id with a tab', { receiverId: 'a\tb' }, [`the receiver id (--id) ${idRule}`]],
-    ['a receiver id with a space around it', { receiverId: ' ossn' }, [`the receiver id (--id) ${idRule}`]],
+    ['an empty receiver id', { receiverId: '' }, [`the receiver id (--id) ${receiverIdRule}`]],
+    ['a receiver id of 65 characters', { receiverId: 'r'.repeat(65) }, [`the receiver id (--id) ${receiverIdRule}`]],
+    ['a receiver id with a tab', { receiverId: 'a\tb' }, [`the receiver id (--id) ${receiverIdRule}`]],
+    ['a receiver id with a space around it', { receiverId: ' ossn' }, [`the receiver id (--id) ${receiverIdRule}`]],
+    // xsd:token, as the receiver reads it: a doubled space would be read as one, and every login fail.
+    ['a receiver id with a doubled space', { receiverId: 'ossn  at acme' }, [`the receiver id (--id) ${receiverIdRule}`]],
     ['a credential id of 65 characters', { credentialId: 'c'.repeat(65) }, [`a credential id ${idRule}`]],
     ['a client id with a line break', { clientId: 'C1\n' }, [`a client id (--client) ${idRule}`]],
     ['a customer identifier with doubled spaces', { customerIdentifier: 'ACME  Corp' }, [tokenRule]],
@@ -32,7 +35,7 @@ describe('a subscription request', () => {
     [
       'several mistakes at once',
       { url: 'http://osn.acme.example/', receiverId: '' },
-      ['the receiver URL must be https (http only to this machine: localhost, 127.0.0.0/8, ::1; or with --allow-http, for a trial)', `the receiver id (--id) ${idRule}`],
+      ['the receiver URL must be https (http only to this machine: localhost, 127.0.0.0/8, ::1; or with --allow-http, for a trial)', `the receiver id (--id) ${receiverIdRule}`],
     ],
   ])('refuses %s', (_case, change, problems) => {
     expect(judgeSubscriptionRequest({ ...base, ...change }, now)).toEqual({ problems });

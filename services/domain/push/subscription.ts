@@ -72,7 +72,7 @@ export function judgeSubscriptionRequest(request: SubscriptionRequest, now: Date
   for (const problem of [
     idProblem(request.credentialId, 'a credential id'),
     request.clientId === undefined ? undefined : idProblem(request.clientId, 'a client id (--client)'),
-    idProblem(request.receiverId, 'the receiver id (--id)'),
+    tokenProblem(request.receiverId, 'the receiver id (--id)'),
     request.customerIdentifier === undefined ? undefined : tokenProblem(request.customerIdentifier, 'the customer identifier (--customer-identifier)'),
   ]) {
     if (problem !== undefined) problems.push(problem);

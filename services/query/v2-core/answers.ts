@@ -66,18 +66,19 @@ export async function issueAnswer({ login, query }: ReadRequest<{ issueId: strin
   return issues.length === 0 ? { notFound: 'issueId' } : { found: issues };
 }
 
-/** getServiceMethods asks the credential and scope only. */
+/** OSS 2.0.0's getServiceMethods asks the credential and the order_status scope only. */
 export async function serviceMethodsAnswer({ login }: ReadRequest<undefined>, context: AnswerContext): Promise<void> {
   await authorize(login, 'order_status', context);
 }
 
-/**
- * The shipments answer, sent as it is read (docs/partners.md, "Large answers"). A reference (queryType
- * 1, 2) is read in one batch before anything is sent, so that one finding nothing is answered 301.
- */
 /** The lookup an OSN version answers shipments from: 2.1.0's queryType 3 also counts changed shipReferences as news. */
 export type ShipmentLookup = 'shipmentNotificationV2Batches' | 'shipmentNotificationV21Batches';
 
+/**
+ * The shipments answer, sent as it is read (docs/partners.md, "Large answers"). A reference (queryType
+ * 1, 2) is read in one batch before anything is sent, so that one finding nothing is told to the
+ * version (2.0.0 answers 301, 2.1.0 130).
+ */
 export async function shipmentAnswer(
   { login, query }: ReadRequest<ShipmentQuery>,
   context: AnswerContext,

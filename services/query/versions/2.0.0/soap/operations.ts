@@ -7,7 +7,7 @@ import { soapSource } from '../../../v2-core/soap-source.js';
 import { issueAnswer, orderStatusAnswer, serviceMethodsAnswer, shipmentAnswer, type AnswerContext } from '../../../v2-core/answers.js';
 import type { Degraded } from '../../../v2-core/fitting.js';
 import { shipmentNotificationV2PayloadAsRead } from '../osn/shipment-notification-answer.js';
-import { readIssueRequest, readOrderStatusRequest, readServiceMethodsRequest, readShipmentRequest, } from '../../../v2-core/read-request.js';
+import { readIssueRequest, readOrderStatusRequest, readServiceMethodsRequest, readShipmentRequest } from '../../../v2-core/read-request.js';
 import { messages, type ServiceMessage } from '../../../v2-core/service-messages.js';
 import { issuePayload, orderStatusPayload, osnMessages, ossMessages, serviceMethodsPayload } from './responses.js';
 

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { ReceiverSlots, receiverKey } from './receiver-slots.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ReceiverSlots, ReceiverSlotWaitTimeoutError, receiverKey } from './receiver-slots.js';
 
 /** Whether a promise has settled, after the microtasks queued so far have run. */
 async function settled(promise: Promise<unknown>): Promise<boolean> {
@@ -97,5 +97,24 @@ describe('ReceiverSlots', () => {
     const slots = new ReceiverSlots();
     for (let i = 0; i < 4; i++) await slots.enter('a');
     expect(await settled(slots.enter('a'))).toBe(false);
+  });
+
+  describe('the wait for a slot', () => {
+    afterEach(() => vi.useRealTimers());
+
+    it('has a deadline: a waiter whose turn does not come within it gives up, takes no slot, and the next one still gets the freed slot', async () => {
+      vi.useFakeTimers();
+      const slots = new ReceiverSlots(1, 50);
+      const free = await slots.enter('a');
+      const late = slots.enter('a');
+      const lateResult = late.catch((error: unknown) => error);
+      await vi.advanceTimersByTimeAsync(51);
+      expect(await lateResult).toBeInstanceOf(ReceiverSlotWaitTimeoutError);
+      expect(slots.inFlight('a')).toEqual({ running: 1, waiting: 0 });
+      const next = slots.enter('a');
+      free();
+      (await next)();
+      expect(slots.size).toBe(0);
+    });
   });
 });

@@ -195,6 +195,60 @@ export function readPushConfig(env: Env = process.env): PushConfig {
   return { store, secretKey: secretKey as SecretKey };
 }
 
+export interface PusherConfig {
+  logLevel: LogLevel;
+  store: StoreConfig;
+  secretKey: SecretKey;
+  /** How often each subscription polls for news (and at most how long a due delivery waits). */
+  pollIntervalMs: number;
+  /** A subscription's lease: a pusher gone silent (killed) holds it at most this long. */
+  leaseTtlMs: number;
+  /** One request to a receiver, connect to last byte of the answer. */
+  sendTimeoutMs: number;
+  /** OSSN_PUSH_MAX_AGE: how long a delivery is retried from its first attempt before it is parked. */
+  maxAgeMs: number;
+  /** The first retry's back-off ceiling, doubling per attempt. */
+  retryBaseMs: number;
+  /** How long a receiver's circuit stays open after repeated failures, before its first probe. */
+  circuitCoolDownMs: number;
+  requestsPerReceiver: number;
+  /** The longest one store operation may take. */
+  storeTimeoutMs: number;
+  /** Where `ossn pusher` serves /metrics, /healthz and /readyz; port 0 picks a free one. */
+  metricsHost: string;
+  metricsPort: number;
+  stopTimeoutMs: number;
+}
+
+/** For `ossn pusher` (docs/operations.md, Configuration). */
+export function readPusherConfig(env: Env = process.env): PusherConfig {
+  const r = new EnvReader(env);
+  const store = readStore(r);
+  const secretKey = readSecretKey(r);
+  const config = {
+    logLevel: r.oneOf('LOG_LEVEL', logLevels, 'info'),
+    store,
+    pollIntervalMs: r.integer('OSSN_PUSH_POLL_INTERVAL_MS', 2_000, { min: 100, max: 600_000 }),
+    leaseTtlMs: r.integer('OSSN_PUSH_LEASE_TTL_MS', 60_000, { min: 3_000, max: 3_600_000 }),
+    sendTimeoutMs: r.integer('OSSN_PUSH_SEND_TIMEOUT_MS', 30_000, { min: 1_000, max: 600_000 }),
+    maxAgeMs: r.duration('OSSN_PUSH_MAX_AGE', 24 * 3_600_000, { minMs: 60_000, maxMs: 30 * 86_400_000 }),
+    retryBaseMs: r.integer('OSSN_PUSH_RETRY_BASE_MS', 2_000, { min: 10, max: 600_000 }),
+    circuitCoolDownMs: r.integer('OSSN_PUSH_CIRCUIT_COOL_DOWN_MS', 30_000, { min: 100, max: 3_600_000 }),
+    requestsPerReceiver: r.integer('OSSN_PUSH_REQUESTS_PER_RECEIVER', 4, { min: 1, max: 256 }),
+    storeTimeoutMs: r.integer('STORE_TIMEOUT_MS', 5_000, { min: 100, max: 120_000 }),
+    metricsHost: r.string('OSSN_PUSHER_METRICS_HOST', '127.0.0.1'),
+    metricsPort: r.integer('OSSN_PUSHER_METRICS_PORT', 9466, { min: 0, max: 65_535 }),
+    stopTimeoutMs: r.integer('OSSN_STOP_TIMEOUT_MS', defaultStopTimeoutMs, { min: 1_000, max: 600_000 }),
+  };
+  // A send must end, with its answer recorded, well inside the lease it is sent under.
+  if (config.sendTimeoutMs * 2 > config.leaseTtlMs) {
+    r.problems.push(`OSSN_PUSH_SEND_TIMEOUT_MS (${config.sendTimeoutMs}) must be at most half of OSSN_PUSH_LEASE_TTL_MS (${config.leaseTtlMs})`);
+  }
+  r.done();
+  // done() has thrown when the key is missing or bad.
+  return { ...config, secretKey: secretKey as SecretKey };
+}
+
 export function readPublishConfig(env: Env = process.env): PublishConfig {
   const r = new EnvReader(env);
   const config: PublishConfig = {

@@ -3,6 +3,7 @@
 import { IANAZone } from 'luxon';
 import { ErrorCodes, OssnError } from '../../contracts/errors/ossn-error.js';
 import { isMongoConnectionString } from '../adapters/mongodb/connect.js';
+import { durationMs } from './duration.js';
 
 export class ConfigError extends OssnError {
   constructor(readonly problems: string[]) {
@@ -53,6 +54,18 @@ export class EnvReader {
       return fallback;
     }
     return parsed;
+  }
+
+  /** A duration written `90s`, `30m`, `24h` or `7d`, in ms. */
+  duration(name: string, fallbackMs: number, { minMs, maxMs }: { minMs: number; maxMs: number }): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallbackMs;
+    const ms = durationMs(value);
+    if (ms === undefined || ms < minMs || ms > maxMs) {
+      this.problems.push(`${name} must be a duration like 90s, 30m, 24h or 7d, from ${minMs / 1000}s to ${maxMs / 1000}s; got "${value}"`);
+      return fallbackMs;
+    }
+    return ms;
   }
 
   url(name: string, protocols: string[], fallback?: string): string {

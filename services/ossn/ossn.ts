@@ -18,8 +18,9 @@ const help = `usage: ossn <command> [options]      ossn <command> --help (or oss
                              write a realistic ERP event data set (NDJSON) to stdout
   credentials <action> ...   manage partner credentials (add, list, remove, reset-password...)
   dlq list|show|redrive ...  read dead letters, send fixed ones again
-  push add|list|disable|enable|remove ...
+  push add|list|disable|enable|remove|parked|redeliver ...
                              partners' receivers ossn pushes ship notifications to (OSN 2.1.0)
+  pusher                     the pusher (sends ship notifications to the push subscriptions)
   replay [--discard|--drop-previous]
                              rebuild the read models into the next version, then switch to it
   status [--probe URL]... [--json]
@@ -38,6 +39,7 @@ const commands: Record<string, () => Promise<Command>> = {
   credentials: async () => (await import('./commands/credentials.js')).credentialsCommand,
   dlq: async () => (await import('./commands/dlq.js')).dlqCommand,
   push: async () => (await import('./commands/push.js')).pushCommand,
+  pusher: async () => (await import('./commands/pusher.js')).pusherCommand,
   replay: async () => (await import('./commands/replay.js')).replayCommand,
   status: async () => (await import('./commands/status.js')).statusCommand,
 };

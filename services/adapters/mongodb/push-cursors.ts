@@ -1,0 +1,74 @@
+// Where each push subscription's poller stands, and which pusher works it (docs/design/osn-2.1.0.md
+// §2: several pushers may run, each subscription worked by one at a time through a lease). One
+// document per subscription: its cursor (the time of its last completed poll) and its lease. Lease
+// times are the database server's ($$NOW), so pushers whose clocks differ still agree on them.
+// Writes take no signal (the driver has none for them): the caller's store deadline bounds them.
+import { MongoServerError, type Collection, type Db } from 'mongodb';
+
+export interface PushCursorDocument {
+  /** The subscription's id. */
+  _id: string;
+  /** The start of the last poll whose news is recorded as pending deliveries; absent before the first. */
+  cursor?: Date;
+  /** The pusher holding the lease, and until when (the server's clock). */
+  owner?: string;
+  leaseUntil?: Date;
+}
+
+export const pushCursorsCollectionName = 'push_cursors';
+
+export function pushCursorsCollection(db: Db): Collection<PushCursorDocument> {
+  return db.collection<PushCursorDocument>(pushCursorsCollectionName);
+}
+
+/** A subscription's lease, held: where its poller stands. */
+export interface HeldLease {
+  cursor: Date | undefined;
+}
+
+export class MongoPushCursors {
+  constructor(private readonly collection: Collection<PushCursorDocument>) {}
+
+  /**
+   * Takes the subscription's lease for `owner` for `ttlMs` when it is free, lapsed or owner's
+   * already; undefined when another pusher holds it.
+   */
+  async acquire(subscriptionId: string, owner: string, ttlMs: number): Promise<HeldLease | undefined> {
+    // The document first ($expr may not decide an upsert), then the lease where it is free.
+    await this.collection.updateOne({ _id: subscriptionId }, { $setOnInsert: { _id: subscriptionId } }, { upsert: true }).catch((error: unknown) => {
+      // Two pushers created it at once: it is there.
+      if (!(error instanceof MongoServerError && error.code === 11000)) throw error;
+    });
+    const document = await this.collection.findOneAndUpdate(
+      { _id: subscriptionId, $or: [{ owner }, { leaseUntil: { $exists: false } }, { $expr: { $lt: ['$leaseUntil', '$$NOW'] } }] },
+      [{ $set: { owner, leaseUntil: { $add: ['$$NOW', ttlMs] } } }],
+      { returnDocument: 'after' },
+    );
+    return document ? { cursor: document.cursor } : undefined;
+  }
+
+  /** Extends owner's lease by `ttlMs` from now; false when it is no longer owner's (lapsed and taken). */
+  async renew(subscriptionId: string, owner: string, ttlMs: number): Promise<boolean> {
+    const result = await this.collection.updateOne({ _id: subscriptionId, owner }, [{ $set: { leaseUntil: { $add: ['$$NOW', ttlMs] } } }]);
+    return result.matchedCount === 1;
+  }
+
+  /** Lets the lease go at once (a pusher stopping), so another takes the subscription without waiting for it to lapse. */
+  async release(subscriptionId: string, owner: string): Promise<void> {
+    await this.collection.updateOne({ _id: subscriptionId, owner }, { $unset: { owner: '', leaseUntil: '' } });
+  }
+
+  /** Moves the cursor while owner holds the lease; false when it does not (nothing moved). */
+  async advance(subscriptionId: string, owner: string, cursor: Date): Promise<boolean> {
+    const result = await this.collection.updateOne({ _id: subscriptionId, owner }, { $set: { cursor } });
+    return result.matchedCount === 1;
+  }
+
+  async list(signal?: AbortSignal): Promise<PushCursorDocument[]> {
+    return this.collection.find({}, { signal }).toArray();
+  }
+
+  async remove(subscriptionId: string): Promise<void> {
+    await this.collection.deleteOne({ _id: subscriptionId });
+  }
+}

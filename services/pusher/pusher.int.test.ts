@@ -1,0 +1,149 @@
+// The pusher against real servers (Kafka, MongoDB) and the trial receiver built from the official
+// 2.1.0 WSDL: each purchase order with news is sent as its whole picture, newer news is sent after,
+// a receiver that fails is retried until it heals, a second pusher on the same database works no
+// subscription twice, and no log line at any level holds the receiver's password.
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ErpEvent } from '../../contracts/erp-events.js';
+import { CredentialStore, credentialsCollection } from '../adapters/mongodb/credential-store.js';
+import { MongoPushDeliveries } from '../adapters/mongodb/push-deliveries.js';
+import { MongoPushSubscriptions, pushSubscriptionsCollection } from '../adapters/mongodb/push-subscriptions.js';
+import type { PusherConfig } from '../config/config.js';
+import { SecretKey } from '../config/secret-key.js';
+import { newPushSubscription } from '../domain/push/new-subscription.js';
+import { ReceiverPassword } from '../domain/push/receiver-password.js';
+import { createLogger } from '../plumbing/logging/logger.js';
+import { startReceiver, type Behaviour, type Receiver } from '../../scripts/receiver/receiver.js';
+import { locationRecorded, packageShipped, statusChanged } from '../../test/fixtures/sample-events.js';
+import { logLines } from '../../test/support/log-lines.js';
+import { freshProjectorConfig, projectUntilCaughtUp, publishEvents, useConnections } from '../../test/support/projector-system.js';
+import { startPusher, type RunningPusher } from './start-pusher.js';
+
+const connections = useConnections('pusher');
+const RECEIVER_PASSWORD = 'pw-Rc7-never-logged';
+
+const so = (salesOrderNumber: string, event: ErpEvent): ErpEvent => ({ ...event, salesOrderNumber, eventId: `${event.eventId.slice(0, 24)}${salesOrderNumber.replace(/\D/g, '').padStart(4, '0')}${event.eventId.slice(28)}` });
+
+const orderWithPackage = (salesOrderNumber: string, purchaseOrderNumber: string): ErpEvent[] => [
+  so(salesOrderNumber, statusChanged(1, { purchaseOrderNumber, statusId: 60 })),
+  so(salesOrderNumber, locationRecorded(2, 1)),
+  so(salesOrderNumber, packageShipped(3, 1, 1)),
+];
+
+const running: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const r of running.splice(0).reverse()) await r.close();
+});
+
+async function setUp(behaviour: (n: number) => Behaviour = () => 'accept', level: 'debug' | 'trace' = 'debug') {
+  const { config } = await freshProjectorConfig(connections.kafka, 'pusher');
+  const db = connections.mongo.db(config.store.database);
+  await new CredentialStore(credentialsCollection(db)).add({ id: 'partner', passwordHash: 'x', scopes: ['osn'], clientIds: ['C1'] });
+  const receiver: Receiver = await startReceiver({ login: { id: 'ossn-supplier', password: RECEIVER_PASSWORD }, behaviour, slowMs: 200 });
+  running.push(receiver);
+  const key = new SecretKey(randomBytes(32));
+  const subscription = newPushSubscription(
+    { credentialId: 'partner', url: receiver.url, receiverId: 'ossn-supplier', cursorStart: new Date(Date.now() - 60_000) },
+    { key, now: new Date(), password: new ReceiverPassword(RECEIVER_PASSWORD) },
+  );
+  await new MongoPushSubscriptions(pushSubscriptionsCollection(db)).add(subscription);
+  const pusherConfig: PusherConfig = {
+    logLevel: level,
+    store: config.store,
+    secretKey: key,
+    pollIntervalMs: 200,
+    leaseTtlMs: 6_000,
+    sendTimeoutMs: 2_000,
+    maxAgeMs: 3_600_000,
+    retryBaseMs: 50,
+    circuitCoolDownMs: 300,
+    requestsPerReceiver: 4,
+    storeTimeoutMs: 5_000,
+    metricsHost: '127.0.0.1',
+    metricsPort: 0,
+    stopTimeoutMs: 5_000,
+  };
+  const logs = logLines();
+  const logger = createLogger('pusher-test', level, logs);
+  const publish = async (events: ErpEvent[]) => {
+    await publishEvents(connections.producer, config.topic, events);
+    await projectUntilCaughtUp(connections, config);
+  };
+  const start = async (): Promise<RunningPusher> => {
+    const pusher = await startPusher(pusherConfig, logger);
+    running.push(pusher);
+    return pusher;
+  };
+  return { db, receiver, subscription, publish, start, logs, deliveries: MongoPushDeliveries.of(db) };
+}
+
+/** The packages each accepted notification of `po` carried, in the order accepted. */
+const packagesOf = (receiver: Receiver, po: string) =>
+  receiver.accepted.filter((a) => a.notification['purchaseOrderNumber'] === po).map((a) => JSON.stringify(a.notification).match(/"trackingNumber":"[^"]+"/g)?.length ?? 0);
+
+async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000, logs?: { raw: string[] }): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${logs ? `; the pusher's last log lines:\n${logs.raw.slice(-6).map((line) => line.slice(0, 400)).join('\n')}` : ''}`);
+    await sleep(100);
+  }
+}
+
+describe('ossn pusher', () => {
+  it('sends each purchase order with news as its whole picture, and the newer picture after more news', async () => {
+    const t = await setUp();
+    await t.publish([...orderWithPackage('SO-1', 'PO-A'), ...orderWithPackage('SO-2', 'PO-B')]);
+    await t.start();
+    await until('both purchase orders', () => packagesOf(t.receiver, 'PO-A').length > 0 && packagesOf(t.receiver, 'PO-B').length > 0, 30_000, t.logs);
+    expect(packagesOf(t.receiver, 'PO-A')).toEqual([1]);
+
+    await t.publish([so('SO-1', packageShipped(4, 1, 2))]);
+    await until('the newer picture of PO-A', () => packagesOf(t.receiver, 'PO-A').at(-1) === 2);
+    // Sent once per news: no older picture after it, and PO-B not sent again for PO-A's news.
+    await sleep(1_000);
+    expect(packagesOf(t.receiver, 'PO-A')).toEqual([1, 2]);
+    expect(packagesOf(t.receiver, 'PO-B')).toEqual([1]);
+    // The delivery log keeps the transactionId the receiver answered.
+    const log = await t.deliveries.attemptsOf(t.subscription.id, 'PO-A');
+    expect(log.filter((a) => a.outcome === 'acknowledged').map((a) => a.transactionId)).toEqual(
+      t.receiver.accepted.filter((a) => a.notification['purchaseOrderNumber'] === 'PO-A').map((a) => a.transactionId),
+    );
+  });
+
+  it('retries a receiver that answers 503, with an Error or not at all, until it accepts', async () => {
+    const failing: Behaviour[] = ['unavailable', 'error-message', 'no-answer'];
+    const t = await setUp((n) => failing[n - 1] ?? 'accept');
+    await t.publish(orderWithPackage('SO-1', 'PO-A'));
+    await t.start();
+    await until('PO-A accepted after the failures', () => packagesOf(t.receiver, 'PO-A').length > 0, 60_000);
+    let outcomes: string[] = [];
+    await until('the acknowledgement logged', async () => {
+      outcomes = (await t.deliveries.attemptsOf(t.subscription.id, 'PO-A')).map((a) => a.outcome);
+      return outcomes.includes('acknowledged');
+    });
+    expect(outcomes).toEqual(['transient', 'refused', 'transient', 'acknowledged']);
+  });
+
+  it('works a subscription in one pusher only when two run on the same database', async () => {
+    const t = await setUp((n) => (n === 1 ? 'slow' : 'accept'));
+    await t.publish(orderWithPackage('SO-1', 'PO-A'));
+    const [first, second] = await Promise.all([t.start(), t.start()]);
+    await until('PO-A accepted', () => packagesOf(t.receiver, 'PO-A').length > 0);
+    await sleep(1_000);
+    expect(first.pusher.worked.length + second.pusher.worked.length).toBe(1);
+    expect(t.receiver.requests).toBe(1);
+  });
+
+  it('writes no log line holding the receiver password, at trace level, whatever the receiver answers', async () => {
+    const behaviours: Behaviour[] = ['error-message', 'unavailable', 'accept'];
+    const t = await setUp((n) => behaviours[n - 1] ?? 'accept', 'trace');
+    await t.publish(orderWithPackage('SO-1', 'PO-A'));
+    await t.start();
+    await until('PO-A accepted', () => packagesOf(t.receiver, 'PO-A').length > 0, 60_000);
+    expect(t.logs.lines.some((line) => line.level === 10)).toBe(true);
+    expect(t.logs.raw.join('')).not.toContain(RECEIVER_PASSWORD);
+  });
+});

@@ -1,0 +1,102 @@
+// The pusher (docs/design/osn-2.1.0.md §2, Where it runs): works every enabled subscription whose
+// lease it can take, one SubscriptionWorker each, and lets go of the ones disabled, removed or
+// taken over. Several pushers share the subscriptions so: a lease that lapses (its pusher killed)
+// is taken by another at its next look.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { PushSubscriptionStore } from '../domain/push/subscription-store.js';
+import type { Logger } from '../plumbing/logging/logger.js';
+import type { PusherMetrics } from '../plumbing/metrics/pusher-metrics.js';
+import { ReceiverCircuit, type CircuitOptions } from './receiver-circuit.js';
+import { ReceiverSlots } from './receiver-slots.js';
+import { SubscriptionWorker, type PusherPorts, type PusherSettings, type PusherShared } from './subscription-worker.js';
+
+export interface PusherOptions {
+  ports: PusherPorts & { subscriptions: Pick<PushSubscriptionStore, 'listEnabled'> };
+  settings: PusherSettings;
+  circuit?: Partial<CircuitOptions>;
+  logger: Logger;
+  metrics?: PusherMetrics;
+}
+
+export class Pusher {
+  private readonly workers = new Map<string, SubscriptionWorker>();
+  private readonly circuits = new Map<string, ReceiverCircuit>();
+  private readonly shared: PusherShared;
+  private readonly stopping = new AbortController();
+  private loop: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: PusherOptions) {
+    const { settings, logger, metrics, ports } = options;
+    this.shared = {
+      ports,
+      settings,
+      slots: new ReceiverSlots(settings.requestsPerReceiver),
+      circuit: (receiver) => {
+        let circuit = this.circuits.get(receiver);
+        if (!circuit) this.circuits.set(receiver, (circuit = new ReceiverCircuit(options.circuit)));
+        return circuit;
+      },
+      logger,
+      metrics,
+    };
+  }
+
+  /** How often it looks for subscriptions to take or let go: often enough that a lapsed lease is taken within a quarter of its time. */
+  get lookEveryMs(): number {
+    return Math.max(this.options.settings.pollIntervalMs, Math.floor(this.options.settings.leaseTtlMs / 4));
+  }
+
+  /** The subscriptions this pusher works now. */
+  get worked(): string[] {
+    return [...this.workers.keys()];
+  }
+
+  start(): void {
+    this.loop = this.run();
+  }
+
+  /** Stops every worker (sends in flight are cut off and come again) and lets their leases go. */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await this.loop;
+    await Promise.all([...this.workers.values()].map((worker) => worker.stop()));
+    this.workers.clear();
+    this.options.metrics?.leasesHeld.set(0);
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopping.signal.aborted) {
+      try {
+        await this.look();
+      } catch (error) {
+        if (this.stopping.signal.aborted) break;
+        this.options.logger.warn({ err: error }, 'reading the push subscriptions failed; trying again');
+      }
+      await sleep(this.lookEveryMs, undefined, { signal: this.stopping.signal }).catch(() => undefined);
+    }
+  }
+
+  /** Takes the leases of enabled subscriptions not worked here, and lets go of the others. */
+  async look(): Promise<void> {
+    const { ports, settings, logger, metrics } = this.options;
+    const enabled = await ports.subscriptions.listEnabled();
+    const ids = new Set(enabled.map((subscription) => subscription.id));
+    for (const [id, worker] of this.workers) {
+      if (ids.has(id) && worker.running) continue;
+      this.workers.delete(id);
+      await worker.stop();
+      logger.info({ subscriptionId: id }, ids.has(id) ? 'push subscription left to another pusher' : 'push subscription no longer enabled: stopped working it');
+    }
+    for (const subscription of enabled) {
+      if (this.workers.has(subscription.id) || this.stopping.signal.aborted) continue;
+      const takenAt = Date.now();
+      const lease = await ports.cursors.acquire(subscription.id, settings.owner, settings.leaseTtlMs, this.stopping.signal);
+      if (!lease) continue;
+      const worker = new SubscriptionWorker(subscription, { cursor: lease.cursor, takenAt }, this.shared);
+      this.workers.set(subscription.id, worker);
+      worker.start();
+      logger.info({ subscriptionId: subscription.id, cursor: (lease.cursor ?? subscription.cursorStart).toISOString() }, 'working push subscription');
+    }
+    metrics?.leasesHeld.set(this.workers.size);
+  }
+}

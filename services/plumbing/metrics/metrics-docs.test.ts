@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createProjectorMetrics } from './projector-metrics.js';
+import { createPusherMetrics } from './pusher-metrics.js';
 import { createQueryMetrics } from './query-metrics.js';
 
 const root = new URL('../../../', import.meta.url);
@@ -10,7 +11,11 @@ const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
 
 /** Our own metrics (not the process and Node.js defaults), with their types and help texts. */
 async function exported() {
-  const all = [...(await createQueryMetrics().registry.getMetricsAsJSON()), ...(await createProjectorMetrics().registry.getMetricsAsJSON())];
+  const all = [
+    ...(await createQueryMetrics().registry.getMetricsAsJSON()),
+    ...(await createProjectorMetrics().registry.getMetricsAsJSON()),
+    ...(await createPusherMetrics().registry.getMetricsAsJSON()),
+  ];
   // prom-client's defaults, unprefixed as stock Node.js dashboards read them.
   const defaults = /^(process|nodejs)_/;
   return { own: all.filter((m) => !defaults.test(m.name)) };
@@ -24,14 +29,15 @@ describe('metrics documentation', () => {
     for (const metric of own) expect(operations).toContain(`| \`${metric.name}\` | ${String(metric.type)} | ${metric.help} |`);
   });
 
-  it('gives each metric of ours its service\'s prefix, but ossn_build_info, one name in every service', async () => {
+  it('gives each metric of ours its service\'s prefix (query, projector, pusher), but ossn_build_info, one name in every service', async () => {
     const { own } = await exported();
     const projector = (await createProjectorMetrics().registry.getMetricsAsJSON()).map((m) => m.name);
+    const pusher = (await createPusherMetrics().registry.getMetricsAsJSON()).map((m) => m.name);
     for (const { name } of own) {
       if (name === 'ossn_build_info') continue;
-      expect(name).toMatch(projector.includes(name) ? /^ossn_projector_/ : /^ossn_query_/);
+      expect(name).toMatch(projector.includes(name) ? /^ossn_projector_/ : pusher.includes(name) ? /^ossn_pusher_/ : /^ossn_query_/);
     }
-    expect(own.filter((m) => m.name === 'ossn_build_info')).toHaveLength(2);
+    expect(own.filter((m) => m.name === 'ossn_build_info')).toHaveLength(3);
   });
 
   it('is scraped from both services\' operators\' ports by the Prometheus configuration in docker-compose', () => {

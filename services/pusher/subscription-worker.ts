@@ -71,6 +71,8 @@ export interface PusherShared {
   metrics?: PusherMetrics | undefined;
 }
 
+/** Rounds are at least this far apart, whatever falls due: a delivery left due (its lease nearly out) is not read in a loop. */
+const MIN_PAUSE_MS = 50;
 /** A send needs at least this much of the lease left; less, and it is left to the lease's next holder. */
 const MIN_SEND_MS = 1_000;
 /** Lease time kept in hand past a send's deadline: the answer's judging and recording. */
@@ -161,7 +163,7 @@ export class SubscriptionWorker {
     if (!this.running) return;
     let waitMs = pollIntervalMs;
     const nextDue = await this.shared.ports.deliveries.nextDue(this.subscription.id, this.signal).catch(() => undefined);
-    if (nextDue) waitMs = Math.min(waitMs, Math.max(0, nextDue.getTime() - Date.now()));
+    if (nextDue) waitMs = Math.min(waitMs, Math.max(MIN_PAUSE_MS, nextDue.getTime() - Date.now()));
     await sleep(waitMs, undefined, { signal: this.pauses.signal }).catch(() => undefined);
   }
 
@@ -219,7 +221,9 @@ export class SubscriptionWorker {
           await this.deliver(delivery);
         } catch (error) {
           if (isAbort(error, this.signal)) return;
-          this.log.warn({ err: error, subscriptionId: this.subscription.id, purchaseOrderNumber: delivery.purchaseOrderNumber }, 'push delivery failed before an answer; trying again next round');
+          this.log.warn({ err: error, subscriptionId: this.subscription.id, purchaseOrderNumber: delivery.purchaseOrderNumber }, 'push delivery failed before an answer; trying again after the poll interval');
+          // Put off, not due at once: a store that fails every read would otherwise be asked in a loop.
+          await ports.deliveries.postpone(delivery._id, new Date(Date.now() + settings.pollIntervalMs)).catch(() => undefined);
         }
       }
     };

@@ -36,7 +36,7 @@ afterEach(async () => {
   for (const r of running.splice(0).reverse()) await r.close();
 });
 
-async function setUp(behaviour: (n: number) => Behaviour = () => 'accept', level: 'debug' | 'trace' = 'debug') {
+async function setUp(behaviour: (n: number) => Behaviour = () => 'accept', level: 'debug' | 'trace' = 'debug', url?: string) {
   const { config } = await freshProjectorConfig(connections.kafka, 'pusher');
   const db = connections.mongo.db(config.store.database);
   await new CredentialStore(credentialsCollection(db)).add({ id: 'partner', passwordHash: 'x', scopes: ['osn'], clientIds: ['C1'] });
@@ -44,7 +44,7 @@ async function setUp(behaviour: (n: number) => Behaviour = () => 'accept', level
   running.push(receiver);
   const key = new SecretKey(randomBytes(32));
   const subscription = newPushSubscription(
-    { credentialId: 'partner', url: receiver.url, receiverId: 'ossn-supplier', cursorStart: new Date(Date.now() - 60_000) },
+    { credentialId: 'partner', url: url ?? receiver.url, receiverId: 'ossn-supplier', cursorStart: new Date(Date.now() - 60_000) },
     { key, now: new Date(), password: new ReceiverPassword(RECEIVER_PASSWORD) },
   );
   await new MongoPushSubscriptions(pushSubscriptionsCollection(db)).add(subscription);
@@ -135,6 +135,15 @@ describe('ossn pusher', () => {
     await sleep(1_000);
     expect(first.pusher.worked.length + second.pusher.worked.length).toBe(1);
     expect(t.receiver.requests).toBe(1);
+  });
+
+  it('parks, sending nothing, a subscription whose URL the policy refuses now (stored plain http to another machine)', async () => {
+    const t = await setUp(() => 'accept', 'debug', 'http://192.0.2.1/osn/2.1.0');
+    await t.publish(orderWithPackage('SO-1', 'PO-A'));
+    await t.start();
+    const parked = await until('the delivery parked', async () => (await t.deliveries.parked(t.subscription.id))[0], 30_000, t.logs);
+    expect(parked.parkedReason).toContain('must be https');
+    expect(await t.deliveries.attemptsOf(t.subscription.id, 'PO-A')).toHaveLength(1);
   });
 
   it('writes no log line holding the receiver password, at trace level, whatever the receiver answers', async () => {

@@ -13,6 +13,7 @@ import type { AttemptRecord, AttemptStep, PushDeliveryDocument } from '../adapte
 import type { SendRequest, SendResult } from '../adapters/receiver/send-notification.js';
 import type { SecretKey } from '../config/secret-key.js';
 import { openReceiverPassword } from '../domain/push/receiver-password.js';
+import { judgeReceiverUrl } from '../domain/push/receiver-url.js';
 import type { PushSubscription } from '../domain/push/subscription.js';
 import type { Logger } from '../plumbing/logging/logger.js';
 import type { PusherMetrics } from '../plumbing/metrics/pusher-metrics.js';
@@ -281,6 +282,12 @@ export class SubscriptionWorker {
       return;
     }
 
+    // Judged again by the rule `ossn push add` applied: a subscription stored under an older rule is not sent to.
+    const url = judgeReceiverUrl(subscription.url, { allowHttp: subscription.allowHttp === true });
+    if ('problem' in url) {
+      await record({ outcome: 'refused', reason: url.problem }, { park: url.problem });
+      return;
+    }
     const receiver = receiverKey(subscription.url);
     const circuit = this.shared.circuit(receiver);
     const admission = circuit.admit();

@@ -22,6 +22,8 @@ export interface PushSubscriptionRecord {
   clientId?: string;
   /** The receiver's endpoint, as the URL policy normalised it. */
   url: string;
+  /** Added with --allow-http: plain http to another machine, for a trial. */
+  allowHttp?: boolean;
   /** The id ossn sends the receiver. */
   receiverId: string;
   /** The password ossn sends the receiver, sealed; absent when the receiver asks for none. */

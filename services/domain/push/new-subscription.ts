@@ -15,12 +15,13 @@ export interface NewSubscriptionParts {
 }
 
 export function newPushSubscription(judged: JudgedRequest, { key, password, now, id = newSubscriptionId() }: NewSubscriptionParts): PushSubscription {
-  const { credentialId, clientId, url, receiverId, customerIdentifier, cursorStart } = judged;
+  const { credentialId, clientId, url, receiverId, customerIdentifier, cursorStart, allowHttp } = judged;
   return {
     id,
     credentialId,
     ...(clientId === undefined ? {} : { clientId }),
     url,
+    ...(allowHttp ? { allowHttp } : {}),
     receiverId,
     ...(password === undefined ? {} : { receiverPassword: sealReceiverPassword(password, key, id) }),
     ...(customerIdentifier === undefined ? {} : { customerIdentifier }),

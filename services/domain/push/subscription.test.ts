@@ -47,7 +47,9 @@ describe('a subscription request', () => {
   });
 
   it('takes http with --allow-http, for a trial', () => {
-    expect(judgeSubscriptionRequest({ ...base, url: 'http://osn.acme.example/', allowHttp: true }, now)).toMatchObject({ judged: { url: 'http://osn.acme.example/' } });
+    expect(judgeSubscriptionRequest({ ...base, url: 'http://osn.acme.example/', allowHttp: true }, now)).toMatchObject({ judged: { url: 'http://osn.acme.example/', allowHttp: true } });
+    // Kept only where it matters: the pusher judges the URL again by the same rule.
+    expect(judgeSubscriptionRequest({ ...base, url: 'https://osn.acme.example/', allowHttp: true }, now)).not.toHaveProperty('judged.allowHttp');
   });
 });
 

@@ -24,7 +24,7 @@ export interface SubscriptionRequest {
 }
 
 /** A request that holds: its fields as stored; no cursorStart without --from (the time it is added). */
-export type JudgedRequest = Pick<PushSubscription, 'credentialId' | 'clientId' | 'url' | 'receiverId' | 'customerIdentifier'> & { cursorStart?: Date };
+export type JudgedRequest = Pick<PushSubscription, 'credentialId' | 'clientId' | 'url' | 'receiverId' | 'customerIdentifier' | 'allowHttp'> & { cursorStart?: Date };
 
 /** As every login field of the protocol, and as a credential's id: 1 to 64 characters. */
 const MAX_FIELD_LENGTH = 64;
@@ -86,7 +86,9 @@ export function judgeSubscriptionRequest(request: SubscriptionRequest, now: Date
   }
   if (problems.length > 0 || 'problem' in url) return { problems };
   const { credentialId, clientId, receiverId, customerIdentifier } = request;
-  return { judged: { credentialId, clientId, url: url.url, receiverId, customerIdentifier, cursorStart } };
+  // Kept only where it matters, so that the pusher judges the URL again by the same rule before each send.
+  const allowHttp = request.allowHttp === true && new URL(url.url).protocol === 'http:' ? true : undefined;
+  return { judged: { credentialId, clientId, url: url.url, receiverId, customerIdentifier, cursorStart, ...(allowHttp ? { allowHttp } : {}) } };
 }
 
 /**

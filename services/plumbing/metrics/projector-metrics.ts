@@ -1,12 +1,9 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { registerBuildInfo } from './build-info.js';
+import { Counter, Gauge, Histogram } from 'prom-client';
+import { serviceRegistry } from './service-registry.js';
 
 /** The projector's metrics, in a registry of their own, served on the projector's metrics port. */
 export function createProjectorMetrics() {
-  const registry = new Registry();
-  // Unprefixed, as stock Node.js dashboards and alerts expect them; Prometheus' job label tells the services apart.
-  collectDefaultMetrics({ register: registry });
-  registerBuildInfo(registry);
+  const registry = serviceRegistry();
   const registers = [registry];
   return {
     registry,

@@ -1,11 +1,9 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { registerBuildInfo } from './build-info.js';
+import { Counter, Gauge, Histogram } from 'prom-client';
+import { serviceRegistry } from './service-registry.js';
 
 /** The pusher's metrics (docs/operations.md, Push subscriptions), served on its metrics port. */
 export function createPusherMetrics() {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  registerBuildInfo(registry);
+  const registry = serviceRegistry();
   const registers = [registry];
   return {
     registry,

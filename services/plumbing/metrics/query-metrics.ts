@@ -1,5 +1,5 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { registerBuildInfo } from './build-info.js';
+import { Counter, Gauge, Histogram } from 'prom-client';
+import { serviceRegistry } from './service-registry.js';
 
 /** Labels of a partner request; every value comes from a short fixed list (never a credential, PO or client). */
 export type Interface = 'soap' | 'json';
@@ -13,10 +13,7 @@ export interface QueryMetricsSources {
 
 /** The query service's metrics, in a registry of their own (a second app in one process gets its own). */
 export function createQueryMetrics({ rateLimitLocal }: QueryMetricsSources = {}) {
-  const registry = new Registry();
-  // Unprefixed, as stock Node.js dashboards and alerts expect them; Prometheus' job label tells the services apart.
-  collectDefaultMetrics({ register: registry });
-  registerBuildInfo(registry);
+  const registry = serviceRegistry();
   const registers = [registry];
   return {
     registry,

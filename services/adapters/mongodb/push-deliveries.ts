@@ -42,6 +42,8 @@ export interface PushDeliveryDocument {
   deliveredAt?: Date;
   /** The digest of the picture the receiver last acknowledged: the same picture is not sent again. */
   sentDigest?: string;
+  /** When it was last settled (delivered, nothing to send), while nothing waits: it is forgotten 30 days on. */
+  settledAt?: Date;
 }
 
 export interface DeliveryLogDocument extends AttemptRecord {
@@ -54,6 +56,12 @@ export const pushDeliveriesCollectionName = 'push_deliveries';
 export const pushDeliveryLogCollectionName = 'push_delivery_log';
 /** The log keeps the latest attempts within this size (a capped collection): about 200,000 of them. */
 const DELIVERY_LOG_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A delivery settled this long ago is forgotten (a TTL index): news of its purchase order after that
+ * makes a new one, sent as any news is. Only the digest that spares a receiver a repeat is lost.
+ */
+const SETTLED_KEPT_SECONDS = 30 * 24 * 3600;
 
 /** The key of a delivery: one per subscription, client and purchase order number. */
 export const deliveryId = (subscriptionId: string, clientId: string, purchaseOrderNumber: string) => JSON.stringify([subscriptionId, clientId, purchaseOrderNumber]);
@@ -83,6 +91,7 @@ export class MongoPushDeliveries {
   /** The indexes the pusher reads by, and the capped log; idempotent. */
   async ensureIndexes(): Promise<void> {
     await this.deliveries.createIndex({ subscriptionId: 1, state: 1, dueAt: 1 }, { name: 'due_by_subscription' });
+    await this.deliveries.createIndex({ settledAt: 1 }, { name: 'settled_forgotten', expireAfterSeconds: SETTLED_KEPT_SECONDS });
     const db = this.deliveries.db;
     const existing = await db.listCollections({ name: this.log.collectionName }, { nameOnly: true }).toArray();
     if (existing.length === 0) {
@@ -120,6 +129,7 @@ export class MongoPushDeliveries {
                 attempts: { $cond: [waiting, '$attempts', 0] },
                 refusals: { $cond: [waiting, '$refusals', 0] },
                 firstAttemptAt: { $cond: [waiting, '$firstAttemptAt', '$$REMOVE'] },
+                settledAt: '$$REMOVE',
               },
             },
           ] as Document[],
@@ -165,6 +175,7 @@ export class MongoPushDeliveries {
         firstAttemptAt: '$$REMOVE',
         deliveredAt: step.done === 'delivered' ? attempt.at : '$deliveredAt',
         sentDigest: step.done === 'delivered' ? step.digest : '$$REMOVE',
+        settledAt: { $cond: [newer, '$$REMOVE', attempt.at] },
         last,
       };
     } else if ('retryAt' in step) {
@@ -204,6 +215,7 @@ export class MongoPushDeliveries {
           attempts: 0,
           refusals: 0,
           firstAttemptAt: '$$REMOVE',
+          settledAt: { $cond: [newer, '$$REMOVE', at] },
         },
       },
     ]);

@@ -1,4 +1,4 @@
-// The pusher (docs/design/osn-2.1.0.md §2, Where it runs): works every enabled subscription whose
+// The pusher (docs/design/osn-2.1.0.md §2, its "Where it runs"): works every enabled subscription whose
 // lease it can take, one SubscriptionWorker each, and lets go of the ones disabled, removed or
 // taken over. Several pushers share the subscriptions so: a lease that lapses (its pusher killed)
 // is taken by another at its next look.

@@ -18,13 +18,13 @@ const help = `usage: ossn <command> [options]      ossn <command> --help (or oss
                              write a realistic ERP event data set (NDJSON) to stdout
   credentials <action> ...   manage partner credentials (add, list, remove, reset-password...)
   dlq list|show|redrive ...  read dead letters, send fixed ones again
-  push add|list|disable|enable|remove|parked|redeliver ...
+  push add|list|disable|enable|remove|parked|redeliver|test ...
                              partners' receivers ossn pushes ship notifications to (OSN 2.1.0)
   pusher                     the pusher (sends ship notifications to the push subscriptions)
   replay [--discard|--drop-previous]
                              rebuild the read models into the next version, then switch to it
   status [--probe URL]... [--json]
-                             one screen: servers, versions, lag, dead letters, credentials
+                             one screen: servers, versions, lag, dead letters, credentials, push
 
 Exit codes: 0 ok, 1 failure, 2 usage (command line or configuration), 3 partly done.
 Configuration comes from environment variables; see docs/operations.md (Configuration).`;

@@ -6,8 +6,9 @@ import { CachingAuthenticator } from '../domain/credentials/authenticator.js';
 import { CredentialStore, credentialsCollection } from '../adapters/mongodb/credential-store.js';
 import { connectMongo } from '../adapters/mongodb/connect.js';
 
-// `ossn setup`, as docker-compose runs it on every `up`: the demo credential only when asked, and
-// an existing one never changed (a disabled demo credential stays disabled).
+// `ossn setup`, as docker-compose runs it on every `up`: the push indexes with the rest, the demo
+// credential only when asked, and an existing one never changed (a disabled demo credential stays
+// disabled).
 
 const env = testEnvironment();
 const names = uniqueNames('setup-command');
@@ -46,7 +47,7 @@ it('refuses a demo password shorter than partners\' passwords may be, before any
   expect(await store.find('demo')).toBeNull();
 });
 
-it('creates no demo credential unless asked; with --demo creates it once and never changes it again', async () => {
+it('creates the push indexes; no demo credential unless asked; with --demo creates it once and never changes it again', async () => {
   // One broker in the test stack: the brokers' defaults, said in one line with the broker that answered.
   expect(await setup([])).toEqual({
     code: 0,
@@ -54,6 +55,11 @@ it('creates no demo credential unless asked; with --demo creates it once and nev
     stderr: '',
   });
   expect(await store.find('demo')).toBeNull();
+  // The push indexes, and the delivery log capped, before any pusher has run.
+  const db = mongo.db(names.database);
+  expect((await db.collection('push_subscriptions').indexes()).map((index) => index.name)).toContain('one_per_credential_client_url');
+  expect((await db.collection('push_deliveries').indexes()).map((index) => index.name)).toContain('due_by_subscription');
+  expect(await db.collection('push_delivery_log').isCapped()).toBe(true);
 
   const first = await setup(['--demo'], 'first-demo-password');
   expect(first).toMatchObject({ code: 0, stderr: '' });

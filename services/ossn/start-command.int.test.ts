@@ -1,7 +1,9 @@
 // `ossn start` (the all-in-one local run) against the test run's servers, given in the environment
 // as an operator would: its projector is `ossn projector`'s, serving its metrics and probes beside
-// the query service's, following `ossn replay`'s switch of the active read-model version; and one
-// Ctrl-C (SIGINT) stops it.
+// the query service's, following `ossn replay`'s switch of the active read-model version; with a
+// secret key, its pusher pushes to the receiver its banner says how to subscribe; and one Ctrl-C
+// (SIGINT) stops it.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,6 +21,12 @@ import { connectProducer } from '../adapters/kafka/producer.js';
 import { createLogger } from '../plumbing/logging/logger.js';
 import { connectMongo } from '../adapters/mongodb/connect.js';
 import { readModelCollections } from '../adapters/mongodb/documents.js';
+import { MongoPushSubscriptions, pushSubscriptionsCollection } from '../adapters/mongodb/push-subscriptions.js';
+import { decodeSecretKey, type SecretKey } from '../config/secret-key.js';
+import { newPushSubscription } from '../domain/push/new-subscription.js';
+import { startReceiver, type Receiver } from '../../scripts/receiver/receiver.js';
+import { noKeyWarning } from './push-in-start.js';
+import { trialReceiver } from './start-examples.js';
 
 const env = testEnvironment();
 const names = uniqueNames('start-command');
@@ -26,6 +34,8 @@ const names = uniqueNames('start-command');
 const cwd = mkdtempSync(join(tmpdir(), 'ossn-start-'));
 let mongo: MongoClient;
 let ossn: OssnProcess | undefined;
+let receiver: Receiver | undefined;
+const secretKey = randomBytes(32).toString('base64');
 
 beforeAll(async () => {
   mongo = await connectMongo(env.mongodbUri, 'start-command-test');
@@ -33,6 +43,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   ossn?.child.kill('SIGKILL');
+  await receiver?.close();
   await mongo?.db(names.database).dropDatabase();
   await mongo?.close();
   rmSync(cwd, { recursive: true, force: true });
@@ -49,11 +60,12 @@ const variables = {
   PORT: '0',
   OPS_PORT: '0',
   OSSN_METRICS_PORT: '0',
+  OSSN_PUSHER_METRICS_PORT: '0',
 };
 
-it('serves the projector metrics and probes, follows ossn replay to the new version, and stops on one Ctrl-C', { timeout: 300_000 }, async () => {
+it('serves the projector metrics and probes, pushes as its banner says, follows ossn replay to the new version, and stops on one Ctrl-C', { timeout: 300_000 }, async () => {
   // A port of its own (not 0), so that the printed examples' URLs reach it.
-  ossn = startOssn(['start'], { ...variables, PORT: String(await freePort()) }, { cwd });
+  ossn = startOssn(['start'], { ...variables, PORT: String(await freePort()), OSSN_SECRET_KEY: secretKey }, { cwd });
   const { child, output, exit } = ossn;
 
   // Ready once it prints its examples, which end with how to stop it.
@@ -100,6 +112,23 @@ it('serves the projector metrics and probes, follows ossn replay to the new vers
   expect(v2Answer.status, v2Body).toBe(200);
   for (const part of ['"IssueArray"', '"ProductArray"', '"OrderContactArray"']) expect(v2Body).toContain(part);
 
+  // The printed way to try push, run as printed but at this test's receiver (8090 may be taken
+  // here): the pusher starts in this process once the subscription is there, and sends the demo's
+  // shipments (--from as printed) to the receiver.
+  receiver = await startReceiver({ login: { id: trialReceiver.id } });
+  const printed = /^ {2}echo \| (.*) npx ossn (push add .*)$/m.exec(output());
+  expect(printed, output()).not.toBeNull();
+  expect(printed![1]).toBe(`MONGODB_URI='${env.mongodbUri}' MONGODB_DATABASE=${names.database}`);
+  const args = printed![2]!.split(' ').map((arg) => (arg === trialReceiver.url ? receiver!.url : arg));
+  expect(args).toContain(receiver.url);
+  const added = await runOssn(args, { ...variables, OSSN_SECRET_KEY: secretKey, LOG_LEVEL: 'warn' }, { input: '\n' });
+  expect(added.code, added.stdout + added.stderr).toBe(0);
+  await expect.poll(output, { timeout: 30_000, interval: 200 }).toContain('a push subscription exists: the pusher runs in this process');
+  await expect.poll(() => receiver!.accepted.length, { timeout: 60_000, interval: 200 }).toBeGreaterThan(0);
+  const pusherUrl = /the pusher runs in this process \(metrics and probes at (http:\S+)\)/.exec(output())![1];
+  expect(pusherUrl).not.toBe(projectorUrl);
+  expect(await (await fetch(`${pusherUrl}/metrics`)).text()).toContain('ossn_pusher_attempts_total');
+
   // ossn replay rebuilds version 2 and switches to it: the projector follows.
   const replayed = await runOssn(['replay'], { ...variables, LOG_LEVEL: 'warn' }, { timeoutMs: 180_000 });
   expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);
@@ -127,10 +156,30 @@ it('serves the projector metrics and probes, follows ossn replay to the new vers
   expect(output()).toContain('stopping…');
 });
 
+it('without a secret key, leaves a push subscription unpushed with a warning, and serves; its banner says how to make a key', { timeout: 180_000 }, async () => {
+  // On the data the test above published (caught up at once); a subscription of its own, to nowhere.
+  const key = (decodeSecretKey(secretKey) as { key: SecretKey }).key;
+  await new MongoPushSubscriptions(pushSubscriptionsCollection(mongo.db(names.database))).add(
+    newPushSubscription({ credentialId: 'demo', url: 'http://127.0.0.1:1/nowhere', receiverId: 'ossn' }, { key, now: new Date() }),
+  );
+  ossn = startOssn(['start'], variables, { cwd });
+  const { child, output, exit } = ossn;
+  await expect.poll(output, { timeout: 120_000, interval: 200 }).toContain('Ctrl-C stops everything.');
+  expect(output()).toContain(`${noKeyWarning}\n`);
+  expect(output()).toContain('  export OSSN_SECRET_KEY="$(openssl rand -base64 32)"\n');
+  expect(output()).not.toMatch(/^ {2}pusher /m);
+  child.kill('SIGINT');
+  expect(await exit).toBe(0);
+});
+
 it('refuses ports that clash before it starts anything', async () => {
   const clash = await runOssn(['start'], { ...variables, OPS_PORT: '19465', OSSN_METRICS_PORT: '19465' }, { timeoutMs: 60_000 });
   expect(clash.code).toBe(2);
   expect(clash.stderr).toContain('OPS_PORT (query service metrics and probes) and OSSN_METRICS_PORT (projector metrics and probes) are both 19465');
+  // The pusher's port too, when it may run (a key given).
+  const pusherClash = await runOssn(['start'], { ...variables, OSSN_SECRET_KEY: secretKey, OPS_PORT: '19466', OSSN_PUSHER_METRICS_PORT: '19466' }, { timeoutMs: 60_000 });
+  expect(pusherClash.code).toBe(2);
+  expect(pusherClash.stderr).toContain('OPS_PORT (query service metrics and probes) and OSSN_PUSHER_METRICS_PORT (pusher metrics and probes) are both 19466');
 });
 
 it('stops on Ctrl-C while it is still starting (Kafka away): "stopping…", and out within seconds', { timeout: 60_000 }, async () => {

@@ -47,6 +47,7 @@ it('shows servers, versions, lag, dead letters and credentials on one screen', {
   expect(screen).toMatch(/lag +0 events; by partition 0:0 1:0/);
   expect(screen).toContain('1 in the last hour, 1 in all');
   expect(screen).toContain('2 active, 1 disabled');
+  expect(screen).toContain('push subscriptions\n  none (ossn push add)\n');
   expect(screen).not.toContain('NOT PROJECTED');
   expect(screen.split('\n').length).toBeLessThan(30);
 
@@ -65,6 +66,7 @@ it('shows servers, versions, lag, dead letters and credentials on one screen', {
     lag: { ok: true, value: { group: config.consumerGroup, partitions: [{ partition: 0, lag: 0 }, { partition: 1, lag: 0 }], unassigned: [], otherTopics: [] } },
     deadLetters: { ok: true, value: { all: 1 } },
     credentials: { ok: true, value: { active: 2, disabled: 1 } },
+    push: { ok: true, value: [] },
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ShipmentNotificationV2View } from '../../contracts/lookup-answers-v2.js';
-import { pictureDigest, scrub } from './subscription-worker.js';
+import { scrub } from './push-request.js';
+import { pictureDigest } from './subscription-worker.js';
 
 describe('scrub', () => {
   it.each([

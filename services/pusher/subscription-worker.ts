@@ -12,14 +12,13 @@ import type { HeldLease } from '../adapters/mongodb/push-cursors.js';
 import type { AttemptRecord, AttemptStep, PushDeliveryDocument } from '../adapters/mongodb/push-deliveries.js';
 import type { SendRequest, SendResult } from '../adapters/receiver/send-notification.js';
 import type { SecretKey } from '../config/secret-key.js';
-import { openReceiverPassword } from '../domain/push/receiver-password.js';
 import { judgeReceiverUrl } from '../domain/push/receiver-url.js';
 import type { PushSubscription } from '../domain/push/subscription.js';
 import type { Logger } from '../plumbing/logging/logger.js';
 import type { PusherMetrics } from '../plumbing/metrics/pusher-metrics.js';
-import { advanceShipmentNotificationRequest } from '../query/versions/2.1.0/osn/advance-shipment-notification.js';
-import { judgeDelivery, type DeliveryOutcome } from './delivery-outcome.js';
+import type { DeliveryOutcome } from './delivery-outcome.js';
 import { nextStep, type DeliveryPolicyOptions } from './delivery-policy.js';
+import { latestPicture, scrub, sendJudged, subscriptionRequest, type SubscriptionRequest } from './push-request.js';
 import { clientsToPush, type CredentialLinks } from './push-targets.js';
 import type { ReceiverCircuit } from './receiver-circuit.js';
 import { receiverKey, type ReceiverSlots } from './receiver-slots.js';
@@ -78,12 +77,6 @@ const MIN_PAUSE_MS = 50;
 const MIN_SEND_MS = 1_000;
 /** Lease time kept in hand past a send's deadline: the answer's judging and recording. */
 const LEASE_MARGIN_MS = 2_000;
-
-/** `text` with every occurrence of `secret` replaced: a receiver may quote our request back. */
-export function scrub(text: string | undefined, secret: string | undefined): string | undefined {
-  if (text === undefined || secret === undefined || secret === '') return text;
-  return text.split(secret).join('[redacted]');
-}
 
 /** What tells two pictures of a purchase order apart: a digest of everything a notification shows of it. */
 export const pictureDigest = (view: ShipmentNotificationV2View) => createHash('sha256').update(JSON.stringify(view)).digest('base64url');
@@ -254,21 +247,16 @@ export class SubscriptionWorker {
       return;
     }
     // Read after the news count was (delivery.news): news recorded from here on keeps it pending.
-    const picture = await readWhole(
-      await ports.lookups.shipmentNotificationV21Batches([delivery.clientId], { queryType: 1, referenceNumber: delivery.purchaseOrderNumber }, this.signal),
-    );
-    let password: string | undefined;
+    const view = await latestPicture(ports.lookups, delivery.clientId, delivery.purchaseOrderNumber, this.signal);
+    let request: SubscriptionRequest | undefined;
     try {
-      password = openReceiverPassword(subscription, settings.key)?.reveal();
+      request = subscriptionRequest(subscription, view, settings.key, (field) => metrics?.fitted.inc({ field }));
     } catch (error) {
+      // The receiver password does not open (another key, or changed in the store).
       await record({ outcome: 'refused', reason: (error as Error).message }, { park: (error as Error).message });
       return;
     }
-    const view = picture.orders[0];
-    const body = view
-      ? advanceShipmentNotificationRequest(view, { id: subscription.receiverId, password, customerIdentifier: subscription.customerIdentifier }, (field) => metrics?.fitted.inc({ field }))
-      : undefined;
-    if (!body || !view) {
+    if (!request || !view) {
       // 2.1.0's ShipmentArray needs a shipment with a package: a purchase order left with none cannot be told.
       await record({ outcome: 'nothing-to-send', reason: 'the purchase order has no package to show' }, { done: 'nothing-to-send' });
       return;
@@ -312,8 +300,7 @@ export class SubscriptionWorker {
     metrics?.inFlight.inc();
     try {
       this.log.trace({ subscriptionId: subscription.id, url: subscription.url, purchaseOrderNumber: delivery.purchaseOrderNumber, timeoutMs }, 'sending push notification');
-      const result = await ports.send({ url: subscription.url, body: body.toString('utf8'), timeoutMs, maxAnswerBytes: settings.maxAnswerBytes, signal: this.signal });
-      outcome = judgeDelivery(result);
+      outcome = await sendJudged(ports.send, subscription.url, request, { timeoutMs, maxAnswerBytes: settings.maxAnswerBytes, signal: this.signal });
     } catch (error) {
       if (admission.probe) circuit.record('transient');
       throw error; // stopped mid-send: the delivery stays pending, and is sent again
@@ -323,15 +310,14 @@ export class SubscriptionWorker {
     }
     circuit.record(outcome.kind);
     const step = nextStep({ firstAttemptAt: delivery.firstAttemptAt ?? at, earlierAttempts: delivery.attempts, earlierRefusals: delivery.refusals }, outcome, new Date(), settings.policy);
-    const reason = scrub(outcome.kind === 'acknowledged' ? undefined : outcome.reason, password);
     await record(
       {
         outcome: outcome.kind,
         ...(outcome.kind !== 'acknowledged' && outcome.status !== undefined ? { status: outcome.status } : {}),
-        ...(reason === undefined ? {} : { reason }),
+        ...(outcome.kind === 'acknowledged' ? {} : { reason: outcome.reason }),
         ...(outcome.kind === 'acknowledged' && outcome.transactionId !== undefined ? { transactionId: outcome.transactionId } : {}),
       },
-      'delivered' in step ? { done: 'delivered', digest } : 'park' in step ? { park: scrub(step.park, password) as string } : step,
+      'delivered' in step ? { done: 'delivered', digest } : 'park' in step ? { park: scrub(step.park, request.password) as string } : step,
     );
   }
 }

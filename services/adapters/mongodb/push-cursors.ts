@@ -68,6 +68,16 @@ export class MongoPushCursors {
     return this.collection.find({}, { signal }).toArray();
   }
 
+  /** Every cursor, each with whether its lease is held now by the server's clock, as the leases are judged (ossn status). */
+  async standings(signal?: AbortSignal): Promise<(PushCursorDocument & { leaseLive: boolean })[]> {
+    return this.collection
+      .aggregate<PushCursorDocument & { leaseLive: boolean }>(
+        [{ $set: { leaseLive: { $and: [{ $gt: [{ $ifNull: ['$owner', null] }, null] }, { $gt: [{ $ifNull: ['$leaseUntil', null] }, '$$NOW'] }] } } }],
+        { signal },
+      )
+      .toArray();
+  }
+
   async remove(subscriptionId: string): Promise<void> {
     await this.collection.deleteOne({ _id: subscriptionId });
   }

@@ -1,6 +1,8 @@
-import { readPushConfig } from '../../config/config.js';
+import { readPushConfig, readPusherConfig } from '../../config/config.js';
 import { CredentialStore, credentialsCollection, UnknownCredentialError } from '../../adapters/mongodb/credential-store.js';
-import { MongoPushSubscriptions, pushSubscriptionsCollection } from '../../adapters/mongodb/push-subscriptions.js';
+import { MongoPushCursors, pushCursorsCollection } from '../../adapters/mongodb/push-cursors.js';
+import { MongoPushDeliveries, type PushDeliveryDocument } from '../../adapters/mongodb/push-deliveries.js';
+import { MongoPushSubscriptions, pushSubscriptionsCollection, UnknownPushSubscriptionError } from '../../adapters/mongodb/push-subscriptions.js';
 import { newPushSubscription } from '../../domain/push/new-subscription.js';
 import { isLoopbackHost } from '../../domain/push/receiver-url.js';
 import { ReceiverPassword, receiverPasswordProblem } from '../../domain/push/receiver-password.js';
@@ -9,12 +11,13 @@ import { credentialProblem, judgeSubscriptionRequest, overlappingSubscription, s
 import type { Command } from '../command.js';
 import { parseCommandLine, takeAction } from '../command-line.js';
 import { ExitCode } from '../exit-codes.js';
+import { pushTest } from '../push-test.js';
 import { readPassword } from '../read-password.js';
 import { connectMongoFor } from '../server-waits.js';
 import { UsageError } from '../usage.js';
 
-// `ossn push`: the push subscriptions (docs/operations.md, Push subscriptions). Sending, and what
-// needs the sender, is not here.
+// `ossn push`: the push subscriptions, their parked deliveries, and a trial send (docs/operations.md,
+// Push subscriptions). The sending itself is the pusher's (`ossn pusher`, and `ossn start`'s).
 
 const usage = `usage: ossn push <action> ...
 
@@ -24,6 +27,9 @@ ossn push list [--json]
 ossn push disable <subscriptionId>
 ossn push enable <subscriptionId>
 ossn push remove <subscriptionId>
+ossn push parked [<subscriptionId>] [--json]
+ossn push redeliver <subscriptionId> [--purchase-order PO]
+ossn push test <subscriptionId> [--purchase-order PO]
     add subscribes the receiver at URL to the credential's ship notifications (OSN 2.1.0
     sendAdvanceShipmentNotification) and prints the new subscription's id; the credential must
     have the osn scope. RECEIVER_ID is the id ossn sends the receiver (1 to 64 characters)
@@ -40,6 +46,17 @@ ossn push remove <subscriptionId>
     list shows each subscription's id, state, credential, client (* for every client), URL,
     receiver id, password (set or none, never the password), customer identifier, when it was
     created and where pushing starts
+    remove also forgets the subscription's cursor and deliveries
+    parked lists the deliveries the pusher gave up on (of one subscription, or all): subscription,
+    client, purchase order, since when its news waits, attempts, the last attempt and why it was
+    parked; news of a parked purchase order is counted but not sent until it is redelivered
+    redeliver makes the subscription's parked deliveries (of one purchase order with
+    --purchase-order) pending again, and prints how many: the pusher sends each one's latest picture
+    test sends one notification now to the subscription's receiver (a purchase order's latest
+    picture, as the pusher would: the one of --purchase-order, or else one with a package the
+    subscription pushes for) and prints what the receiver answered as the pusher judges it:
+    acknowledged with its transactionId, or transient or refused with the reason, and the HTTP
+    status; exit code 0 only when acknowledged. It records nothing (the deliveries stay as they are)
   The receiver's password is stored encrypted with the key in OSSN_SECRET_KEY or
   OSSN_SECRET_KEY_FILE, which every action needs; see docs/operations.md (Push subscriptions)`;
 
@@ -51,6 +68,7 @@ const options = {
   from: { type: 'string' },
   'allow-http': { type: 'boolean' },
   json: { type: 'boolean' },
+  'purchase-order': { type: 'string' },
 } as const;
 
 /** The options each action takes: one given to another action is refused, not silently ignored. */
@@ -60,6 +78,9 @@ const actionOptions = {
   disable: [],
   enable: [],
   remove: [],
+  parked: ['json'],
+  redeliver: ['purchase-order'],
+  test: ['purchase-order'],
 } as const satisfies Record<string, readonly (keyof typeof options)[]>;
 
 const actions = Object.keys(actionOptions) as (keyof typeof actionOptions)[];
@@ -70,6 +91,9 @@ const positionalsOf = {
   disable: { names: '<subscriptionId>', min: 1, max: 1 },
   enable: { names: '<subscriptionId>', min: 1, max: 1 },
   remove: { names: '<subscriptionId>', min: 1, max: 1 },
+  parked: { names: '[<subscriptionId>]', min: 0, max: 1 },
+  redeliver: { names: '<subscriptionId>', min: 1, max: 1 },
+  test: { names: '<subscriptionId>', min: 1, max: 1 },
 } as const;
 
 function listLine(s: SubscriptionView): string {
@@ -85,6 +109,24 @@ function listLine(s: SubscriptionView): string {
     `created=${s.createdAt}`,
     `from=${s.cursorStart}`,
   ].join('\t');
+}
+
+/** A parked delivery as `push parked` shows it: never the request, so never the receiver's password. */
+function parkedView(d: PushDeliveryDocument) {
+  return {
+    subscriptionId: d.subscriptionId,
+    clientId: d.clientId,
+    purchaseOrderNumber: d.purchaseOrderNumber,
+    newsSince: d.newsSince?.toISOString() ?? null,
+    attempts: d.attempts,
+    lastAttempt: d.last ? { at: d.last.at.toISOString(), outcome: d.last.outcome, status: d.last.status ?? null } : null,
+    reason: d.parkedReason ?? null,
+  };
+}
+
+function parkedLine(d: ReturnType<typeof parkedView>): string {
+  const last = d.lastAttempt ? `${d.lastAttempt.at} ${d.lastAttempt.outcome}${d.lastAttempt.status === null ? '' : ` HTTP ${d.lastAttempt.status}`}` : '-';
+  return [d.subscriptionId, `client=${d.clientId}`, `purchase-order=${d.purchaseOrderNumber}`, `news-since=${d.newsSince ?? '-'}`, `attempts=${d.attempts}`, `last=${last}`, `reason=${d.reason ?? '-'}`].join('\t');
 }
 
 export const pushCommand: Command = { help: usage, run: push };
@@ -114,10 +156,18 @@ async function push(argv: string[]): Promise<ExitCode> {
   }
 
   const config = readPushConfig();
+  // A trial send waits for the receiver as long as the pusher does.
+  const sendTimeoutMs = action === 'test' ? readPusherConfig().sendTimeoutMs : 0;
   const client = await connectMongoFor('push', config.store.mongodbUri);
   try {
     const db = client.db(config.store.database);
     const store: PushSubscriptionStore = new MongoPushSubscriptions(pushSubscriptionsCollection(db));
+    const deliveries = MongoPushDeliveries.of(db);
+    const existing = async () => {
+      const subscription = await store.find(id);
+      if (!subscription) throw new UnknownPushSubscriptionError(id);
+      return subscription;
+    };
     switch (action) {
       case 'add': {
         const request = judged as JudgedRequest;
@@ -157,8 +207,39 @@ async function push(argv: string[]): Promise<ExitCode> {
         return ExitCode.ok;
       case 'remove':
         await store.remove(id);
+        // A pusher working it lets go at its next look (its cursor gone, it holds no lease).
+        await new MongoPushCursors(pushCursorsCollection(db)).remove(id);
+        await deliveries.removeSubscription(id);
         process.stdout.write(`push subscription ${id} removed\n`);
         return ExitCode.ok;
+      case 'parked': {
+        if (id !== '') await existing();
+        const views = (await deliveries.parked(id === '' ? undefined : id)).map(parkedView);
+        if (values.json) process.stdout.write(`${JSON.stringify(views, null, 2)}\n`);
+        else for (const view of views) process.stdout.write(`${parkedLine(view)}\n`);
+        return ExitCode.ok;
+      }
+      case 'redeliver': {
+        await existing();
+        const purchaseOrder = values['purchase-order'];
+        const count = await deliveries.redeliver(id, purchaseOrder);
+        process.stdout.write(
+          `${count} parked ${count === 1 ? 'delivery' : 'deliveries'} of push subscription ${id}${purchaseOrder === undefined ? '' : ` (purchase order ${purchaseOrder})`} pending again: the pusher sends each one's latest picture\n`,
+        );
+        return ExitCode.ok;
+      }
+      case 'test': {
+        const result = await pushTest({
+          db,
+          subscription: await existing(),
+          key: config.secretKey,
+          readModelVersion: config.store.readModelVersion,
+          purchaseOrderNumber: values['purchase-order'],
+          sendTimeoutMs,
+        });
+        for (const line of result.lines) process.stdout.write(`${line}\n`);
+        return result.acknowledged ? ExitCode.ok : ExitCode.failure;
+      }
     }
   } finally {
     await client.close();

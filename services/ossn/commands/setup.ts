@@ -8,16 +8,19 @@ import { createKafka } from '../../adapters/kafka/client.js';
 import { ensureTopics, topicsReportLines } from '../../adapters/kafka/topics.js';
 import { createLogger } from '../../plumbing/logging/logger.js';
 import { ensureIndexes, readModelCollections } from '../../adapters/mongodb/documents.js';
+import { MongoPushDeliveries } from '../../adapters/mongodb/push-deliveries.js';
+import { MongoPushSubscriptions, pushSubscriptionsCollection } from '../../adapters/mongodb/push-subscriptions.js';
 import type { Command } from '../command.js';
 import { parseCommandLine } from '../command-line.js';
 import { askKafka, connectMongoFor, topicsWaitMs } from '../server-waits.js';
 
 const usage = `usage: ossn setup [--demo]
 
-  Creates the topics and the read-model indexes (idempotent). With 3 Kafka brokers or more answering
-  the topics get replication factor 3 and min.insync.replicas=2, the brokers' defaults otherwise (the
-  line names the brokers that answered); existing topics are left as they are (a warning names one
-  with fewer replicas than that).
+  Creates the topics, the read-model indexes and the push indexes and delivery log (idempotent).
+  With 3 Kafka brokers or more answering the topics get replication factor 3 and
+  min.insync.replicas=2, the brokers' defaults otherwise (the line names the brokers that
+  answered); existing topics are left as they are (a warning names one with fewer replicas than
+  that).
   --demo   also creates the demo credential "${demoCredentialId}" (clients ${demoClientIds.join(', ')}) when it
            does not exist, with OSSN_DEMO_PASSWORD (16 to 64 characters, as every partner's password)
            or a generated password shown once; an existing credential of that id is never changed
@@ -43,6 +46,9 @@ async function setup(argv: string[]): Promise<void> {
   try {
     const db = mongo.db(config.store.database);
     await ensureIndexes(readModelCollections(db, config.store.readModelVersion));
+    // The pusher makes them too when it starts: here they are there before it (docs/operations.md, Push subscriptions).
+    await new MongoPushSubscriptions(pushSubscriptionsCollection(db)).ensureIndexes();
+    await MongoPushDeliveries.of(db).ensureIndexes();
     process.stdout.write('topics and indexes ready\n');
     if (demo) await createDemoCredential(new CredentialStore(credentialsCollection(db)), demoPassword);
   } finally {

@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { generateDemoEvents } from '../demo-events/demo-events.js';
-import { defaultStopTimeoutMs, readProjectorConfig, readQueryConfig, type ProjectorConfig, type QueryConfig } from '../../config/config.js';
+import { defaultStopTimeoutMs, readProjectorConfig, readPusherConfig, readQueryConfig, type ProjectorConfig, type PusherConfig, type QueryConfig } from '../../config/config.js';
 import { ConfigError } from '../../config/env.js';
+import { SECRET_KEY_FILE_VARIABLE, SECRET_KEY_VARIABLE } from '../../config/secret-key.js';
 import { CredentialStore, credentialsCollection } from '../../adapters/mongodb/credential-store.js';
 import { demoCredentialId, ensureDemoCredential } from '../../domain/credentials/demo-credential.js';
 import { generatePassword } from '../../domain/credentials/password-hash.js';
@@ -19,6 +20,7 @@ import { publishNdjson } from '../../adapters/kafka/publish-events.js';
 import { connectMongo } from '../../adapters/mongodb/connect.js';
 import { startQueryService, type RunningQueryService } from '../../query/server.js';
 import { serveProjectorOps } from '../projector-ops.js';
+import { PushInStart } from '../push-in-start.js';
 import { exitOnSecondSignal } from '../second-signal.js';
 import { untilSignal } from '../signals.js';
 import { examples } from '../start-examples.js';
@@ -43,18 +45,29 @@ interface Running {
   projector?: FollowingProjector;
   projectorOps?: Awaited<ReturnType<typeof serveProjectorOps>>;
   query?: RunningQueryService;
+  push?: PushInStart;
 }
 
-/** The three ports this process listens on must differ (0, any free port, always does). */
-function portClashes(projector: ProjectorConfig, query: QueryConfig): string[] {
+/** The ports this process listens on must differ (0, any free port, always does): the pusher's too, when it may run. */
+function portClashes(projector: ProjectorConfig, query: QueryConfig, pusher: PusherConfig | undefined): string[] {
   const ports: [string, number | undefined][] = [
     ['PORT (query service)', query.port],
     ['OPS_PORT (query service metrics and probes)', query.opsPort],
     ['OSSN_METRICS_PORT (projector metrics and probes)', projector.metricsPort],
+    ...(pusher ? [['OSSN_PUSHER_METRICS_PORT (pusher metrics and probes)', pusher.metricsPort] as [string, number]] : []),
   ];
   return ports.flatMap(([name, port], i) =>
     ports.slice(i + 1).flatMap(([other, otherPort]) => (port && port === otherPort ? [`${name} and ${other} are both ${port}`] : [])),
   );
+}
+
+/**
+ * The pusher's configuration when a secret key is given (a bad one, or another bad pusher
+ * variable, is refused as every setting is); undefined without a key: push then does not run here.
+ */
+function readKeyedPusherConfig(env: NodeJS.ProcessEnv): PusherConfig | undefined {
+  const keyGiven = [SECRET_KEY_VARIABLE, SECRET_KEY_FILE_VARIABLE].some((name) => (env[name]?.trim() ?? '') !== '');
+  return keyGiven ? readPusherConfig(env) : undefined;
 }
 
 /**
@@ -63,8 +76,9 @@ function portClashes(projector: ProjectorConfig, query: QueryConfig): string[] {
  * in this process, the demo data set on an empty topic, a demo credential,
  * and copy-paste examples. The projector is `ossn projector`'s: it follows `ossn replay`'s switch
  * of the active read-model version and serves its metrics and probes (OSSN_METRICS_PORT) beside
- * the query service's (OPS_PORT). Ctrl-C stops the services within OSSN_STOP_TIMEOUT_MS whatever
- * the servers do (then `npm start` stops the stack if it started it).
+ * the query service's (OPS_PORT). With a secret key given, the pusher of `ossn pusher` runs here
+ * too once a push subscription exists (push-in-start.ts). Ctrl-C stops the services within
+ * OSSN_STOP_TIMEOUT_MS whatever the servers do (then `npm start` stops the stack if it started it).
  */
 export const startCommand: Command = {
   help: `usage: ossn start
@@ -72,7 +86,11 @@ export const startCommand: Command = {
   The all-in-one local run on the servers the environment names (KAFKA_BROKERS, MONGODB_URI; npm start
   brings up a local stack and sets them when none are given): publishes the demo data set to an empty
   topic, makes the demo credential, runs the projector and the query service in this process, and
-  prints copy-paste examples. Ctrl-C stops it within OSSN_STOP_TIMEOUT_MS.`,
+  prints copy-paste examples. With OSSN_SECRET_KEY (or OSSN_SECRET_KEY_FILE) set it also runs the
+  pusher (as ossn pusher, its metrics and probes on OSSN_PUSHER_METRICS_PORT) once a push
+  subscription exists, looking for one every 5 s; without the key a subscription is left unpushed,
+  with a warning. See docs/operations.md (Push subscriptions). Ctrl-C stops it within
+  OSSN_STOP_TIMEOUT_MS.`,
   run: start,
 };
 
@@ -81,7 +99,8 @@ async function start(argv: string[]): Promise<void> {
   const env = process.env;
   const projectorConfig = readProjectorConfig(env);
   const queryConfig = readQueryConfig(env);
-  const clashes = portClashes(projectorConfig, queryConfig);
+  const pusherConfig = readKeyedPusherConfig(env);
+  const clashes = portClashes(projectorConfig, queryConfig, pusherConfig);
   if (clashes.length > 0) throw new ConfigError(clashes);
   const logger = createLogger('ossn', env.LOG_LEVEL ? projectorConfig.logLevel : 'warn');
 
@@ -94,11 +113,13 @@ async function start(argv: string[]): Promise<void> {
   const stopAll = () =>
     stopWithinDeadline(stopTimeoutMs, logger, [
       ['closing the query service', async () => running.query?.close(), stopTimeoutMs * 0.2],
+      // Sends in flight are cut off, and sent again by the next pusher.
+      ['stopping the pusher', async () => running.push?.stop(), stopTimeoutMs * 0.2],
       ["closing the projector's metrics and probes port", async () => running.projectorOps?.close(), stopTimeoutMs * 0.2],
       ['stopping the projector', async () => running.projector?.stop()],
     ]);
 
-  const starting = startEverything(projectorConfig, queryConfig, logger, running);
+  const starting = startEverything(projectorConfig, queryConfig, pusherConfig, logger, running);
   const first = await Promise.race([
     starting.then(
       (ready) => ({ ready }),
@@ -136,6 +157,7 @@ async function start(argv: string[]): Promise<void> {
 async function startEverything(
   projectorConfig: ProjectorConfig,
   queryConfig: QueryConfig,
+  pusherConfig: PusherConfig | undefined,
   logger: Logger,
   running: Running,
 ): Promise<string> {
@@ -158,7 +180,27 @@ async function startEverything(
 
   const projector = (running.projector = await startFollowingProjector(projectorConfig, logger, { metrics }));
   const query = (running.query = await startQueryService(queryConfig, logger));
+  const push = (running.push = new PushInStart({
+    store: queryConfig.store,
+    pusher: pusherConfig,
+    logger,
+    say: (line, warning) => (warning ? process.stderr : process.stdout).write(`${line}\n`),
+  }));
+  await push.start();
   // The group of the version kept current: a replay may have switched to another one.
   await waitUntilCaughtUp(kafka, consumerGroupFor(projectorConfig, projector.version()), projectorConfig.topic, 300_000);
-  return examples({ baseUrl: queryConfig.publicBaseUrl, id: demoCredentialId, password, operators: { projector: projectorOps.url, query: query.opsUrl }, now: new Date() });
+  return examples({
+    baseUrl: queryConfig.publicBaseUrl,
+    id: demoCredentialId,
+    password,
+    operators: { projector: projectorOps.url, query: query.opsUrl, ...(push.opsUrl === undefined ? {} : { pusher: push.opsUrl }) },
+    push: { keyGiven: pusherConfig !== undefined, store: storeVariables(queryConfig) },
+    now: new Date(),
+  });
+}
+
+/** The variables `ossn push add` in another terminal needs to reach this store: the URI only when it holds no password. */
+function storeVariables({ store }: QueryConfig): string {
+  const uri = /^[a-z+]+:\/\/[^/]*@/i.test(store.mongodbUri) ? 'MONGODB_URI=<as for this start>' : `MONGODB_URI='${store.mongodbUri}'`;
+  return `${uri}${store.database === 'ossn' ? '' : ` MONGODB_DATABASE=${store.database}`}`;
 }

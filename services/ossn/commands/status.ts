@@ -15,9 +15,11 @@ const help = `usage: ossn status [--probe URL]... [--json]
 
   One screen: which servers answer (Kafka, MongoDB, Redis when REDIS_URL is set, and the /readyz of
   each --probe), the active and any building read-model version, the projector group's members, lag
-  per partition and partitions assigned to no member, dead letters in the last hour and in all, and
-  credentials active and disabled. Each part gives up after ${partDeadlineMs / 1000} s, all of them at once: a server
-  away is named and the rest still shows.
+  per partition and partitions assigned to no member, dead letters in the last hour and in all,
+  credentials active and disabled, and each push subscription: enabled or not, its deliveries
+  pending, parked and delivered, its lag, and the pusher holding its lease and whether the lease is
+  live (NOT PUSHED when an enabled one has no live lease). Each part gives up after ${partDeadlineMs / 1000} s, all of
+  them at once: a server away is named and the rest still shows.
   --probe URL   also ask a query service or projector (its operators' base URL) whether it is ready
   --json        the same as one JSON object
   Exit code 0 when every server answers, 1 when one does not (the report is printed all the same).`;

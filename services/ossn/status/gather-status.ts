@@ -11,6 +11,10 @@ import { mongoHosts } from '../server-waits.js';
 import { configForVersion } from '../../projector/versions.js';
 import { membersOfOtherTopics, unassignedPartitions } from '../../projector/group-policy.js';
 import { readActiveVersion, readBuild, type ActiveVersionRecord, type BuildRecord } from '../../adapters/mongodb/active-version.js';
+import { MongoPushCursors, pushCursorsCollection } from '../../adapters/mongodb/push-cursors.js';
+import { MongoPushDeliveries } from '../../adapters/mongodb/push-deliveries.js';
+import { MongoPushSubscriptions, pushSubscriptionsCollection } from '../../adapters/mongodb/push-subscriptions.js';
+import { pushLagMs } from '../../pusher/push-targets.js';
 
 /** One check's answer: its value, or why there is none (a short text without addresses' secrets). */
 export type Checked<T> = { ok: true; value: T } | { ok: false; problem: string };
@@ -34,6 +38,20 @@ export interface StatusReport {
   }>;
   deadLetters: Checked<{ lastHour: number; all: number }>;
   credentials: Checked<{ active: number; disabled: number }>;
+  /** Each push subscription, oldest first (docs/operations.md, Push subscriptions). */
+  push: Checked<PushSubscriptionStatus[]>;
+}
+
+export interface PushSubscriptionStatus {
+  id: string;
+  enabled: boolean;
+  pending: number;
+  parked: number;
+  delivered: number;
+  /** How far behind it is (services/pusher/push-targets.ts, pushLagMs). */
+  lagMs: number;
+  /** The pusher holding its lease, if one ever took it and has not let it go; live: held now, by the server's clock. */
+  lease: { owner: string; until: Date; live: boolean } | null;
 }
 
 export interface StatusSources {
@@ -95,7 +113,7 @@ export async function gatherStatus(sources: StatusSources): Promise<StatusReport
   }, timeoutMs, 'reading the active version');
   const dlq = deadLetterTopic(config.topic);
 
-  const [active, kafkaAnswers, mongoAnswers, redisAnswers, probes, build, lag, deadLetters, credentials] = await Promise.all([
+  const [active, kafkaAnswers, mongoAnswers, redisAnswers, probes, build, lag, deadLetters, credentials, push] = await Promise.all([
     reading,
     check(() => withKafkaAdmin(kafka, async (admin) => `answers (${await admin.brokerCount()} brokers)`), timeoutMs, 'Kafka'),
     check(async () => {
@@ -159,6 +177,14 @@ export async function gatherStatus(sources: StatusSources): Promise<StatusReport
       timeoutMs,
       'reading the credentials',
     ),
+    check(
+      async () => {
+        await connected;
+        return pushStatus(db);
+      },
+      timeoutMs,
+      'reading the push subscriptions',
+    ),
   ]);
 
   const servers = [
@@ -167,7 +193,29 @@ export async function gatherStatus(sources: StatusSources): Promise<StatusReport
     ...(redisAnswers && sources.redisUrl ? [{ name: `Redis ${redisHost(sources.redisUrl)} (REDIS_URL)`, answers: redisAnswers }] : []),
     ...probes,
   ];
-  return { topic: config.topic, servers, active, build, lag, deadLetters, credentials };
+  return { topic: config.topic, servers, active, build, lag, deadLetters, credentials, push };
+}
+
+/** Every push subscription with its deliveries' counts, its lag and its lease, as the pusher's gauges read them (services/pusher/start-pusher.ts). */
+async function pushStatus(db: StoreDatabase, now = new Date()): Promise<PushSubscriptionStatus[]> {
+  const [subscriptions, summaries, standings] = await Promise.all([
+    new MongoPushSubscriptions(pushSubscriptionsCollection(db)).list(),
+    MongoPushDeliveries.of(db).summaries(),
+    new MongoPushCursors(pushCursorsCollection(db)).standings(),
+  ]);
+  return subscriptions.map((subscription) => {
+    const summary = summaries.find((s) => s.subscriptionId === subscription.id);
+    const standing = standings.find((c) => c._id === subscription.id);
+    return {
+      id: subscription.id,
+      enabled: subscription.enabled,
+      pending: summary?.pending ?? 0,
+      parked: summary?.parked ?? 0,
+      delivered: summary?.delivered ?? 0,
+      lagMs: pushLagMs(now, summary?.oldestWaitingNews, standing?.cursor, subscription.cursorStart),
+      lease: standing?.owner !== undefined && standing.leaseUntil !== undefined ? { owner: standing.owner, until: standing.leaseUntil, live: standing.leaseLive } : null,
+    };
+  });
 }
 
 /** Whether every server asked answered: `ossn status` exits 1 otherwise. */

@@ -1,4 +1,5 @@
-import type { Checked, StatusReport } from './gather-status.js';
+import { formatDuration } from '../progress-display.js';
+import type { Checked, PushSubscriptionStatus, StatusReport } from './gather-status.js';
 
 const shown = <T>(checked: Checked<T>, render: (value: T) => string) => (checked.ok ? render(checked.value) : `unknown: ${checked.problem}`);
 
@@ -37,5 +38,17 @@ export function renderStatus(report: StatusReport, now = new Date()): string {
   lines.push(`  ${shown(report.deadLetters, (d) => `${d.lastHour} in the last hour, ${d.all} in all (ossn dlq list)`)}`);
   lines.push('', 'credentials');
   lines.push(`  ${shown(report.credentials, (c) => `${c.active} active, ${c.disabled} disabled`)}`);
+  lines.push('', 'push subscriptions');
+  if (!report.push.ok) lines.push(`  unknown: ${report.push.problem}`);
+  else if (report.push.value.length === 0) lines.push('  none (ossn push add)');
+  else for (const subscription of report.push.value) lines.push(`  ${pushLine(subscription)}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** One subscription: its state, deliveries, lag, and who pushes it; flagged when enabled and no pusher holds its lease. */
+function pushLine(s: PushSubscriptionStatus): string {
+  const lease = s.lease === null ? 'no lease' : `lease ${s.lease.owner} ${s.lease.live ? `(live until ${s.lease.until.toISOString()})` : `(lapsed at ${s.lease.until.toISOString()})`}`;
+  const unworked = s.enabled && !s.lease?.live ? '; NOT PUSHED: no pusher holds its lease (is ossn pusher or ossn start running?)' : '';
+  const parked = s.parked > 0 ? ' (ossn push parked)' : '';
+  return `${s.id.padEnd(16)} ${(s.enabled ? 'enabled' : 'disabled').padEnd(9)} ${s.pending} pending, ${s.parked} parked${parked}, ${s.delivered} delivered; lag ${formatDuration(s.lagMs / 1000)}; ${lease}${unworked}`;
 }

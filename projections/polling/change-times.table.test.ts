@@ -266,6 +266,31 @@ describe('the change-time policy, row by row', () => {
     expect(named(times, state)).not.toHaveProperty('left PO-B');
   });
 
+  it('finding 1 again: settling after the switch keeps a purchase order left since the switch where the live version shows an earlier leave of it (the sales order came back, unseen by it, and left again)', () => {
+    // The live version stopped with the sales order on PO-A, having left PO-B long before.
+    const live = liveDocumentOf([statusChanged(1, { purchaseOrderNumber: 'PO-B', statusId: 20 }), locationRecorded(2, 1), statusChanged(3, { purchaseOrderNumber: 'PO-A', statusId: 20 })])!;
+    expect(live.leftPurchaseOrders).toEqual([{ purchaseOrderNumber: 'PO-B', at: earlier }]);
+    // The new version: back on PO-B before the switch, and off it again (to PO-C) after, the projector's own news.
+    const state = shipmentsAfter([
+      statusChanged(1, { purchaseOrderNumber: 'PO-B', statusId: 20 }),
+      locationRecorded(2, 1),
+      statusChanged(3, { purchaseOrderNumber: 'PO-A', statusId: 20 }),
+      statusChanged(4, { purchaseOrderNumber: 'PO-B', statusId: 20 }),
+      statusChanged(5, { purchaseOrderNumber: 'PO-C', statusId: 20 }),
+    ])!;
+    const switchedAt = new Date(later.getTime() - 60_000);
+    const rebuilt: ShipmentsDocument = {
+      ...writtenHere(state, visibleTimes(undefined, state), undefined, later),
+      leftPurchaseOrders: [
+        { purchaseOrderNumber: 'PO-A', at: new Date(switchedAt.getTime() - 1_000) },
+        { purchaseOrderNumber: 'PO-B', at: later },
+      ],
+    };
+    const { times } = settledShipmentTimes(rebuilt, live, true, switchedAt);
+    // Were it set to the live version's time, PO-B's pollers would never hear the sales order left it.
+    expect(named(times, state)).not.toHaveProperty('left PO-B');
+  });
+
   it('status: changedAt moves with the status alone, updatedAt with every write; a rebuild carries the live version’s where it shows as much', () => {
     const status = foldEvents([ofPurchaseOrder('PO-A')]).orderStatus.get(key)!;
     const moved = foldEvents([ofPurchaseOrder('PO-A'), statusChanged(2, { purchaseOrderNumber: 'PO-A', statusId: 60 })]).orderStatus.get(key)!;

@@ -240,10 +240,16 @@ export function settledShipmentTimes(doc: TimedShipments, shown: TimedShipments 
   const fresh = visibleTimes(undefined, state);
   // A purchase order left since the switch is the projector's own news in the new version: it stays as stored.
   const judged = (doc.leftPurchaseOrders ?? []).filter((entry) => switchedAt === undefined || entry.at < switchedAt);
+  const own = new Set((doc.leftPurchaseOrders ?? []).filter((entry) => !judged.includes(entry)).map((entry) => entry.purchaseOrderNumber));
   const stored = new Map(judged.map((entry) => [entry.purchaseOrderNumber, entry]));
   // Every purchase order the rebuild says it left, judged against the live version; with no live document, none is news.
   const left: LeftTimes = { set: [...stored.keys()].map((purchaseOrderNumber) => ({ purchaseOrderNumber, at: now })), drop: [] };
-  const carried = shown ? carriedOver({ ...fresh, left }, state, shown, true) : { ...fresh, left: { set: [], drop: [...stored.keys()] } };
+  const against = shown ? carriedOver({ ...fresh, left }, state, shown, true) : { ...fresh, left: { set: [], drop: [...stored.keys()] } };
+  // Nor may an entry of the live version brought along replace one: it is an earlier leave of the
+  // same purchase order (the sales order came back to it, unseen by the live version, stopped at the
+  // switch), and its older time would hide this leave from that purchase order's pollers
+  // (docs/design/queries.md, the polling promise).
+  const carried = own.size === 0 || !against.left ? against : { ...against, left: { set: against.left.set.filter((entry) => !own.has(entry.purchaseOrderNumber)), drop: against.left.drop } };
   const stamped = stampsAny(carried);
   return { times: stamp ? carried : keepingUnshown(carried), stamped };
 }

@@ -1,4 +1,4 @@
-// Push under faults (docs/design/osn-2.1.0.md §2, "Never an older picture after a newer one",
+// Push under faults (docs/design/osn-2.1.0.md §2: never an older picture after a newer one,
 // "Nothing missed"; the polling promise of docs/design/queries.md it keeps): while one client's
 // events flow steadily (status changes, packages, some posted up to an hour after their
 // shipmentDate, completions, sales orders moving between purchase orders), a real receiver built

@@ -264,3 +264,35 @@ describe.each(V2_ENDPOINTS)('$name', (endpoint) => {
     expect(answered(await next)).toEqual(ANSWERED);
   });
 });
+
+// ---- a client that goes away before its lookup asks for a slot (a slow password check) ----
+
+/** An authenticator whose checks each take `delayMs` (a first login's password hash, on a busy machine). */
+class SlowAuthenticator extends FakeAuthenticator {
+  constructor(private readonly delayMs: number) {
+    super({ ...ACCOUNTS });
+  }
+  override async verify(...args: Parameters<FakeAuthenticator['verify']>) {
+    await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+    return super.verify(...args);
+  }
+}
+
+it.each(Object.keys(V1_OVER_HTTP) as Array<keyof typeof V1_OVER_HTTP>)('%s: a client that goes away while its password is checked takes no lookup slot, and its credential is served after', async (over) => {
+  const sendOver = V1_OVER_HTTP[over];
+  const lookups = new HeldLookups();
+  const app = await buildApp({ logger: pino({ level: 'silent' }), publicBaseUrl: 'http://x', lookups, authenticator: new SlowAuthenticator(400), lookupsInFlightPerCredential: 4, lookupWaitMs: 60_000 });
+  apps.push(app);
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  const clients = Array.from({ length: 4 }, () => new AbortController());
+  const gone = clients.map((client) => sendOver(url, client.signal).catch(() => 'gone'));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  clients.forEach((client) => client.abort()); // mid password check: no lookup has asked for a slot yet
+  await Promise.all(gone);
+  await new Promise((resolve) => setTimeout(resolve, 700)); // the checks end; a lookup would start now
+  lookups.releaseAll(); // any that did start answer (into closed sockets)
+  const next = Array.from({ length: 4 }, () => sendOver(url));
+  await expect.poll(() => lookups.held, { timeout: 3_000 }).toBe(4);
+  lookups.releaseAll();
+  expect((await Promise.all(next)).map((r) => r.status)).toEqual([200, 200, 200, 200]);
+});

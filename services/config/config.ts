@@ -102,16 +102,31 @@ function readStore(r: EnvReader): StoreConfig {
   };
 }
 
+// One reading of each variable that several processes take.
+const readLogLevel = (r: EnvReader): LogLevel => r.oneOf('LOG_LEVEL', logLevels, 'info');
+// Well inside a container's grace period (30 s by default in Kubernetes and Docker).
+const readStopTimeoutMs = (r: EnvReader): number => r.integer('OSSN_STOP_TIMEOUT_MS', defaultStopTimeoutMs, { min: 1_000, max: 600_000 });
+const readStoreTimeoutMs = (r: EnvReader): number => r.integer('STORE_TIMEOUT_MS', 5_000, { min: 100, max: 120_000 });
+const readTopicPartitions = (r: EnvReader): number => r.integer('OSSN_TOPIC_PARTITIONS', 6, { min: 1, max: 10_000 });
+
+/** The read-model database and the operator's key that seals receivers' passwords. */
+function readStoreAndSecretKey(r: EnvReader): { store: StoreConfig; sealingKey(): SecretKey } {
+  const store = readStore(r);
+  const secretKey = readSecretKey(r);
+  // r.done() throws when the key is missing or bad, so after it the key is there.
+  return { store, sealingKey: () => secretKey as SecretKey };
+}
+
 export function readProjectorConfig(env: Env = process.env): ProjectorConfig {
   const r = new EnvReader(env);
   const store = readStore(r);
   const topic = r.string('OSSN_TOPIC', defaultTopic);
   const config: ProjectorConfig = {
-    logLevel: r.oneOf('LOG_LEVEL', logLevels, 'info'),
+    logLevel: readLogLevel(r),
     store,
     kafkaBrokers: r.brokers('KAFKA_BROKERS'),
     topic,
-    topicPartitions: r.integer('OSSN_TOPIC_PARTITIONS', 6, { min: 1, max: 10_000 }),
+    topicPartitions: readTopicPartitions(r),
     // The topic in the default: projectors of two topics never share a group by default (a trial's
     // projector would be handed partitions of the live topic, and drop them).
     consumerGroup: r.string('OSSN_CONSUMER_GROUP', `ossn-projector-${topic}-v${store.readModelVersion}`),
@@ -123,8 +138,7 @@ export function readProjectorConfig(env: Env = process.env): ProjectorConfig {
     replayLockTtlMs: r.integer('OSSN_REPLAY_LOCK_TTL_MS', 60_000, { min: 2_000, max: 3_600_000 }),
     metricsHost: r.string('OSSN_METRICS_HOST', '127.0.0.1'),
     metricsPort: r.integer('OSSN_METRICS_PORT', 9464, { min: 0, max: 65_535 }),
-    // Well inside a container's grace period (30 s by default in Kubernetes and Docker).
-    stopTimeoutMs: r.integer('OSSN_STOP_TIMEOUT_MS', defaultStopTimeoutMs, { min: 1_000, max: 600_000 }),
+    stopTimeoutMs: readStopTimeoutMs(r),
   };
   // A fetch smaller than one partition's share would cut every batch down to it.
   const { fetchMaxBytes = defaultFetchMaxBytes, fetchMaxBytesPerPartition = defaultFetchMaxBytesPerPartition } = config;
@@ -139,7 +153,7 @@ export function readQueryConfig(env: Env = process.env): QueryConfig {
   const r = new EnvReader(env);
   const port = r.integer('PORT', 8080, { min: 0, max: 65_535 });
   const config: QueryConfig = {
-    logLevel: r.oneOf('LOG_LEVEL', logLevels, 'info'),
+    logLevel: readLogLevel(r),
     store: readStore(r),
     host: r.string('HOST', '127.0.0.1'),
     port,
@@ -148,7 +162,7 @@ export function readQueryConfig(env: Env = process.env): QueryConfig {
     requestsPerMinute: r.integer('RATE_LIMIT_PER_MINUTE', 300, { min: 1, max: 1_000_000 }),
     rateLimitWindowMs: r.integer('RATE_LIMIT_WINDOW_MS', 60_000, { min: 100, max: 3_600_000 }),
     trustedProxyHops: r.integer('TRUSTED_PROXY_HOPS', 0, { min: 0, max: 10 }),
-    storeTimeoutMs: r.integer('STORE_TIMEOUT_MS', 5_000, { min: 100, max: 120_000 }),
+    storeTimeoutMs: readStoreTimeoutMs(r),
     // The headers' timeout is cut to it when shorter.
     requestTimeoutMs: r.integer('REQUEST_TIMEOUT_MS', 5_000, { min: 1_000, max: 600_000 }),
     maxConnections: r.integer('MAX_CONNECTIONS', 1_000, { min: 1, max: 1_000_000 }),
@@ -156,7 +170,7 @@ export function readQueryConfig(env: Env = process.env): QueryConfig {
     lookupsInFlightPerCredential: r.integer('LOOKUPS_IN_FLIGHT_PER_CREDENTIAL', 4, { min: 1, max: 1_000 }),
     opsHost: r.string('OPS_HOST', '127.0.0.1'),
     opsPort: r.integer('OPS_PORT', 9465, { min: 0, max: 65_535 }),
-    stopTimeoutMs: r.integer('OSSN_STOP_TIMEOUT_MS', defaultStopTimeoutMs, { min: 1_000, max: 600_000 }),
+    stopTimeoutMs: readStopTimeoutMs(r),
     supplierTimeZone: r.timeZone('OSSN_SUPPLIER_TIME_ZONE', 'UTC'),
   };
   r.done();
@@ -188,11 +202,9 @@ export interface PushConfig {
 /** For the push commands: the read-model database and the operator's secret key. */
 export function readPushConfig(env: Env = process.env): PushConfig {
   const r = new EnvReader(env);
-  const store = readStore(r);
-  const secretKey = readSecretKey(r);
+  const { store, sealingKey } = readStoreAndSecretKey(r);
   r.done();
-  // done() has thrown when the key is missing or bad.
-  return { store, secretKey: secretKey as SecretKey };
+  return { store, secretKey: sealingKey() };
 }
 
 export interface PusherConfig {
@@ -223,10 +235,9 @@ export interface PusherConfig {
 /** For `ossn pusher` (docs/operations.md, Configuration). */
 export function readPusherConfig(env: Env = process.env): PusherConfig {
   const r = new EnvReader(env);
-  const store = readStore(r);
-  const secretKey = readSecretKey(r);
+  const { store, sealingKey } = readStoreAndSecretKey(r);
   const config = {
-    logLevel: r.oneOf('LOG_LEVEL', logLevels, 'info'),
+    logLevel: readLogLevel(r),
     store,
     pollIntervalMs: r.integer('OSSN_PUSH_POLL_INTERVAL_MS', 2_000, { min: 100, max: 600_000 }),
     leaseTtlMs: r.integer('OSSN_PUSH_LEASE_TTL_MS', 60_000, { min: 3_000, max: 3_600_000 }),
@@ -235,27 +246,26 @@ export function readPusherConfig(env: Env = process.env): PusherConfig {
     retryBaseMs: r.integer('OSSN_PUSH_RETRY_BASE_MS', 2_000, { min: 10, max: 600_000 }),
     circuitCoolDownMs: r.integer('OSSN_PUSH_CIRCUIT_COOL_DOWN_MS', 30_000, { min: 100, max: 3_600_000 }),
     requestsPerReceiver: r.integer('OSSN_PUSH_REQUESTS_PER_RECEIVER', 4, { min: 1, max: 256 }),
-    storeTimeoutMs: r.integer('STORE_TIMEOUT_MS', 5_000, { min: 100, max: 120_000 }),
+    storeTimeoutMs: readStoreTimeoutMs(r),
     metricsHost: r.string('OSSN_PUSHER_METRICS_HOST', '127.0.0.1'),
     metricsPort: r.integer('OSSN_PUSHER_METRICS_PORT', 9466, { min: 0, max: 65_535 }),
-    stopTimeoutMs: r.integer('OSSN_STOP_TIMEOUT_MS', defaultStopTimeoutMs, { min: 1_000, max: 600_000 }),
+    stopTimeoutMs: readStopTimeoutMs(r),
   };
   // A send must end, with its answer recorded, well inside the lease it is sent under.
   if (config.sendTimeoutMs * 2 > config.leaseTtlMs) {
     r.problems.push(`OSSN_PUSH_SEND_TIMEOUT_MS (${config.sendTimeoutMs}) must be at most half of OSSN_PUSH_LEASE_TTL_MS (${config.leaseTtlMs})`);
   }
   r.done();
-  // done() has thrown when the key is missing or bad.
-  return { ...config, secretKey: secretKey as SecretKey };
+  return { ...config, secretKey: sealingKey() };
 }
 
 export function readPublishConfig(env: Env = process.env): PublishConfig {
   const r = new EnvReader(env);
   const config: PublishConfig = {
-    logLevel: r.oneOf('LOG_LEVEL', logLevels, 'info'),
+    logLevel: readLogLevel(r),
     kafkaBrokers: r.brokers('KAFKA_BROKERS'),
     topic: r.string('OSSN_TOPIC', defaultTopic),
-    topicPartitions: r.integer('OSSN_TOPIC_PARTITIONS', 6, { min: 1, max: 10_000 }),
+    topicPartitions: readTopicPartitions(r),
   };
   r.done();
   return config;

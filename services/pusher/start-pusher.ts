@@ -10,6 +10,7 @@ import { MongoPushDeliveries } from '../adapters/mongodb/push-deliveries.js';
 import { MongoPushSubscriptions, pushSubscriptionsCollection } from '../adapters/mongodb/push-subscriptions.js';
 import { StoreConnection } from '../adapters/mongodb/store-connection.js';
 import { SwitchingLookups } from '../adapters/mongodb/switching-lookups.js';
+import { storeProbes } from '../adapters/mongodb/store-probes.js';
 import { sendNotification } from '../adapters/receiver/send-notification.js';
 import { untilAnswered } from '../plumbing/lifecycle/until-answered.js';
 import type { Logger } from '../plumbing/logging/logger.js';
@@ -126,12 +127,7 @@ export async function startPusher(config: PusherConfig, logger: Logger, metrics:
     variables: { host: 'OSSN_PUSHER_METRICS_HOST', port: 'OSSN_PUSHER_METRICS_PORT' },
     registry: metrics.registry,
     logger,
-    healthCheck: () => whenConnected(async (signal) => void (await db.command({ ping: 1 }, { signal }))),
-    readinessCheck: () =>
-      whenConnected(async (signal) => {
-        await db.command({ ping: 1 }, { signal });
-        if (!switching.readWithin(10_000)) throw new Error('active read-model version not read in the last 10 s');
-      }),
+    ...storeProbes(store, db, switching),
   }).catch(async (error: unknown) => {
     await closeAll();
     throw error;

@@ -10,6 +10,7 @@ import type { Logger } from '../plumbing/logging/logger.js';
 import { createQueryMetrics } from '../plumbing/metrics/query-metrics.js';
 import { StoreConnection } from '../adapters/mongodb/store-connection.js';
 import { SwitchingLookups } from '../adapters/mongodb/switching-lookups.js';
+import { storeProbes } from '../adapters/mongodb/store-probes.js';
 import { startOpsServer } from '../plumbing/ops-port/ops-server.js';
 import { listenOn } from '../plumbing/lifecycle/listen.js';
 import { buildApp } from './app.js';
@@ -27,7 +28,6 @@ export interface RunningQueryService {
 }
 
 /** /healthz answers within two seconds, whatever the store does. */
-const HEALTH_TIMEOUT_MS = 1_500;
 
 /**
  * Wires the query service to MongoDB and starts listening. The store need not answer yet: until
@@ -79,7 +79,6 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
     shipmentNotificationV21Batches: (clientIds, query, signal) =>
       store.whenConnectedInCappedBatches((cancel) => switching.shipmentNotificationV21Batches(clientIds, query, cancel), signal),
   };
-  const pingStore = async () => void (await db.command({ ping: 1 }, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) }));
   const app = await buildApp({
     logger,
     publicBaseUrl: config.publicBaseUrl,
@@ -112,12 +111,7 @@ export async function startQueryService(config: QueryConfig, logger: Logger): Pr
     logger,
     // Liveness of what answers partners: the store. Redis is not asked: without it the limits
     // count per instance and requests are still served.
-    healthCheck: () => store.whenConnected(pingStore),
-    readinessCheck: () =>
-      store.whenConnected(async () => {
-        await pingStore();
-        if (!switching.readWithin(10_000)) throw new Error('active read-model version not read in the last 10 s');
-      }),
+    ...storeProbes(store, db, switching),
     // Ready all the same (partners are served), but each instance allows the whole limit.
     readinessDetails: () =>
       limits.countsLocally() ? { rateLimits: config.redisUrl ? 'counted in this instance alone: Redis does not answer' : 'counted in this instance alone: no REDIS_URL' } : undefined,

@@ -22,8 +22,9 @@
 // voided before they were shown. Prints p50/p95/p99/max of the lag (and where it goes: until the
 // delivery started, by the pusher's delivery log, and the projector's freshness), notifications
 // accepted and per second, the pusher's attempts by outcome, deliveries unchanged and parked, the
-// poll cycle each subscription kept (its cursor's moves), the pusher's and the receivers' CPU, and
-// partner latency and the machine's CPU without and with the pusher, side by side, with ratios.
+// poll cycle each subscription kept (its cursor's moves), the pusher's and the receivers' CPU,
+// mongod's time by collection (its top command), and partner latency and the machine's CPU without
+// and with the pusher, side by side, with ratios.
 // Figures in bench/results/push.json (push-poll-<ms>ms.json with another OSSN_PUSH_POLL_INTERVAL_MS,
 // -quick with --quick).
 //
@@ -95,7 +96,7 @@ const phaseMs = (minutes * 60_000) / phaseCount;
 /** The pusher's settings as it reads them (passed on to it from this environment). */
 const pollIntervalMs = Number(process.env.OSSN_PUSH_POLL_INTERVAL_MS ?? '2000');
 const requestsPerReceiver = Number(process.env.OSSN_PUSH_REQUESTS_PER_RECEIVER ?? '4');
-const PUSHER_START_TIMEOUT_MS = 120_000;
+const PUSHER_START_TIMEOUT_MS = 300_000;
 const RECEIVER_ID = 'ossn-bench';
 
 const run = new BenchRun(say);
@@ -180,6 +181,9 @@ interface Phase {
   subscriptions: PushSubscription[];
   cycleMs: number[];
   pusherFrom?: Scrape;
+  /** mongod's time and operations per collection of the bench's database (its `top` command) at the measured time's start and end. */
+  topFrom?: StoreTop;
+  topTo?: StoreTop;
   pusherTo?: Scrape;
   projectorFrom?: Scrape;
   projectorTo?: Scrape;
@@ -243,6 +247,23 @@ receiversChild.on('message', (message: ReceiversMessage) => {
 const countedIn = (phase: Phase) =>
   [...packages.values()].filter((p) => p.phase === phase.index && !p.voided && purchaseOrderOf.has(`${p.clientId}|${p.salesOrder}`));
 
+// ---- where mongod's time goes: its `top` command, per collection of the bench's database
+type StoreTop = Map<string, { micros: number; count: number }>;
+async function storeTop(): Promise<StoreTop> {
+  const { totals } = (await load.mongo.db('admin').command({ top: 1 })) as { totals: Record<string, { total?: { time: number; count: number } }> };
+  const top: StoreTop = new Map();
+  for (const [namespace, usage] of Object.entries(totals)) {
+    if (!namespace.startsWith(`${load.database}.`) || !usage.total) continue;
+    // The read models' versioned collections under one name each.
+    const name = namespace.slice(load.database.length + 1).replace(/_v\d+$/, '');
+    const entry = top.get(name) ?? { micros: 0, count: 0 };
+    entry.micros += usage.total.time;
+    entry.count += usage.total.count;
+    top.set(name, entry);
+  }
+  return top;
+}
+
 // ---- the pusher, started afresh for each phase with it
 const secretKey = randomBytes(32);
 const key = new SecretKey(secretKey);
@@ -264,9 +285,11 @@ async function startPushing(): Promise<PushSubscription[]> {
     'pusher metrics and probes listening',
   );
   pusherOps = started.opsUrl;
+  // Worked once its lease is taken (the pusher takes them one at a time, starting each worker at once).
   const deadline = Date.now() + PUSHER_START_TIMEOUT_MS;
+  const ids = subscriptions.map((subscription) => subscription.id);
   for (;;) {
-    const worked = counterSum(await scrape(`${pusherOps}/metrics`), 'ossn_pusher_subscriptions_worked');
+    const worked = await cursors.countDocuments({ _id: { $in: ids }, owner: { $exists: true } });
     if (worked >= subscriptionCount) break;
     if (Date.now() > deadline) throw new Error(`the pusher worked ${worked} of ${subscriptionCount} subscriptions after ${PUSHER_START_TIMEOUT_MS / 1000} s`);
     await sleep(250);
@@ -304,7 +327,11 @@ function watchCursors(phase: Phase): () => void {
 }
 
 // ---- the window
-const coldStart = await load.firstLogins(quick ? 10_000 : 60_000);
+// Every partner logged in before the window (failures asked again): the phases measure the steady
+// state. Over two minutes, not one: a thousand checks take 0.6 of a core then, below the one core the
+// query service gives them, so the first logins do not swamp it (bench/system.ts measures that).
+const loginSpreadMs = quick ? 10_000 : 120_000;
+const coldStart = await load.firstLogins({ spreadMs: loginSpreadMs, retryFailures: true, deadlineMs: loginSpreadMs + 300_000 });
 const windowStart = Date.now();
 // Phases with the pusher take longer than their measured time (its start, the drain): the load
 // runs until they are over, within this bound.
@@ -351,6 +378,7 @@ for (let index = 0; index < phaseCount && !run.stopping; index++) {
     stopWatching = watchCursors(phase);
   }
   phase.projectorFrom = await scrape(load.metricsUrl);
+  phase.topFrom = await storeTop();
   phase.cpuFrom = sampleCpu(load.cpuWatched);
   phase.from = Date.now();
   phases.push(phase);
@@ -361,6 +389,7 @@ for (let index = 0; index < phaseCount && !run.stopping; index++) {
   phase.cpuTo = sampleCpu(load.cpuWatched);
   phase.loadAverage = loadavg()[0];
   phase.projectorTo = await scrape(load.metricsUrl);
+  phase.topTo = await storeTop();
   if (pusher) {
     // The packages of the measured time get up to --drain-seconds to be delivered.
     const drainEnd = Date.now() + drainSeconds * 1000;
@@ -436,16 +465,17 @@ const freshness = (list: Phase[], q: number) => {
 /** CPU over a set of phases: each process's cores and event loop, and the machine's share busy. */
 function cpuOver(list: Phase[]) {
   const seconds = measuredSeconds(list);
-  const byName = new Map<string, { cpuSeconds: number; mainSeconds: number }>();
+  const byName = new Map<string, { cpuSeconds: number; mainSeconds: number | undefined }>();
   let busy = 0;
   let all = 0;
   for (const p of list) {
     if (!p.cpuFrom || !p.cpuTo) continue;
     // Over one second: the cores figures are CPU seconds.
     for (const f of cpuFigures(p.cpuFrom, p.cpuTo, 1)) {
-      const entry = byName.get(f.name) ?? { cpuSeconds: 0, mainSeconds: 0 };
+      const entry = byName.get(f.name) ?? { cpuSeconds: 0, mainSeconds: undefined };
       entry.cpuSeconds += f.cpuSeconds;
-      entry.mainSeconds += f.mainThreadCores ?? 0;
+      // A server watched as a process group has no event loop to show.
+      if (f.mainThreadCores !== undefined) entry.mainSeconds = (entry.mainSeconds ?? 0) + f.mainThreadCores;
       byName.set(f.name, entry);
     }
     busy += p.cpuTo.machineBusy - p.cpuFrom.machineBusy;
@@ -454,9 +484,26 @@ function cpuOver(list: Phase[]) {
   return {
     seconds,
     machineBusy: busy / all,
-    processes: [...byName].map(([name, e]) => ({ name, cores: e.cpuSeconds / seconds, mainThreadCores: e.mainSeconds / seconds })),
+    processes: [...byName].map(([name, e]) => ({ name, cores: e.cpuSeconds / seconds, mainThreadCores: e.mainSeconds === undefined ? undefined : e.mainSeconds / seconds })),
   };
 }
+/** mongod's time (ms a second) and operations (a second) per collection over a set of phases, busiest first. */
+function storeUse(list: Phase[]) {
+  const seconds = measuredSeconds(list);
+  const sum = new Map<string, { micros: number; count: number }>();
+  for (const p of list) {
+    for (const [name, end] of p.topTo ?? []) {
+      const start = p.topFrom?.get(name) ?? { micros: 0, count: 0 };
+      const entry = sum.get(name) ?? { micros: 0, count: 0 };
+      entry.micros += end.micros - start.micros;
+      entry.count += end.count - start.count;
+      sum.set(name, entry);
+    }
+  }
+  return [...sum].map(([name, e]) => ({ name, msPerSecond: e.micros / 1000 / seconds, opsPerSecond: e.count / seconds })).filter((e) => e.opsPerSecond > 0).sort((a, b) => b.msPerSecond - a.msPerSecond);
+}
+const storeWith = storeUse(withPusher);
+const storeWithout = storeUse(withoutPusher);
 const cpuWith = cpuOver(withPusher);
 const cpuWithout = cpuOver(withoutPusher);
 const coresOf = (cpu: ReturnType<typeof cpuOver>, name: string) => cpu.processes.find((p) => p.name === name);
@@ -496,6 +543,11 @@ const lines = [
   `notifications accepted while pushing: ${fmt(accepted)} (${fmt(accepted / pushSeconds, 1)}/s); attempts: ${Object.entries(outcomes).map(([o, n]) => `${o} ${fmt(n)}`).join(', ')}; unchanged (not sent again) ${fmt(unchanged)}; parked ${fmt(parked)}; full polls ${fmt(fullPolls)}`,
   `  attempt duration (the pusher's histogram): p50 ${f2(attemptQuantile(0.5))}, p99 ${f2(attemptQuantile(0.99))}; the pusher worked every subscription ${withPusher.map((p) => `${fmt((p.startedMs ?? 0) / 1000, 1)} s`).join(', ')} after it was started`,
   `pusher CPU while pushing: ${fmt(pusherCpu?.cores ?? NaN, 2)} cores (event loop ${fmt(pusherCpu?.mainThreadCores ?? NaN, 2)}), peak RSS ${fmt(peakRssMiB['pusher'] ?? NaN)} MiB; receivers ${fmt(receiversCpu?.cores ?? NaN, 2)} cores`,
+  `mongod's time by collection (its top command; ms a second, operations a second), without → with the pusher:`,
+  ...storeWith.slice(0, 8).map((w) => {
+    const o = storeWithout.find((x) => x.name === w.name);
+    return `  ${w.name.padEnd(20)} ${fmt(o?.msPerSecond ?? 0, 1).padStart(7)} → ${fmt(w.msPerSecond, 1).padStart(7)} ms/s   ${fmt(o?.opsPerSecond ?? 0, 1).padStart(7)} → ${fmt(w.opsPerSecond, 1).padStart(7)} ops/s`;
+  }),
   `partners               without the pusher   with the pusher   with ÷ without`,
   `  requests             ${fmt(partnersWithout.requests).padStart(18)}   ${fmt(partnersWith.requests).padStart(15)}`,
   `  p50                  ${ms(partnersWithout.p50).padStart(18)}   ${ms(partnersWith.p50).padStart(15)}   ${fmt(partnersWith.p50 / partnersWithout.p50, 2)}`,
@@ -509,7 +561,9 @@ const lines = [
   }),
   `  partner p99 by pair: ${pairs.map((p) => `phases ${p.phases.join('/')} ${ms(p.withoutP99)} → ${ms(p.withP99)} (${fmt(p.ratio, 2)})`).join('; ')}`,
   `first logins before the window: ${fmt(coldStart.loggedIn)} of ${fmt(credentialCount)} partners in ${fmt(coldStart.ms / 1000, 1)} s` +
+    (coldStart.retried.size > 0 ? ` (failures asked again: ${[...coldStart.retried].map(([kind, n]) => `${kind} ${fmt(n)}`).join(', ')})` : '') +
     (coldStart.failed.size > 0 ? ` (failed: ${[...coldStart.failed].map(([kind, n]) => `${kind} ${fmt(n)}`).join(', ')})` : '') +
+    (coldStart.gaveUp > 0 ? ` (not logged in when the bench gave up, ${fmt((loginSpreadMs + 300_000) / 1000)} s after the first: ${fmt(coldStart.gaveUp)})` : '') +
     `; load average at each phase's end: ${phases.map((p) => fmt(p.loadAverage ?? NaN, 1)).join(', ')}`,
   '',
 ];
@@ -552,10 +606,11 @@ const resultsFile = writeResults(resultsName, {
     secondsToWorkEverySubscription: withPusher.map((p) => (p.startedMs ?? 0) / 1000),
   },
   receiversCores: receiversCpu?.cores,
+  store: { without: storeWithout, with: storeWith },
   partners: { without: partnersWithout, with: partnersWith, p50Ratio: partnersWith.p50 / partnersWithout.p50, p99Ratio: partnersWith.p99 / partnersWithout.p99, pairs },
   cpu: { without: cpuWithout, with: cpuWith },
   phases: phases.map((p) => ({ index: p.index + 1, pusher: p.pusher, seconds: ((p.to ?? p.from) - p.from) / 1000, loadAverage: p.loadAverage, partners: partnerFigures([p]), notifications: p.notifications.length, accepted: p.accepted })),
-  firstLogins: { partners: credentialCount, loggedIn: coldStart.loggedIn, seconds: coldStart.ms / 1000, busyAnswers: coldStart.busy, failed: Object.fromEntries(coldStart.failed), gaveUp: coldStart.gaveUp },
+  firstLogins: { partners: credentialCount, loggedIn: coldStart.loggedIn, seconds: coldStart.ms / 1000, busyAnswers: coldStart.busy, retried: Object.fromEntries(coldStart.retried), failed: Object.fromEntries(coldStart.failed), gaveUp: coldStart.gaveUp },
 });
 process.stdout.write(`figures in ${resultsFile}\n`);
 

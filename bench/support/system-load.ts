@@ -76,6 +76,8 @@ export interface ColdStart {
   ms: number;
   busy: number;
   failed: Map<string, number>;
+  /** Failures asked again after a second (retryFailures), by kind. */
+  retried: Map<string, number>;
   loggedIn: number;
   gaveUp: number;
 }
@@ -104,8 +106,13 @@ export interface SystemLoad {
   storeEnv: Record<string, string>;
   /** Starts another `ossn` command as a child of the run, watched for CPU and memory. */
   startOssn(command: OssnCommand, name: string, childEnv: Record<string, string>, readyMessage: string): Promise<{ child: ChildProcess; url: string; opsUrl: string }>;
-  /** Every partner logs in once, spread over `spreadMs` (a minute unless given), before the window (see firstLogins). */
-  firstLogins(spreadMs?: number): Promise<ColdStart>;
+  /**
+   * Every partner logs in once, spread over `spreadMs` (a minute unless given), before the window
+   * (see firstLogins); with `retryFailures`, a partner also asks again a second after a timeout or
+   * a server error that gave no Retry-After, so the window starts with every partner logged in.
+   * Partners not logged in by `deadlineMs` (LOGIN_DEADLINE_MS unless given) give up.
+   */
+  firstLogins(options?: { spreadMs?: number; retryFailures?: boolean; deadlineMs?: number }): Promise<ColdStart>;
   /**
    * Runs the ERP and the partners from `start` until `end` (ms since the epoch), or until stop():
    * `onPoll` gets every partner poll, `onPublished` every batch published.
@@ -312,17 +319,23 @@ export async function startSystemLoad(run: BenchRun, options: SystemLoadOptions)
   // it cannot run as busy (503 / Internal error with Retry-After 1); each partner here does what a
   // well-behaved client does, asks again after Retry-After. How long it took and how many busy
   // answers came are printed; the window measures the steady state after it.
-  async function firstLogins(spreadMs = 60_000): Promise<ColdStart> {
-    const coldStart: ColdStart = { started: Date.now(), ms: 0, busy: 0, failed: new Map<string, number>(), loggedIn: 0, gaveUp: 0 };
+  async function firstLogins({ spreadMs = 60_000, retryFailures = false, deadlineMs = LOGIN_DEADLINE_MS }: { spreadMs?: number; retryFailures?: boolean; deadlineMs?: number } = {}): Promise<ColdStart> {
+    const coldStart: ColdStart = { started: Date.now(), ms: 0, busy: 0, failed: new Map<string, number>(), retried: new Map<string, number>(), loggedIn: 0, gaveUp: 0 };
+    const transient = (outcome: string) => outcome.startsWith('network ') || /\(HTTP 5\d\d\)$|^HTTP 5\d\d$/.test(outcome);
     say(`first logins: ${credentialCount} partners, spread over ${fmt(spreadMs / 1000)} s, each asking again after Retry-After while busy`);
     await Promise.all(
       logins.map(async (login, index) => {
         await sleep((index / credentialCount) * spreadMs);
         const kind: PollKind = index % 2 === 0 ? 'status SOAP' : 'status JSON';
-        while (!run.stopping && Date.now() - coldStart.started < LOGIN_DEADLINE_MS) {
+        while (!run.stopping && Date.now() - coldStart.started < deadlineMs) {
           const { outcome, retryAfterSeconds } = await partnerClient.poll(kind, login, new Date(coldStart.started - 60_000).toISOString());
           if (outcome === 'ok') return void coldStart.loggedIn++;
-          if (retryAfterSeconds === undefined) return void coldStart.failed.set(outcome, (coldStart.failed.get(outcome) ?? 0) + 1);
+          if (retryAfterSeconds === undefined) {
+            if (!retryFailures || !transient(outcome)) return void coldStart.failed.set(outcome, (coldStart.failed.get(outcome) ?? 0) + 1);
+            coldStart.retried.set(outcome, (coldStart.retried.get(outcome) ?? 0) + 1);
+            await sleep(1_000);
+            continue;
+          }
           coldStart.busy++;
           await sleep(retryAfterSeconds * 1_000);
         }
@@ -330,7 +343,8 @@ export async function startSystemLoad(run: BenchRun, options: SystemLoadOptions)
       }),
     );
     coldStart.ms = Date.now() - coldStart.started;
-    say(`first logins: ${fmt(coldStart.loggedIn)} of ${fmt(credentialCount)} in ${fmt(coldStart.ms / 1000, 1)} s, ${fmt(coldStart.busy)} busy answers asked again`);
+    const retried = [...coldStart.retried].map(([kind, n]) => `${kind} ${fmt(n)}`).join(', ');
+    say(`first logins: ${fmt(coldStart.loggedIn)} of ${fmt(credentialCount)} in ${fmt(coldStart.ms / 1000, 1)} s, ${fmt(coldStart.busy)} busy answers asked again${retried ? `; failures asked again: ${retried}` : ''}`);
     return coldStart;
   }
 

@@ -20,7 +20,7 @@ function runBench(script: string, args: string[], env: Record<string, string>, n
   if (result.status !== 0) throw new Error(`bench/${script} failed (exit code ${result.status ?? result.signal})`);
 }
 
-// `npm run bench -- projector` runs that one alone (names: lookups, soap, soap-parser, projector, system, replay, publish); the table is
+// `npm run bench -- projector` runs that one alone (names: lookups, soap, soap-parser, projector, system, push, replay, publish); the table is
 // drawn from every bench's latest figures either way (`npm run bench -- table`: that alone).
 const benches = {
   lookups: () => runBench('lookups.ts', [], { BENCH_SIZES: sizes.join(',') }),
@@ -30,6 +30,8 @@ const benches = {
   // Its raw phases hold the topic's batches and their documents: gigabytes at a million events.
   projector: () => runBench('projector.ts', ['--events', events], {}, ['--max-old-space-size=16384']),
   system: () => runBench('system.ts', [], {}),
+  // Push lag at the whole-system load, 100 subscriptions, one `ossn pusher`; partners without and with it.
+  push: () => runBench('push.ts', [], {}),
   // `ossn replay` of 2,000,000 events in its own process: its steps and peak memory.
   replay: () => runBench('replay.ts', [], {}),
   // ossn's producer (one send per partition) against one kafkajs send per chunk (printed only).
@@ -97,6 +99,7 @@ const summary = [
     .join(', ')}.`,
   '',
   systemSummary(),
+  pushSummary(),
 ].join('\n');
 writeFileSync(resolve(resultsDir, 'summary.md'), summary);
 console.log(`\n==== npm run bench: summary (bench/results/summary.md) ====\n${summary}`);
@@ -110,6 +113,19 @@ function systemSummary(): string {
     `**The whole system** for ${f(s.minutes, 0)} min at ${f(s.orders, 0)} sales orders: ${f(s.credentials, 0)} partners polling queryType 3 once a minute, ${f(s.eventsPerSecond, 0)} events/s:`,
     `partner p50 ${f(p.p50Ms)} ms, p99 ${f(p.p99Ms)} ms (goal ≤ 50); errors ${f(p.errors, 0)} (goal 0); freshness p50 ${seconds(fr.p50Seconds, fr.p50Above)}, p99 ${seconds(fr.p99Seconds, fr.p99Above)} (goal ≤ 1 s);`,
     `events published ${f(e.published, 0)} (${f(e.publishPerSecond, 0)}/s), applied ${f(e.applied, 0)}. CPU cores used: ${(processes as { name: string; cores: number }[]).map((x) => `${x.name} ${f(x.cores, 2)}`).join(', ')}. Saturates first: ${saturation}.`,
+    '',
+  ].join('\n');
+}
+
+/** The push bench's line, once it has run (bench/push.ts). */
+function pushSummary(): string {
+  if (!existsSync(resolve(resultsDir, 'push.json'))) return '';
+  const { settings: s, pushLag, pusher, partners: p } = read('push').figures;
+  const lag = pushLag.perNotification;
+  const seconds = (value: number) => `${f(value / 1000, 2)} s`;
+  return [
+    `**Push** of ${f(s.subscriptions, 0)} subscriptions by one \`ossn pusher\` (poll interval ${f(s.pollIntervalMs, 0)} ms) at the whole-system load: push lag (publication to acceptance) p50 ${seconds(lag.p50)}, p95 ${seconds(lag.p95)}, p99 ${seconds(lag.p99)}, max ${seconds(lag.max)} (${f(lag.count, 0)} notifications, ${f(pusher.notificationsPerSecond, 1)}/s);`,
+    `the pusher ${f(pusher.cores, 2)} cores; partner p99 without ${f(p.without.p99)} ms, with ${f(p.with.p99)} ms (${f(p.p99Ratio, 2)}).`,
     '',
   ].join('\n');
 }

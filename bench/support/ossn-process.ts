@@ -1,12 +1,15 @@
-// `ossn serve` or `ossn projector` started as a child process for a bench, ready when it says so.
+// `ossn serve`, `ossn projector` or `ossn pusher` started as a child process for a bench, ready when it says so.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+/** The long-running commands a bench starts. */
+export type OssnCommand = 'serve' | 'projector' | 'pusher';
+
 export interface OssnProcessOptions {
   /** The bin/ossn.mjs to run (ossnEntry). */
   entry: string;
-  command: 'serve' | 'projector';
+  command: OssnCommand;
   env: Record<string, string>;
   /** The log line that gives its URLs (`url`, and `opsUrl` where the probes are served apart). */
   readyMessage: string;

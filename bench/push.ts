@@ -57,7 +57,7 @@ import type { AcceptedMessage, ReceiversMessage } from './support/push-receivers
 import { writeResults } from './support/results.js';
 import { clientId } from './support/seed.js';
 import { quantile } from './support/stats.js';
-import { cpuFigures, errorCount, fmt, minuteLines, newTally, recordPoll, sortedAll, startSystemLoad, SYSTEM_DEFAULTS, type Tally } from './support/system-load.js';
+import { cpuFigures, errorCount, fmt, minuteLines, MinuteTally, newTally, recordPoll, sortedAll, startSystemLoad, SYSTEM_DEFAULTS, type Tally } from './support/system-load.js';
 
 const { values } = parseArgs({
   options: {
@@ -338,12 +338,12 @@ const windowStart = Date.now();
 const loadEnd = windowStart + minutes * 60_000 + phaseCount * (PUSHER_START_TIMEOUT_MS + drainSeconds * 1000 + 60_000);
 say(`${fmt(phaseCount)} phases of ${fmt(phaseMs / 1000)} s from ${new Date(windowStart).toISOString()}, alternately without and with the pusher: ${credentialCount} partners polling, ${fmt(eventsPerSecond)} events/s; ${subscriptionCount} subscriptions to ${receiverCount} receivers, poll interval ${fmt(pollIntervalMs)} ms`);
 
-let thisMinute = newTally();
+const thisMinute = new MinuteTally();
 const loadRun = load.runLoad({
   start: windowStart,
   end: loadEnd,
   onPoll: (result, sentAt) => {
-    recordPoll(thisMinute, result);
+    thisMinute.record(result);
     // By the time it was sent: a poll sent within a phase's measured time counts in it.
     const phase = phases.find((p) => sentAt >= p.from && (p.to === undefined || sentAt < p.to));
     if (phase) recordPoll(phase.tally, result);
@@ -353,11 +353,7 @@ const loadRun = load.runLoad({
 const stopMinuteLines = minuteLines(
   load,
   loadRun.published,
-  () => {
-    const tally = thisMinute;
-    thisMinute = newTally();
-    return tally;
-  },
+  thisMinute,
   say,
   () => {
     const line = `${measuring?.pusher ? 'pushing' : 'not pushing'}, ${fmt(acceptedThisMinute)} notifications accepted`;

@@ -28,7 +28,7 @@ import { BenchRun } from './support/bench-run.js';
 import { sampleCpu } from './support/cpu.js';
 import { counterSum, histogramDelta, scrape, type Scrape } from './support/prometheus.js';
 import { writeResults } from './support/results.js';
-import { cpuFigures, errorsOf, fmt, kindRows as kindRowsOf, LOGIN_DEADLINE_MS, machineFigures, minuteLines, newTally, recordPoll, sortedAll, startSystemLoad, SYSTEM_DEFAULTS } from './support/system-load.js';
+import { cpuFigures, errorsOf, fmt, kindRows as kindRowsOf, LOGIN_DEADLINE_MS, machineFigures, minuteLines, MinuteTally, newTally, recordPoll, sortedAll, startSystemLoad, SYSTEM_DEFAULTS } from './support/system-load.js';
 import { quantile } from './support/stats.js';
 
 const { values } = parseArgs({
@@ -71,23 +71,19 @@ say(`${minutes} min from ${new Date(windowStart).toISOString()}: ${credentialCou
 
 // ---- the measured window
 const whole = newTally();
-let thisMinute = newTally();
+const thisMinute = new MinuteTally();
 const loadRun = load.runLoad({
   start: windowStart,
   end: windowEnd,
   onPoll: (result) => {
     recordPoll(whole, result);
-    recordPoll(thisMinute, result);
+    thisMinute.record(result);
   },
 });
 const stopMinuteLines = minuteLines(
   load,
   loadRun.published,
-  () => {
-    const tally = thisMinute;
-    thisMinute = newTally();
-    return tally;
-  },
+  thisMinute,
   say,
 );
 await loadRun.done;

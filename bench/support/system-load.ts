@@ -469,12 +469,25 @@ export const kindRows = (tally: Tally) =>
  * A line a minute, so that a long run shows how it goes: `minuteTally()` hands over the minute's
  * partner tally (and starts the next), `extra()` adds the bench's own figures. Returns the stop.
  */
-export function minuteLines(load: SystemLoad, published: () => number, minuteTally: () => Tally, say: (line: string) => void, extra: () => string = () => ''): () => void {
+/** The polls of the minute under way, handed over and started afresh once a minute. */
+export class MinuteTally {
+  private tally = newTally();
+  record(result: Parameters<typeof recordPoll>[1]): void {
+    recordPoll(this.tally, result);
+  }
+  take(): Tally {
+    const tally = this.tally;
+    this.tally = newTally();
+    return tally;
+  }
+}
+
+export function minuteLines(load: SystemLoad, published: () => number, minute: MinuteTally, say: (line: string) => void, extra: () => string = () => ''): () => void {
   let minuteNumber = 0;
   let cpuLast: CpuSample = sampleCpu(load.cpuWatched);
   const reporter = setInterval(() => {
     minuteNumber++;
-    const tally = minuteTally();
+    const tally = minute.take();
     const cpu = sampleCpu(load.cpuWatched);
     const busy = (cpu.machineBusy - cpuLast.machineBusy) / (cpu.machineAll - cpuLast.machineAll);
     const perProcess = Object.keys(cpu.total)

@@ -92,9 +92,11 @@ export async function startPusher(config: PusherConfig, logger: Logger, metrics:
   });
 
   const readGauges = async () => {
+    // Only the waiting deliveries, by their index: the settled ones (kept 30 days) are ossn status's
+    // to count (docs/operations.md, Sending: ossn pusher).
     const [all, summaries, stands] = await Promise.all([
       whenConnected(() => subscriptions.list()),
-      whenConnected((signal) => deliveries.summaries(signal)),
+      whenConnected((signal) => deliveries.waiting(signal)),
       whenConnected((signal) => cursors.list(signal)),
     ]);
     const now = new Date();

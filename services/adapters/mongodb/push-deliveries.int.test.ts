@@ -95,4 +95,28 @@ describe('push deliveries', () => {
     await deliveries.attempted(await get('PO-3'), attempt(1, 'refused'), { park: 'no' });
     expect(await deliveries.summaries()).toEqual([{ subscriptionId: 'ps-1', pending: 1, parked: 1, delivered: 1, oldestWaitingNews: t0 }]);
   });
+
+  it('counts the waiting deliveries for the gauges from an index, reading none of the settled ones', async () => {
+    const { deliveries, get } = await fresh();
+    const settled = Array.from({ length: 300 }, (_, i) => `PO-S${i}`);
+    await deliveries.recordNews('ps-1', 'C1', [...settled, 'PO-1', 'PO-2'], t0);
+    await deliveries.recordNews('ps-2', 'C1', ['PO-9'], at(3));
+    await db.collection(`deliveries_${n}`).updateMany({ purchaseOrderNumber: { $in: settled } }, { $set: { state: 'delivered', settledAt: t0 }, $unset: { newsSince: '' } });
+    await deliveries.attempted(await get('PO-2'), attempt(1, 'refused'), { park: 'no' });
+    await db.command({ profile: 2 });
+    try {
+      const waiting = await deliveries.waiting();
+      expect(waiting.sort((a, b) => a.subscriptionId.localeCompare(b.subscriptionId))).toEqual([
+        { subscriptionId: 'ps-1', pending: 1, parked: 1, oldestWaitingNews: t0 },
+        { subscriptionId: 'ps-2', pending: 1, parked: 0, oldestWaitingNews: at(3) },
+      ]);
+    } finally {
+      await db.command({ profile: 0 });
+    }
+    const [read] = await db.collection('system.profile').find({ ns: `${db.databaseName}.deliveries_${n}`, op: 'command', 'command.aggregate': `deliveries_${n}` }).toArray();
+    // Three waiting deliveries, 300 settled: only the waiting ones' index keys are read.
+    expect(read?.['planSummary']).toContain('IXSCAN { state: 1, subscriptionId: 1');
+    expect(read?.['docsExamined']).toBeLessThanOrEqual(3);
+    expect(read?.['keysExamined']).toBeLessThanOrEqual(10);
+  });
 });

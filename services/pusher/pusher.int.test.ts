@@ -75,7 +75,7 @@ async function setUp(behaviour: (n: number) => Behaviour = () => 'accept', level
     running.push(pusher);
     return pusher;
   };
-  return { db, receiver, subscription, publish, start, logs, deliveries: MongoPushDeliveries.of(db) };
+  return { db, key, receiver, subscription, publish, start, logs, deliveries: MongoPushDeliveries.of(db) };
 }
 
 /** The packages each accepted notification of `po` carried, in the order accepted. */
@@ -135,6 +135,28 @@ describe('ossn pusher', () => {
     await sleep(1_000);
     expect(first.pusher.worked.length + second.pusher.worked.length).toBe(1);
     expect(t.receiver.requests).toBe(1);
+  });
+
+  it('shares 40 subscriptions between two pushers started at once, each worked by exactly one of them', async () => {
+    const t = await setUp();
+    const store = new MongoPushSubscriptions(pushSubscriptionsCollection(t.db));
+    const ids = [t.subscription.id];
+    for (let i = 1; i < 40; i++) {
+      await new CredentialStore(credentialsCollection(t.db)).add({ id: `partner-${i}`, passwordHash: 'x', scopes: ['osn'], clientIds: ['C1'] });
+      const subscription = newPushSubscription(
+        { credentialId: `partner-${i}`, url: t.receiver.url, receiverId: 'ossn-supplier', cursorStart: new Date() },
+        { key: t.key, now: new Date(), password: new ReceiverPassword(RECEIVER_PASSWORD) },
+      );
+      await store.add(subscription);
+      ids.push(subscription.id);
+    }
+    const [first, second] = await Promise.all([t.start(), t.start()]);
+    const worked = () => [...first.pusher.worked, ...second.pusher.worked];
+    await until('every subscription worked', () => worked().length >= 40, 30_000, t.logs);
+    for (let i = 0; i < 5; i++) {
+      expect(worked().sort()).toEqual([...ids].sort());
+      await sleep(300);
+    }
   });
 
   it('parks, sending nothing, a subscription whose URL the policy refuses now (stored plain http to another machine)', async () => {

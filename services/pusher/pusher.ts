@@ -87,15 +87,26 @@ export class Pusher {
       await worker.stop();
       logger.info({ subscriptionId: id }, ids.has(id) ? 'push subscription left to another pusher' : 'push subscription no longer enabled: stopped working it');
     }
-    for (const subscription of enabled) {
-      if (this.workers.has(subscription.id) || this.stopping.signal.aborted) continue;
+    // Every free lease at once: taken one at a time, 100 subscriptions waited tens of seconds for
+    // their first round.
+    const wanted = enabled.filter((subscription) => !this.workers.has(subscription.id));
+    if (wanted.length > 0 && !this.stopping.signal.aborted) {
       const takenAt = Date.now();
-      const lease = await ports.cursors.acquire(subscription.id, settings.owner, settings.leaseTtlMs, this.stopping.signal);
-      if (!lease) continue;
-      const worker = new SubscriptionWorker(subscription, { cursor: lease.cursor, takenAt }, this.shared);
-      this.workers.set(subscription.id, worker);
-      worker.start();
-      logger.info({ subscriptionId: subscription.id, cursor: (lease.cursor ?? subscription.cursorStart).toISOString() }, 'working push subscription');
+      const leases = await ports.cursors.acquire(
+        wanted.map((subscription) => subscription.id),
+        settings.owner,
+        settings.leaseTtlMs,
+        this.stopping.signal,
+      );
+      // Started even when stopping meanwhile: stop() then lets their leases go at once.
+      for (const subscription of wanted) {
+        const lease = leases.get(subscription.id);
+        if (!lease) continue;
+        const worker = new SubscriptionWorker(subscription, { cursor: lease.cursor, takenAt }, this.shared);
+        this.workers.set(subscription.id, worker);
+        worker.start();
+        logger.info({ subscriptionId: subscription.id, cursor: (lease.cursor ?? subscription.cursorStart).toISOString() }, 'working push subscription');
+      }
     }
     metrics?.leasesHeld.set(this.workers.size);
   }

@@ -56,7 +56,7 @@ export async function startPusher(config: PusherConfig, logger: Logger, metrics:
         find: (id, signal) => whenConnected(async () => (await credentials.find(id)) ?? undefined, signal),
       },
       cursors: {
-        acquire: (id, owner, ttlMs, signal) => whenConnected(() => cursors.acquire(id, owner, ttlMs), signal),
+        acquire: (ids, owner, ttlMs, signal) => whenConnected(() => cursors.acquireMany(ids, owner, ttlMs), signal),
         renew: (id, owner, ttlMs, signal) => whenConnected(() => cursors.renew(id, owner, ttlMs), signal),
         release: (id, owner) => whenConnected(() => cursors.release(id, owner)),
         advance: (id, owner, cursor, signal) => whenConnected(() => cursors.advance(id, owner, cursor), signal),

@@ -30,7 +30,8 @@ import { receiverKey, type ReceiverSlots } from './receiver-slots.js';
 export interface PusherPorts {
   credentials: { find(id: string, signal?: AbortSignal): Promise<CredentialLinks | undefined> };
   cursors: {
-    acquire(subscriptionId: string, owner: string, ttlMs: number, signal?: AbortSignal): Promise<HeldLease | undefined>;
+    /** Takes the free or lapsed leases among these, at once; those taken, by subscription id. */
+    acquire(subscriptionIds: readonly string[], owner: string, ttlMs: number, signal?: AbortSignal): Promise<Map<string, HeldLease>>;
     renew(subscriptionId: string, owner: string, ttlMs: number, signal?: AbortSignal): Promise<boolean>;
     release(subscriptionId: string, owner: string): Promise<void>;
     advance(subscriptionId: string, owner: string, cursor: Date, signal?: AbortSignal): Promise<boolean>;

@@ -36,7 +36,7 @@ afterEach(async () => {
   for (const r of running.splice(0).reverse()) await r.close();
 });
 
-async function setUp(behaviour: (n: number) => Behaviour = () => 'accept', level: 'debug' | 'trace' = 'debug', url?: string) {
+async function setUp(behaviour: (n: number) => Behaviour = () => 'accept', level: 'debug' | 'trace' = 'debug', url?: string, overrides: Partial<PusherConfig> = {}) {
   const { config } = await freshProjectorConfig(connections.kafka, 'pusher');
   const db = connections.mongo.db(config.store.database);
   await new CredentialStore(credentialsCollection(db)).add({ id: 'partner', passwordHash: 'x', scopes: ['osn'], clientIds: ['C1'] });
@@ -63,6 +63,7 @@ async function setUp(behaviour: (n: number) => Behaviour = () => 'accept', level
     metricsHost: '127.0.0.1',
     metricsPort: 0,
     stopTimeoutMs: 5_000,
+    ...overrides,
   };
   const logs = logLines();
   const logger = createLogger('pusher-test', level, logs);
@@ -125,6 +126,17 @@ describe('ossn pusher', () => {
       return outcomes.includes('acknowledged');
     });
     expect(outcomes).toEqual(['transient', 'refused', 'transient', 'acknowledged']);
+  });
+
+  it('retries a delivery when its back-off ends, long before the next poll', async () => {
+    const t = await setUp((n) => (n === 1 ? 'unavailable' : 'accept'), 'debug', undefined, { pollIntervalMs: 10_000 });
+    await t.publish(orderWithPackage('SO-1', 'PO-A'));
+    await t.start();
+    await until('the first request', () => t.receiver.requests > 0, 30_000, t.logs);
+    const firstAt = Date.now();
+    await until('PO-A accepted', () => packagesOf(t.receiver, 'PO-A').length > 0, 30_000, t.logs);
+    // The back-off is at most 100 ms here (OSSN_PUSH_RETRY_BASE_MS 50); the next poll is 10 s on.
+    expect(Date.now() - firstAt).toBeLessThan(5_000);
   });
 
   it('works a subscription in one pusher only when two run on the same database', async () => {

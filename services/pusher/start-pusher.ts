@@ -63,8 +63,7 @@ export async function startPusher(config: PusherConfig, logger: Logger, metrics:
       },
       deliveries: {
         recordNews: (id, clientId, numbers, seenAt, signal) => whenConnected(() => deliveries.recordNews(id, clientId, numbers, seenAt), signal),
-        due: (id, now, limit, signal) => whenConnected((cancel) => deliveries.due(id, now, limit, cancel), signal),
-        nextDue: (id, signal) => whenConnected((cancel) => deliveries.nextDue(id, cancel), signal),
+        dueAndNext: (id, now, limit, signal) => whenConnected((cancel) => deliveries.dueAndNext(id, now, limit, cancel), signal),
         postpone: (id, until, signal) => whenConnected(() => deliveries.postpone(id, until), signal),
         attempted: (delivery, attempt, step) => whenConnected(() => deliveries.attempted(delivery, attempt, step)),
         unchanged: (delivery, at) => whenConnected(() => deliveries.unchanged(delivery, at)),

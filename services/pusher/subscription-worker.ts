@@ -38,8 +38,8 @@ export interface PusherPorts {
   };
   deliveries: {
     recordNews(subscriptionId: string, clientId: string, purchaseOrderNumbers: readonly string[], seenAt: Date, signal?: AbortSignal): Promise<void>;
-    due(subscriptionId: string, now: Date, limit: number, signal?: AbortSignal): Promise<PushDeliveryDocument[]>;
-    nextDue(subscriptionId: string, signal?: AbortSignal): Promise<Date | undefined>;
+    /** The due deliveries, and when the next of the others falls due (one read). */
+    dueAndNext(subscriptionId: string, now: Date, limit: number, signal?: AbortSignal): Promise<{ due: PushDeliveryDocument[]; nextDueAt?: Date }>;
     postpone(id: string, until: Date, signal?: AbortSignal): Promise<void>;
     attempted(delivery: PushDeliveryDocument, attempt: AttemptRecord, step: AttemptStep): Promise<void>;
     unchanged(delivery: PushDeliveryDocument, at: Date): Promise<void>;
@@ -90,6 +90,8 @@ export class SubscriptionWorker {
   private leaseValidUntil: number;
   private clients: string[] = [];
   private renewing = false;
+  /** When the next delivery falls due, as this round read and left them (ms); undefined: none known. */
+  private nextDueAt: number | undefined;
   private done: Promise<void> = Promise.resolve();
   /** Ends the pause between rounds early (stop). */
   private readonly pauses = new AbortController();
@@ -153,13 +155,24 @@ export class SubscriptionWorker {
     }
   }
 
-  /** Waits until the next poll, or sooner when a delivery falls due. */
+  /**
+   * Waits until the next poll, or sooner when a delivery falls due: known from the round's read and
+   * what the round left (a retry, a put-off), not read again. Only this worker records news or
+   * retries for the subscription while it holds the lease; what an operator redelivers is seen at
+   * the next poll.
+   */
   private async pause(pollIntervalMs: number): Promise<void> {
     if (!this.running) return;
     let waitMs = pollIntervalMs;
-    const nextDue = await this.shared.ports.deliveries.nextDue(this.subscription.id, this.signal).catch(() => undefined);
-    if (nextDue) waitMs = Math.min(waitMs, Math.max(MIN_PAUSE_MS, nextDue.getTime() - Date.now()));
+    if (this.nextDueAt !== undefined) waitMs = Math.min(waitMs, Math.max(MIN_PAUSE_MS, this.nextDueAt - Date.now()));
+    this.nextDueAt = undefined;
     await sleep(waitMs, undefined, { signal: this.pauses.signal }).catch(() => undefined);
+  }
+
+  /** A delivery of this round stays pending, due at `at`. */
+  private dueAgain(at: Date | number): void {
+    const ms = typeof at === 'number' ? at : at.getTime();
+    this.nextDueAt = this.nextDueAt === undefined ? ms : Math.min(this.nextDueAt, ms);
   }
 
   private async renew(): Promise<void> {
@@ -205,7 +218,8 @@ export class SubscriptionWorker {
   private async deliverDue(): Promise<void> {
     if (!this.running) return;
     const { ports, settings } = this.shared;
-    const due = await ports.deliveries.due(this.subscription.id, new Date(), settings.deliveriesPerRound, this.signal);
+    const { due, nextDueAt } = await ports.deliveries.dueAndNext(this.subscription.id, new Date(), settings.deliveriesPerRound, this.signal);
+    if (nextDueAt) this.dueAgain(nextDueAt);
     let next = 0;
     // Every lane ends before the round does, whatever one delivery meets: a delivery still in
     // flight when the next round reads the due ones would be sent twice at once.
@@ -282,11 +296,13 @@ export class SubscriptionWorker {
     const admission = circuit.admit();
     if (!admission.send) {
       await ports.deliveries.postpone(delivery._id, admission.notBefore, this.signal);
+      this.dueAgain(admission.notBefore);
       return;
     }
     const timeoutMs = Math.min(settings.sendTimeoutMs, this.leaseValidUntil - Date.now() - LEASE_MARGIN_MS);
     if (timeoutMs < MIN_SEND_MS) {
       if (admission.probe) circuit.record('transient');
+      this.dueAgain(Date.now()); // left due
       return;
     }
     let release: () => void;
@@ -295,6 +311,7 @@ export class SubscriptionWorker {
     } catch (error) {
       if (admission.probe) circuit.record('transient');
       if (isAbort(error, this.signal)) throw error;
+      this.dueAgain(Date.now());
       return; // no turn at the receiver within the wait: the next round tries again
     }
     let outcome: DeliveryOutcome;
@@ -311,6 +328,7 @@ export class SubscriptionWorker {
     }
     circuit.record(outcome.kind);
     const step = nextStep({ firstAttemptAt: delivery.firstAttemptAt ?? at, earlierAttempts: delivery.attempts, earlierRefusals: delivery.refusals }, outcome, new Date(), settings.policy);
+    if ('retryAt' in step) this.dueAgain(step.retryAt);
     await record(
       {
         outcome: outcome.kind,

@@ -119,4 +119,22 @@ describe('push deliveries', () => {
     expect(read?.['docsExamined']).toBeLessThanOrEqual(3);
     expect(read?.['keysExamined']).toBeLessThanOrEqual(10);
   });
+
+  it('reads the due deliveries and when the next of the others falls due in one read', async () => {
+    const { deliveries, get } = await fresh();
+    await deliveries.recordNews('ps-1', 'C1', ['PO-1', 'PO-2', 'PO-3', 'PO-4'], t0);
+    await deliveries.attempted(await get('PO-3'), attempt(1, 'transient'), { retryAt: at(40) });
+    await deliveries.attempted(await get('PO-4'), attempt(1, 'transient'), { retryAt: at(20) });
+    const round = await deliveries.dueAndNext('ps-1', at(1), 10);
+    expect(round.due.map((d) => d.purchaseOrderNumber).sort()).toEqual(['PO-1', 'PO-2']);
+    expect(round.nextDueAt).toEqual(at(20));
+    // More due than the limit: the next is due already.
+    const capped = await deliveries.dueAndNext('ps-1', at(1), 1);
+    expect(capped.due).toHaveLength(1);
+    expect(capped.nextDueAt).toEqual(t0);
+    // Nothing else pending: no next.
+    const all = await deliveries.dueAndNext('ps-1', at(50), 10);
+    expect(all.due).toHaveLength(4);
+    expect(all).not.toHaveProperty('nextDueAt');
+  });
 });

@@ -145,13 +145,19 @@ export class MongoPushDeliveries {
 
   /** The subscription's pending deliveries due at `now`, longest due first. */
   async due(subscriptionId: string, now: Date, limit: number, signal?: AbortSignal): Promise<PushDeliveryDocument[]> {
-    return this.deliveries.find({ subscriptionId, state: 'pending', dueAt: { $lte: now } }, { signal }).sort({ dueAt: 1 }).limit(limit).toArray();
+    return (await this.dueAndNext(subscriptionId, now, limit, signal)).due;
   }
 
-  /** When the subscription's next pending delivery falls due, if it has one. */
-  async nextDue(subscriptionId: string, signal?: AbortSignal): Promise<Date | undefined> {
-    const next = await this.deliveries.findOne({ subscriptionId, state: 'pending' }, { sort: { dueAt: 1 }, projection: { dueAt: 1 }, signal });
-    return next?.dueAt;
+  /**
+   * The subscription's pending deliveries due at `now` (at most `limit`, longest due first), and
+   * when the next of the others falls due: one read, one more document than the limit, so a
+   * pusher's round knows how long it may pause without asking again.
+   */
+  async dueAndNext(subscriptionId: string, now: Date, limit: number, signal?: AbortSignal): Promise<{ due: PushDeliveryDocument[]; nextDueAt?: Date }> {
+    const pending = await this.deliveries.find({ subscriptionId, state: 'pending' }, { signal }).sort({ dueAt: 1 }).limit(limit + 1).toArray();
+    const due = pending.filter((delivery) => delivery.dueAt.getTime() <= now.getTime()).slice(0, limit);
+    const next = pending[due.length];
+    return next ? { due, nextDueAt: next.dueAt } : { due };
   }
 
   /** Puts a due delivery off without an attempt (its receiver's circuit is open). */

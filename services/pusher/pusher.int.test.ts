@@ -1,9 +1,12 @@
 // The pusher against real servers (Kafka, MongoDB) and the trial receiver built from the official
 // 2.1.0 WSDL: each purchase order with news is sent as its whole picture, newer news is sent after,
-// a receiver that fails is retried until it heals, a second pusher on the same database works no
-// subscription twice, and no log line at any level holds the receiver's password.
+// a receiver that fails is retried until it heals (at its back-off, not the next poll), a second
+// pusher on the same database works no subscription twice, a quiet round reads little (the
+// credentials once a poll interval for all), a credential made inactive stops the pushing, and no
+// log line at any level holds the receiver's password.
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Db } from 'mongodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ErpEvent } from '../../contracts/erp-events.js';
 import { CredentialStore, credentialsCollection } from '../adapters/mongodb/credential-store.js';
@@ -93,6 +96,33 @@ async function until<T>(what: string, check: () => T | undefined | false | Promi
   }
 }
 
+/** `count` more subscriptions to the same receiver, each of its own credential linked to C1; their ids. */
+async function moreSubscriptions(t: Awaited<ReturnType<typeof setUp>>, count: number): Promise<string[]> {
+  const store = new MongoPushSubscriptions(pushSubscriptionsCollection(t.db));
+  const ids: string[] = [];
+  for (let i = 1; i <= count; i++) {
+    await new CredentialStore(credentialsCollection(t.db)).add({ id: `partner-${i}`, passwordHash: 'x', scopes: ['osn'], clientIds: ['C1'] });
+    const subscription = newPushSubscription(
+      { credentialId: `partner-${i}`, url: t.receiver.url, receiverId: 'ossn-supplier', cursorStart: new Date() },
+      { key: t.key, now: new Date(), password: new ReceiverPassword(RECEIVER_PASSWORD) },
+    );
+    await store.add(subscription);
+    ids.push(subscription.id);
+  }
+  return ids;
+}
+
+/** The server's counts of finds and updates on these collections of `db` (the top command), summed since it started. */
+async function operationCounts(db: Db, collections: string[]): Promise<Record<string, { finds: number; updates: number }>> {
+  const top = (await db.admin().command({ top: 1 })) as { totals: Record<string, { queries?: { count: number }; update?: { count: number } }> };
+  return Object.fromEntries(
+    collections.map((name) => {
+      const totals = top.totals[`${db.databaseName}.${name}`];
+      return [name, { finds: totals?.queries?.count ?? 0, updates: totals?.update?.count ?? 0 }];
+    }),
+  );
+}
+
 describe('ossn pusher', () => {
   it('sends each purchase order with news as its whole picture, and the newer picture after more news', async () => {
     const t = await setUp();
@@ -151,17 +181,7 @@ describe('ossn pusher', () => {
 
   it('shares 40 subscriptions between two pushers started at once, each worked by exactly one of them', async () => {
     const t = await setUp();
-    const store = new MongoPushSubscriptions(pushSubscriptionsCollection(t.db));
-    const ids = [t.subscription.id];
-    for (let i = 1; i < 40; i++) {
-      await new CredentialStore(credentialsCollection(t.db)).add({ id: `partner-${i}`, passwordHash: 'x', scopes: ['osn'], clientIds: ['C1'] });
-      const subscription = newPushSubscription(
-        { credentialId: `partner-${i}`, url: t.receiver.url, receiverId: 'ossn-supplier', cursorStart: new Date() },
-        { key: t.key, now: new Date(), password: new ReceiverPassword(RECEIVER_PASSWORD) },
-      );
-      await store.add(subscription);
-      ids.push(subscription.id);
-    }
+    const ids = [t.subscription.id, ...(await moreSubscriptions(t, 39))];
     const [first, second] = await Promise.all([t.start(), t.start()]);
     const worked = () => [...first.pusher.worked, ...second.pusher.worked];
     await until('every subscription worked', () => worked().length >= 40, 30_000, t.logs);
@@ -169,6 +189,38 @@ describe('ossn pusher', () => {
       expect(worked().sort()).toEqual([...ids].sort());
       await sleep(300);
     }
+  });
+
+  it('reads the deliveries once a round and the credentials once a poll interval for all its subscriptions', async () => {
+    const t = await setUp();
+    await moreSubscriptions(t, 19);
+    const { pusher } = await t.start();
+    await until('every subscription worked', () => pusher.worked.length === 20, 30_000, t.logs);
+    await sleep(1_000);
+    const names = ['credentials', 'push_deliveries', 'push_cursors'];
+    const before = await operationCounts(t.db, names);
+    await sleep(4_000);
+    const after = await operationCounts(t.db, names);
+    const delta = (name: string, kind: 'finds' | 'updates') => (after[name]?.[kind] ?? 0) - (before[name]?.[kind] ?? 0);
+    // Each round moves its cursor (an update; a lease renewal, every 2 s, is one too): more
+    // updates than rounds. Quiet rounds: no news, nothing due.
+    const rounds = delta('push_cursors', 'updates');
+    expect(rounds).toBeGreaterThan(40);
+    expect(delta('push_deliveries', 'finds')).toBeLessThanOrEqual(rounds);
+    // 20 subscriptions, a 200 ms poll interval, 4 s: about 20 reads, not one a round.
+    expect(delta('credentials', 'finds')).toBeLessThanOrEqual(rounds / 4);
+  });
+
+  it('stops pushing for a credential made inactive within about a poll interval', async () => {
+    const t = await setUp();
+    await t.publish(orderWithPackage('SO-1', 'PO-A'));
+    await t.start();
+    await until('PO-A accepted', () => packagesOf(t.receiver, 'PO-A').length > 0, 30_000, t.logs);
+    await new CredentialStore(credentialsCollection(t.db)).setActive('partner', false);
+    await sleep(1_000); // five poll intervals
+    await t.publish(orderWithPackage('SO-2', 'PO-B'));
+    await sleep(3_000);
+    expect(packagesOf(t.receiver, 'PO-B')).toEqual([]);
   });
 
   it('parks, sending nothing, a subscription whose URL the policy refuses now (stored plain http to another machine)', async () => {

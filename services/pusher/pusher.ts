@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { PushSubscriptionStore } from '../domain/push/subscription-store.js';
 import type { Logger } from '../plumbing/logging/logger.js';
 import type { PusherMetrics } from '../plumbing/metrics/pusher-metrics.js';
+import { CredentialCache } from './credential-cache.js';
 import { ReceiverCircuit, type CircuitOptions } from './receiver-circuit.js';
 import { ReceiverSlots } from './receiver-slots.js';
 import { SubscriptionWorker, type PusherPorts, type PusherSettings, type PusherShared } from './subscription-worker.js';
@@ -21,15 +22,19 @@ export interface PusherOptions {
 export class Pusher {
   private readonly workers = new Map<string, SubscriptionWorker>();
   private readonly circuits = new Map<string, ReceiverCircuit>();
+  private readonly credentials: CredentialCache;
   private readonly shared: PusherShared;
   private readonly stopping = new AbortController();
   private loop: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: PusherOptions) {
     const { settings, logger, metrics, ports } = options;
+    // Kept a poll interval at most: a credential's change is seen by the polls after it.
+    this.credentials = new CredentialCache({ maxAgeMs: settings.pollIntervalMs, read: (ids) => ports.credentials.findMany(ids) });
     this.shared = {
       ports,
       settings,
+      credential: (id, signal) => this.credentials.find(id, signal),
       slots: new ReceiverSlots(settings.requestsPerReceiver),
       circuit: (receiver) => {
         let circuit = this.circuits.get(receiver);
@@ -81,6 +86,7 @@ export class Pusher {
     const { ports, settings, logger, metrics } = this.options;
     const enabled = await ports.subscriptions.listEnabled();
     const ids = new Set(enabled.map((subscription) => subscription.id));
+    this.credentials.retain(new Set(enabled.map((subscription) => subscription.credentialId)));
     for (const [id, worker] of this.workers) {
       if (ids.has(id) && worker.running) continue;
       this.workers.delete(id);

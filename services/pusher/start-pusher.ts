@@ -53,7 +53,7 @@ export async function startPusher(config: PusherConfig, logger: Logger, metrics:
     ports: {
       subscriptions: { listEnabled: () => whenConnected(() => subscriptions.listEnabled()) },
       credentials: {
-        find: (id, signal) => whenConnected(async () => (await credentials.find(id)) ?? undefined, signal),
+        findMany: (ids) => whenConnected(() => credentials.findMany(ids)),
       },
       cursors: {
         acquire: (ids, owner, ttlMs, signal) => whenConnected(() => cursors.acquireMany(ids, owner, ttlMs), signal),

@@ -28,7 +28,8 @@ import { receiverKey, type ReceiverSlots } from './receiver-slots.js';
  * push-deliveries.ts; the receiver's send-notification.ts). `signal` abandons the operation (a stop).
  */
 export interface PusherPorts {
-  credentials: { find(id: string, signal?: AbortSignal): Promise<CredentialLinks | undefined> };
+  /** Credentials by id, in one read; an id absent is gone. */
+  credentials: { findMany(ids: readonly string[]): Promise<Map<string, CredentialLinks>> };
   cursors: {
     /** Takes the free or lapsed leases among these, at once; those taken, by subscription id. */
     acquire(subscriptionIds: readonly string[], owner: string, ttlMs: number, signal?: AbortSignal): Promise<Map<string, HeldLease>>;
@@ -62,10 +63,12 @@ export interface PusherSettings {
   requestsPerReceiver: number;
 }
 
-/** What every worker of one pusher shares: the receivers' slots and circuits, the log and the metrics. */
+/** What every worker of one pusher shares: the credentials read, the receivers' slots and circuits, the log and the metrics. */
 export interface PusherShared {
   ports: PusherPorts;
   settings: PusherSettings;
+  /** The credential as read at most a poll interval ago (credential-cache.ts); undefined when it is gone. */
+  credential(id: string, signal?: AbortSignal): Promise<CredentialLinks | undefined>;
   slots: ReceiverSlots;
   circuit(receiver: string): ReceiverCircuit;
   logger: Logger;
@@ -198,7 +201,9 @@ export class SubscriptionWorker {
   private async poll(): Promise<void> {
     const { ports, settings } = this.shared;
     const startedAt = new Date();
-    const credential = await ports.credentials.find(this.subscription.credentialId, this.signal);
+    // Read for every subscription at once, at most a poll interval ago: a credential disabled,
+    // unlinked or removed stops being pushed for within about one poll interval.
+    const credential = await this.shared.credential(this.subscription.credentialId, this.signal);
     this.clients = clientsToPush(this.subscription, credential);
     for (const clientId of this.clients) {
       const answer = await readWhole(await ports.lookups.shipmentNotificationV21Batches([clientId], { queryType: 3, shipmentDateTimeStamp: this.cursor }, this.signal));

@@ -59,6 +59,29 @@ describe('CredentialCache', () => {
     expect(t.reads).toEqual([['a']]);
   });
 
+  it('finds a credential let go by a look while it waited for a read begun before it asked', async () => {
+    const answers: ((found: Map<string, CredentialLinks>) => void)[] = [];
+    const reads: string[][] = [];
+    const cache = new CredentialCache({
+      maxAgeMs: 1_000,
+      now: () => 0,
+      read: (ids) => {
+        reads.push([...ids]);
+        if (reads.length > 2) return Promise.reject(new Error('read in a loop'));
+        return new Promise((resolve) => answers.push(resolve));
+      },
+    });
+    const a = cache.find('a');
+    const b = cache.find('b');
+    cache.retain(new Set(['a']));
+    answers[0]?.(new Map([['a', active]]));
+    await a;
+    await Promise.resolve();
+    answers[1]?.(new Map([['b', inactive]]));
+    expect(await b).toEqual(inactive);
+    expect(reads).toEqual([['a'], ['a', 'b']]);
+  });
+
   it('gives up waiting when the signal aborts', async () => {
     const t = setUp();
     const stop = new AbortController();

@@ -39,10 +39,11 @@ export class CredentialCache {
 
   /** The credential as read at most `maxAgeMs` before this call; undefined when it is gone. */
   async find(id: string, signal?: AbortSignal): Promise<CredentialLinks | undefined> {
-    this.wanted.add(id);
     const oldest = this.now() - this.options.maxAgeMs;
-    // At most two reads: one begun after this call asks for the id.
+    // At most two reads: one begun after this call asks for the id (asked again each time, as a
+    // look may have let it go meanwhile).
     while (!(this.readIds.has(id) && this.readAt > oldest)) {
+      this.wanted.add(id);
       this.reading ??= this.readWanted().finally(() => (this.reading = undefined));
       await untilAborted(this.reading, signal);
     }

@@ -1,9 +1,12 @@
 // The pusher against real servers (Kafka, MongoDB) and the trial receiver built from the official
 // 2.1.0 WSDL: each purchase order with news is sent as its whole picture, newer news is sent after,
-// a receiver that fails is retried until it heals, a second pusher on the same database works no
-// subscription twice, and no log line at any level holds the receiver's password.
+// a receiver that fails is retried until it heals (at its back-off, not the next poll), a second
+// pusher on the same database works no subscription twice, a quiet round reads little (the
+// credentials once a poll interval for all), a credential made inactive stops the pushing, and no
+// log line at any level holds the receiver's password.
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Db } from 'mongodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ErpEvent } from '../../contracts/erp-events.js';
 import { CredentialStore, credentialsCollection } from '../adapters/mongodb/credential-store.js';
@@ -36,7 +39,7 @@ afterEach(async () => {
   for (const r of running.splice(0).reverse()) await r.close();
 });
 
-async function setUp(behaviour: (n: number) => Behaviour = () => 'accept', level: 'debug' | 'trace' = 'debug', url?: string) {
+async function setUp(behaviour: (n: number) => Behaviour = () => 'accept', level: 'debug' | 'trace' = 'debug', url?: string, overrides: Partial<PusherConfig> = {}) {
   const { config } = await freshProjectorConfig(connections.kafka, 'pusher');
   const db = connections.mongo.db(config.store.database);
   await new CredentialStore(credentialsCollection(db)).add({ id: 'partner', passwordHash: 'x', scopes: ['osn'], clientIds: ['C1'] });
@@ -63,6 +66,7 @@ async function setUp(behaviour: (n: number) => Behaviour = () => 'accept', level
     metricsHost: '127.0.0.1',
     metricsPort: 0,
     stopTimeoutMs: 5_000,
+    ...overrides,
   };
   const logs = logLines();
   const logger = createLogger('pusher-test', level, logs);
@@ -75,7 +79,7 @@ async function setUp(behaviour: (n: number) => Behaviour = () => 'accept', level
     running.push(pusher);
     return pusher;
   };
-  return { db, receiver, subscription, publish, start, logs, deliveries: MongoPushDeliveries.of(db) };
+  return { db, key, receiver, subscription, publish, start, logs, deliveries: MongoPushDeliveries.of(db) };
 }
 
 /** The packages each accepted notification of `po` carried, in the order accepted. */
@@ -90,6 +94,33 @@ async function until<T>(what: string, check: () => T | undefined | false | Promi
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${logs ? `; the pusher's last log lines:\n${logs.raw.slice(-6).map((line) => line.slice(0, 400)).join('\n')}` : ''}`);
     await sleep(100);
   }
+}
+
+/** `count` more subscriptions to the same receiver, each of its own credential linked to C1; their ids. */
+async function moreSubscriptions(t: Awaited<ReturnType<typeof setUp>>, count: number): Promise<string[]> {
+  const store = new MongoPushSubscriptions(pushSubscriptionsCollection(t.db));
+  const ids: string[] = [];
+  for (let i = 1; i <= count; i++) {
+    await new CredentialStore(credentialsCollection(t.db)).add({ id: `partner-${i}`, passwordHash: 'x', scopes: ['osn'], clientIds: ['C1'] });
+    const subscription = newPushSubscription(
+      { credentialId: `partner-${i}`, url: t.receiver.url, receiverId: 'ossn-supplier', cursorStart: new Date() },
+      { key: t.key, now: new Date(), password: new ReceiverPassword(RECEIVER_PASSWORD) },
+    );
+    await store.add(subscription);
+    ids.push(subscription.id);
+  }
+  return ids;
+}
+
+/** The server's counts of finds and updates on these collections of `db` (the top command), summed since it started. */
+async function operationCounts(db: Db, collections: string[]): Promise<Record<string, { finds: number; updates: number }>> {
+  const top = (await db.admin().command({ top: 1 })) as { totals: Record<string, { queries?: { count: number }; update?: { count: number } }> };
+  return Object.fromEntries(
+    collections.map((name) => {
+      const totals = top.totals[`${db.databaseName}.${name}`];
+      return [name, { finds: totals?.queries?.count ?? 0, updates: totals?.update?.count ?? 0 }];
+    }),
+  );
 }
 
 describe('ossn pusher', () => {
@@ -127,6 +158,17 @@ describe('ossn pusher', () => {
     expect(outcomes).toEqual(['transient', 'refused', 'transient', 'acknowledged']);
   });
 
+  it('retries a delivery when its back-off ends, long before the next poll', async () => {
+    const t = await setUp((n) => (n === 1 ? 'unavailable' : 'accept'), 'debug', undefined, { pollIntervalMs: 10_000 });
+    await t.publish(orderWithPackage('SO-1', 'PO-A'));
+    await t.start();
+    await until('the first request', () => t.receiver.requests > 0, 30_000, t.logs);
+    const firstAt = Date.now();
+    await until('PO-A accepted', () => packagesOf(t.receiver, 'PO-A').length > 0, 30_000, t.logs);
+    // The back-off is at most 100 ms here (OSSN_PUSH_RETRY_BASE_MS 50); the next poll is 10 s on.
+    expect(Date.now() - firstAt).toBeLessThan(5_000);
+  });
+
   it('works a subscription in one pusher only when two run on the same database', async () => {
     const t = await setUp((n) => (n === 1 ? 'slow' : 'accept'));
     await t.publish(orderWithPackage('SO-1', 'PO-A'));
@@ -135,6 +177,50 @@ describe('ossn pusher', () => {
     await sleep(1_000);
     expect(first.pusher.worked.length + second.pusher.worked.length).toBe(1);
     expect(t.receiver.requests).toBe(1);
+  });
+
+  it('shares 40 subscriptions between two pushers started at once, each worked by exactly one of them', async () => {
+    const t = await setUp();
+    const ids = [t.subscription.id, ...(await moreSubscriptions(t, 39))];
+    const [first, second] = await Promise.all([t.start(), t.start()]);
+    const worked = () => [...first.pusher.worked, ...second.pusher.worked];
+    await until('every subscription worked', () => worked().length >= 40, 30_000, t.logs);
+    for (let i = 0; i < 5; i++) {
+      expect(worked().sort()).toEqual([...ids].sort());
+      await sleep(300);
+    }
+  });
+
+  it('reads the deliveries once a round and the credentials once a poll interval for all its subscriptions', async () => {
+    const t = await setUp();
+    await moreSubscriptions(t, 19);
+    const { pusher } = await t.start();
+    await until('every subscription worked', () => pusher.worked.length === 20, 30_000, t.logs);
+    await sleep(1_000);
+    const names = ['credentials', 'push_deliveries', 'push_cursors'];
+    const before = await operationCounts(t.db, names);
+    await sleep(4_000);
+    const after = await operationCounts(t.db, names);
+    const delta = (name: string, kind: 'finds' | 'updates') => (after[name]?.[kind] ?? 0) - (before[name]?.[kind] ?? 0);
+    // Each round moves its cursor (an update; a lease renewal, every 2 s, is one too): more
+    // updates than rounds. Quiet rounds: no news, nothing due.
+    const rounds = delta('push_cursors', 'updates');
+    expect(rounds).toBeGreaterThan(40);
+    expect(delta('push_deliveries', 'finds')).toBeLessThanOrEqual(rounds);
+    // 20 subscriptions, a 200 ms poll interval, 4 s: about 20 reads, not one a round.
+    expect(delta('credentials', 'finds')).toBeLessThanOrEqual(rounds / 4);
+  });
+
+  it('stops pushing for a credential made inactive within about a poll interval', async () => {
+    const t = await setUp();
+    await t.publish(orderWithPackage('SO-1', 'PO-A'));
+    await t.start();
+    await until('PO-A accepted', () => packagesOf(t.receiver, 'PO-A').length > 0, 30_000, t.logs);
+    await new CredentialStore(credentialsCollection(t.db)).setActive('partner', false);
+    await sleep(1_000); // five poll intervals
+    await t.publish(orderWithPackage('SO-2', 'PO-B'));
+    await sleep(3_000);
+    expect(packagesOf(t.receiver, 'PO-B')).toEqual([]);
   });
 
   it('parks, sending nothing, a subscription whose URL the policy refuses now (stored plain http to another machine)', async () => {

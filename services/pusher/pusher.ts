@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { PushSubscriptionStore } from '../domain/push/subscription-store.js';
 import type { Logger } from '../plumbing/logging/logger.js';
 import type { PusherMetrics } from '../plumbing/metrics/pusher-metrics.js';
+import { CredentialCache } from './credential-cache.js';
 import { ReceiverCircuit, type CircuitOptions } from './receiver-circuit.js';
 import { ReceiverSlots } from './receiver-slots.js';
 import { SubscriptionWorker, type PusherPorts, type PusherSettings, type PusherShared } from './subscription-worker.js';
@@ -21,15 +22,19 @@ export interface PusherOptions {
 export class Pusher {
   private readonly workers = new Map<string, SubscriptionWorker>();
   private readonly circuits = new Map<string, ReceiverCircuit>();
+  private readonly credentials: CredentialCache;
   private readonly shared: PusherShared;
   private readonly stopping = new AbortController();
   private loop: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: PusherOptions) {
     const { settings, logger, metrics, ports } = options;
+    // Kept a poll interval at most: a credential's change is seen by the polls after it.
+    this.credentials = new CredentialCache({ maxAgeMs: settings.pollIntervalMs, read: (ids) => ports.credentials.findMany(ids) });
     this.shared = {
       ports,
       settings,
+      credential: (id, signal) => this.credentials.find(id, signal),
       slots: new ReceiverSlots(settings.requestsPerReceiver),
       circuit: (receiver) => {
         let circuit = this.circuits.get(receiver);
@@ -81,21 +86,33 @@ export class Pusher {
     const { ports, settings, logger, metrics } = this.options;
     const enabled = await ports.subscriptions.listEnabled();
     const ids = new Set(enabled.map((subscription) => subscription.id));
+    this.credentials.retain(new Set(enabled.map((subscription) => subscription.credentialId)));
     for (const [id, worker] of this.workers) {
       if (ids.has(id) && worker.running) continue;
       this.workers.delete(id);
       await worker.stop();
       logger.info({ subscriptionId: id }, ids.has(id) ? 'push subscription left to another pusher' : 'push subscription no longer enabled: stopped working it');
     }
-    for (const subscription of enabled) {
-      if (this.workers.has(subscription.id) || this.stopping.signal.aborted) continue;
+    // Every free lease at once: taken one at a time, 100 subscriptions waited tens of seconds for
+    // their first round.
+    const wanted = enabled.filter((subscription) => !this.workers.has(subscription.id));
+    if (wanted.length > 0 && !this.stopping.signal.aborted) {
       const takenAt = Date.now();
-      const lease = await ports.cursors.acquire(subscription.id, settings.owner, settings.leaseTtlMs, this.stopping.signal);
-      if (!lease) continue;
-      const worker = new SubscriptionWorker(subscription, { cursor: lease.cursor, takenAt }, this.shared);
-      this.workers.set(subscription.id, worker);
-      worker.start();
-      logger.info({ subscriptionId: subscription.id, cursor: (lease.cursor ?? subscription.cursorStart).toISOString() }, 'working push subscription');
+      const leases = await ports.cursors.acquire(
+        wanted.map((subscription) => subscription.id),
+        settings.owner,
+        settings.leaseTtlMs,
+        this.stopping.signal,
+      );
+      // Started even when stopping meanwhile: stop() then lets their leases go at once.
+      for (const subscription of wanted) {
+        const lease = leases.get(subscription.id);
+        if (!lease) continue;
+        const worker = new SubscriptionWorker(subscription, { cursor: lease.cursor, takenAt }, this.shared);
+        this.workers.set(subscription.id, worker);
+        worker.start();
+        logger.info({ subscriptionId: subscription.id, cursor: (lease.cursor ?? subscription.cursorStart).toISOString() }, 'working push subscription');
+      }
     }
     metrics?.leasesHeld.set(this.workers.size);
   }

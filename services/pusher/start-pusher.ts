@@ -54,18 +54,17 @@ export async function startPusher(config: PusherConfig, logger: Logger, metrics:
     ports: {
       subscriptions: { listEnabled: () => whenConnected(() => subscriptions.listEnabled()) },
       credentials: {
-        find: (id, signal) => whenConnected(async () => (await credentials.find(id)) ?? undefined, signal),
+        findMany: (ids) => whenConnected(() => credentials.findMany(ids)),
       },
       cursors: {
-        acquire: (id, owner, ttlMs, signal) => whenConnected(() => cursors.acquire(id, owner, ttlMs), signal),
+        acquire: (ids, owner, ttlMs, signal) => whenConnected(() => cursors.acquireMany(ids, owner, ttlMs), signal),
         renew: (id, owner, ttlMs, signal) => whenConnected(() => cursors.renew(id, owner, ttlMs), signal),
         release: (id, owner) => whenConnected(() => cursors.release(id, owner)),
         advance: (id, owner, cursor, signal) => whenConnected(() => cursors.advance(id, owner, cursor), signal),
       },
       deliveries: {
         recordNews: (id, clientId, numbers, seenAt, signal) => whenConnected(() => deliveries.recordNews(id, clientId, numbers, seenAt), signal),
-        due: (id, now, limit, signal) => whenConnected((cancel) => deliveries.due(id, now, limit, cancel), signal),
-        nextDue: (id, signal) => whenConnected((cancel) => deliveries.nextDue(id, cancel), signal),
+        dueAndNext: (id, now, limit, signal) => whenConnected((cancel) => deliveries.dueAndNext(id, now, limit, cancel), signal),
         postpone: (id, until, signal) => whenConnected(() => deliveries.postpone(id, until), signal),
         attempted: (delivery, attempt, step) => whenConnected(() => deliveries.attempted(delivery, attempt, step)),
         unchanged: (delivery, at) => whenConnected(() => deliveries.unchanged(delivery, at)),
@@ -93,9 +92,11 @@ export async function startPusher(config: PusherConfig, logger: Logger, metrics:
   });
 
   const readGauges = async () => {
+    // Only the waiting deliveries, by their index: the settled ones (kept 30 days) are ossn status's
+    // to count (docs/operations.md, Sending: ossn pusher).
     const [all, summaries, stands] = await Promise.all([
       whenConnected(() => subscriptions.list()),
-      whenConnected((signal) => deliveries.summaries(signal)),
+      whenConnected((signal) => deliveries.waiting(signal)),
       whenConnected((signal) => cursors.list(signal)),
     ]);
     const now = new Date();

@@ -28,17 +28,19 @@ import { receiverKey, type ReceiverSlots } from './receiver-slots.js';
  * push-deliveries.ts; the receiver's send-notification.ts). `signal` abandons the operation (a stop).
  */
 export interface PusherPorts {
-  credentials: { find(id: string, signal?: AbortSignal): Promise<CredentialLinks | undefined> };
+  /** Credentials by id, in one read; an id absent is gone. */
+  credentials: { findMany(ids: readonly string[]): Promise<Map<string, CredentialLinks>> };
   cursors: {
-    acquire(subscriptionId: string, owner: string, ttlMs: number, signal?: AbortSignal): Promise<HeldLease | undefined>;
+    /** Takes the free or lapsed leases among these, at once; those taken, by subscription id. */
+    acquire(subscriptionIds: readonly string[], owner: string, ttlMs: number, signal?: AbortSignal): Promise<Map<string, HeldLease>>;
     renew(subscriptionId: string, owner: string, ttlMs: number, signal?: AbortSignal): Promise<boolean>;
     release(subscriptionId: string, owner: string): Promise<void>;
     advance(subscriptionId: string, owner: string, cursor: Date, signal?: AbortSignal): Promise<boolean>;
   };
   deliveries: {
     recordNews(subscriptionId: string, clientId: string, purchaseOrderNumbers: readonly string[], seenAt: Date, signal?: AbortSignal): Promise<void>;
-    due(subscriptionId: string, now: Date, limit: number, signal?: AbortSignal): Promise<PushDeliveryDocument[]>;
-    nextDue(subscriptionId: string, signal?: AbortSignal): Promise<Date | undefined>;
+    /** The due deliveries, and when the next of the others falls due (one read). */
+    dueAndNext(subscriptionId: string, now: Date, limit: number, signal?: AbortSignal): Promise<{ due: PushDeliveryDocument[]; nextDueAt?: Date }>;
     postpone(id: string, until: Date, signal?: AbortSignal): Promise<void>;
     attempted(delivery: PushDeliveryDocument, attempt: AttemptRecord, step: AttemptStep): Promise<void>;
     unchanged(delivery: PushDeliveryDocument, at: Date): Promise<void>;
@@ -61,10 +63,12 @@ export interface PusherSettings {
   requestsPerReceiver: number;
 }
 
-/** What every worker of one pusher shares: the receivers' slots and circuits, the log and the metrics. */
+/** What every worker of one pusher shares: the credentials read, the receivers' slots and circuits, the log and the metrics. */
 export interface PusherShared {
   ports: PusherPorts;
   settings: PusherSettings;
+  /** The credential as read at most a poll interval ago (credential-cache.ts); undefined when it is gone. */
+  credential(id: string, signal?: AbortSignal): Promise<CredentialLinks | undefined>;
   slots: ReceiverSlots;
   circuit(receiver: string): ReceiverCircuit;
   logger: Logger;
@@ -89,6 +93,8 @@ export class SubscriptionWorker {
   private leaseValidUntil: number;
   private clients: string[] = [];
   private renewing = false;
+  /** When the next delivery falls due, as this round read and left them (ms); undefined: none known. */
+  private nextDueAt: number | undefined;
   private done: Promise<void> = Promise.resolve();
   /** Ends the pause between rounds early (stop). */
   private readonly pauses = new AbortController();
@@ -152,13 +158,24 @@ export class SubscriptionWorker {
     }
   }
 
-  /** Waits until the next poll, or sooner when a delivery falls due. */
+  /**
+   * Waits until the next poll, or sooner when a delivery falls due: known from the round's read and
+   * what the round left (a retry, a put-off), not read again. Only this worker records news or
+   * retries for the subscription while it holds the lease; what an operator redelivers is seen at
+   * the next poll.
+   */
   private async pause(pollIntervalMs: number): Promise<void> {
     if (!this.running) return;
     let waitMs = pollIntervalMs;
-    const nextDue = await this.shared.ports.deliveries.nextDue(this.subscription.id, this.signal).catch(() => undefined);
-    if (nextDue) waitMs = Math.min(waitMs, Math.max(MIN_PAUSE_MS, nextDue.getTime() - Date.now()));
+    if (this.nextDueAt !== undefined) waitMs = Math.min(waitMs, Math.max(MIN_PAUSE_MS, this.nextDueAt - Date.now()));
+    this.nextDueAt = undefined;
     await sleep(waitMs, undefined, { signal: this.pauses.signal }).catch(() => undefined);
+  }
+
+  /** A delivery of this round stays pending, due at `at`. */
+  private dueAgain(at: Date | number): void {
+    const ms = typeof at === 'number' ? at : at.getTime();
+    this.nextDueAt = this.nextDueAt === undefined ? ms : Math.min(this.nextDueAt, ms);
   }
 
   private async renew(): Promise<void> {
@@ -184,7 +201,9 @@ export class SubscriptionWorker {
   private async poll(): Promise<void> {
     const { ports, settings } = this.shared;
     const startedAt = new Date();
-    const credential = await ports.credentials.find(this.subscription.credentialId, this.signal);
+    // Read for every subscription at once, at most a poll interval ago: a credential disabled,
+    // unlinked or removed stops being pushed for within about one poll interval.
+    const credential = await this.shared.credential(this.subscription.credentialId, this.signal);
     this.clients = clientsToPush(this.subscription, credential);
     for (const clientId of this.clients) {
       const answer = await readWhole(await ports.lookups.shipmentNotificationV21Batches([clientId], { queryType: 3, shipmentDateTimeStamp: this.cursor }, this.signal));
@@ -204,7 +223,8 @@ export class SubscriptionWorker {
   private async deliverDue(): Promise<void> {
     if (!this.running) return;
     const { ports, settings } = this.shared;
-    const due = await ports.deliveries.due(this.subscription.id, new Date(), settings.deliveriesPerRound, this.signal);
+    const { due, nextDueAt } = await ports.deliveries.dueAndNext(this.subscription.id, new Date(), settings.deliveriesPerRound, this.signal);
+    if (nextDueAt) this.dueAgain(nextDueAt);
     let next = 0;
     // Every lane ends before the round does, whatever one delivery meets: a delivery still in
     // flight when the next round reads the due ones would be sent twice at once.
@@ -281,11 +301,13 @@ export class SubscriptionWorker {
     const admission = circuit.admit();
     if (!admission.send) {
       await ports.deliveries.postpone(delivery._id, admission.notBefore, this.signal);
+      this.dueAgain(admission.notBefore);
       return;
     }
     const timeoutMs = Math.min(settings.sendTimeoutMs, this.leaseValidUntil - Date.now() - LEASE_MARGIN_MS);
     if (timeoutMs < MIN_SEND_MS) {
       if (admission.probe) circuit.record('transient');
+      this.dueAgain(Date.now()); // left due
       return;
     }
     let release: () => void;
@@ -294,6 +316,7 @@ export class SubscriptionWorker {
     } catch (error) {
       if (admission.probe) circuit.record('transient');
       if (isAbort(error, this.signal)) throw error;
+      this.dueAgain(Date.now());
       return; // no turn at the receiver within the wait: the next round tries again
     }
     let outcome: DeliveryOutcome;
@@ -310,6 +333,7 @@ export class SubscriptionWorker {
     }
     circuit.record(outcome.kind);
     const step = nextStep({ firstAttemptAt: delivery.firstAttemptAt ?? at, earlierAttempts: delivery.attempts, earlierRefusals: delivery.refusals }, outcome, new Date(), settings.policy);
+    if ('retryAt' in step) this.dueAgain(step.retryAt);
     await record(
       {
         outcome: outcome.kind,

@@ -152,4 +152,10 @@ export class CredentialStore {
   async find(id: string): Promise<CredentialDocument | null> {
     return this.collection.findOne({ _id: id });
   }
+
+  /** These credentials, by id, in one read (the pusher's, for all its subscriptions); an id absent is gone. */
+  async findMany(ids: readonly string[]): Promise<Map<string, CredentialDocument>> {
+    const found = await this.collection.find({ _id: { $in: [...ids] } }).toArray();
+    return new Map(found.map((credential) => [credential._id, credential]));
+  }
 }

@@ -3,7 +3,7 @@
 // document per subscription: its cursor (the time of its last completed poll) and its lease. Lease
 // times are the database server's ($$NOW), so pushers whose clocks differ still agree on them.
 // Writes take no signal (the driver has none for them): the caller's store deadline bounds them.
-import { MongoServerError, type Collection, type Db } from 'mongodb';
+import { MongoBulkWriteError, type Collection, type Db } from 'mongodb';
 
 export interface PushCursorDocument {
   /** The subscription's id. */
@@ -34,17 +34,36 @@ export class MongoPushCursors {
    * already; undefined when another pusher holds it.
    */
   async acquire(subscriptionId: string, owner: string, ttlMs: number): Promise<HeldLease | undefined> {
-    // The document first ($expr may not decide an upsert), then the lease where it is free.
-    await this.collection.updateOne({ _id: subscriptionId }, { $setOnInsert: { _id: subscriptionId } }, { upsert: true }).catch((error: unknown) => {
-      // Two pushers created it at once: it is there.
-      if (!(error instanceof MongoServerError && error.code === 11000)) throw error;
-    });
-    const document = await this.collection.findOneAndUpdate(
-      { _id: subscriptionId, $or: [{ owner }, { leaseUntil: { $exists: false } }, { $expr: { $lt: ['$leaseUntil', '$$NOW'] } }] },
+    return (await this.acquireMany([subscriptionId], owner, ttlMs)).get(subscriptionId);
+  }
+
+  /**
+   * Takes, for `owner` and `ttlMs`, the leases of these subscriptions that are free, lapsed or
+   * owner's already, in three round trips whatever their number (a pusher looks at every
+   * subscription at once); the leases taken, by subscription id. Each document is claimed by one
+   * conditional update, so two pushers never both take one lease.
+   */
+  async acquireMany(subscriptionIds: readonly string[], owner: string, ttlMs: number): Promise<Map<string, HeldLease>> {
+    const ids = [...new Set(subscriptionIds)];
+    if (ids.length === 0) return new Map();
+    // The documents first ($expr may not decide an upsert), then the leases where they are free.
+    await this.collection
+      .bulkWrite(
+        ids.map((_id) => ({ updateOne: { filter: { _id }, update: { $setOnInsert: { _id } }, upsert: true } })),
+        { ordered: false },
+      )
+      .catch((error: unknown) => {
+        // Two pushers created one at once: it is there.
+        const duplicates = error instanceof MongoBulkWriteError && [error.writeErrors].flat().every((e) => e.code === 11000);
+        if (!duplicates) throw error;
+      });
+    await this.collection.updateMany(
+      { _id: { $in: ids }, $or: [{ owner }, { leaseUntil: { $exists: false } }, { $expr: { $lt: ['$leaseUntil', '$$NOW'] } }] },
       [{ $set: { owner, leaseUntil: { $add: ['$$NOW', ttlMs] } } }],
-      { returnDocument: 'after' },
     );
-    return document ? { cursor: document.cursor } : undefined;
+    // Held by owner now: taken just above (a lease lasts at least seconds, so none lapsed since).
+    const held = await this.collection.find({ _id: { $in: ids }, owner }, { projection: { cursor: 1 } }).toArray();
+    return new Map(held.map((document) => [document._id, { cursor: document.cursor }]));
   }
 
   /** Extends owner's lease by `ttlMs` from now; false when it is no longer owner's (lapsed and taken). */

@@ -95,4 +95,46 @@ describe('push deliveries', () => {
     await deliveries.attempted(await get('PO-3'), attempt(1, 'refused'), { park: 'no' });
     expect(await deliveries.summaries()).toEqual([{ subscriptionId: 'ps-1', pending: 1, parked: 1, delivered: 1, oldestWaitingNews: t0 }]);
   });
+
+  it('counts the waiting deliveries for the gauges from an index, reading none of the settled ones', async () => {
+    const { deliveries, get } = await fresh();
+    const settled = Array.from({ length: 300 }, (_, i) => `PO-S${i}`);
+    await deliveries.recordNews('ps-1', 'C1', [...settled, 'PO-1', 'PO-2'], t0);
+    await deliveries.recordNews('ps-2', 'C1', ['PO-9'], at(3));
+    await db.collection(`deliveries_${n}`).updateMany({ purchaseOrderNumber: { $in: settled } }, { $set: { state: 'delivered', settledAt: t0 }, $unset: { newsSince: '' } });
+    await deliveries.attempted(await get('PO-2'), attempt(1, 'refused'), { park: 'no' });
+    await db.command({ profile: 2 });
+    try {
+      const waiting = await deliveries.waiting();
+      expect(waiting.sort((a, b) => a.subscriptionId.localeCompare(b.subscriptionId))).toEqual([
+        { subscriptionId: 'ps-1', pending: 1, parked: 1, oldestWaitingNews: t0 },
+        { subscriptionId: 'ps-2', pending: 1, parked: 0, oldestWaitingNews: at(3) },
+      ]);
+    } finally {
+      await db.command({ profile: 0 });
+    }
+    const [read] = await db.collection('system.profile').find({ ns: `${db.databaseName}.deliveries_${n}`, op: 'command', 'command.aggregate': `deliveries_${n}` }).toArray();
+    // Three waiting deliveries, 300 settled: only the waiting ones' index keys are read.
+    expect(read?.['planSummary']).toContain('IXSCAN { state: 1, subscriptionId: 1');
+    expect(read?.['docsExamined']).toBeLessThanOrEqual(3);
+    expect(read?.['keysExamined']).toBeLessThanOrEqual(10);
+  });
+
+  it('reads the due deliveries and when the next of the others falls due in one read', async () => {
+    const { deliveries, get } = await fresh();
+    await deliveries.recordNews('ps-1', 'C1', ['PO-1', 'PO-2', 'PO-3', 'PO-4'], t0);
+    await deliveries.attempted(await get('PO-3'), attempt(1, 'transient'), { retryAt: at(40) });
+    await deliveries.attempted(await get('PO-4'), attempt(1, 'transient'), { retryAt: at(20) });
+    const round = await deliveries.dueAndNext('ps-1', at(1), 10);
+    expect(round.due.map((d) => d.purchaseOrderNumber).sort()).toEqual(['PO-1', 'PO-2']);
+    expect(round.nextDueAt).toEqual(at(20));
+    // More due than the limit: the next is due already.
+    const capped = await deliveries.dueAndNext('ps-1', at(1), 1);
+    expect(capped.due).toHaveLength(1);
+    expect(capped.nextDueAt).toEqual(t0);
+    // Nothing else pending: no next.
+    const all = await deliveries.dueAndNext('ps-1', at(50), 10);
+    expect(all.due).toHaveLength(4);
+    expect(all).not.toHaveProperty('nextDueAt');
+  });
 });

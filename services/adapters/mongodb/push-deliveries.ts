@@ -92,6 +92,9 @@ export class MongoPushDeliveries {
   async ensureIndexes(): Promise<void> {
     await this.deliveries.createIndex({ subscriptionId: 1, state: 1, dueAt: 1 }, { name: 'due_by_subscription' });
     await this.deliveries.createIndex({ settledAt: 1 }, { name: 'settled_forgotten', expireAfterSeconds: SETTLED_KEPT_SECONDS });
+    // The pusher's gauges read the waiting deliveries every few seconds: from this index alone,
+    // never the settled ones kept for 30 days (docs/operations.md, Sending: ossn pusher).
+    await this.deliveries.createIndex({ state: 1, subscriptionId: 1, newsSince: 1 }, { name: 'waiting_by_state' });
     const db = this.deliveries.db;
     const existing = await db.listCollections({ name: this.log.collectionName }, { nameOnly: true }).toArray();
     if (existing.length === 0) {
@@ -142,13 +145,19 @@ export class MongoPushDeliveries {
 
   /** The subscription's pending deliveries due at `now`, longest due first. */
   async due(subscriptionId: string, now: Date, limit: number, signal?: AbortSignal): Promise<PushDeliveryDocument[]> {
-    return this.deliveries.find({ subscriptionId, state: 'pending', dueAt: { $lte: now } }, { signal }).sort({ dueAt: 1 }).limit(limit).toArray();
+    return (await this.dueAndNext(subscriptionId, now, limit, signal)).due;
   }
 
-  /** When the subscription's next pending delivery falls due, if it has one. */
-  async nextDue(subscriptionId: string, signal?: AbortSignal): Promise<Date | undefined> {
-    const next = await this.deliveries.findOne({ subscriptionId, state: 'pending' }, { sort: { dueAt: 1 }, projection: { dueAt: 1 }, signal });
-    return next?.dueAt;
+  /**
+   * The subscription's pending deliveries due at `now` (at most `limit`, longest due first), and
+   * when the next of the others falls due: one read, one more document than the limit, so a
+   * pusher's round knows how long it may pause without asking again.
+   */
+  async dueAndNext(subscriptionId: string, now: Date, limit: number, signal?: AbortSignal): Promise<{ due: PushDeliveryDocument[]; nextDueAt?: Date }> {
+    const pending = await this.deliveries.find({ subscriptionId, state: 'pending' }, { signal }).sort({ dueAt: 1 }).limit(limit + 1).toArray();
+    const due = pending.filter((delivery) => delivery.dueAt.getTime() <= now.getTime()).slice(0, limit);
+    const next = pending[due.length];
+    return next ? { due, nextDueAt: next.dueAt } : { due };
   }
 
   /** Puts a due delivery off without an attempt (its receiver's circuit is open). */
@@ -238,7 +247,32 @@ export class MongoPushDeliveries {
     return result.modifiedCount;
   }
 
-  /** Every subscription's counts and oldest waiting news (ossn status, the pusher's metrics). */
+  /**
+   * Every subscription's pending and parked counts and oldest waiting news (the pusher's gauges),
+   * read from the waiting_by_state index only: settled deliveries, most of the collection, are not
+   * read. Subscriptions with nothing waiting are absent.
+   */
+  async waiting(signal?: AbortSignal): Promise<Omit<DeliverySummary, 'delivered'>[]> {
+    const rows = await this.deliveries
+      .aggregate<{ _id: string; pending: number; parked: number; oldestWaitingNews: Date | null }>(
+        [
+          { $match: { state: { $in: ['pending', 'parked'] } } },
+          {
+            $group: {
+              _id: '$subscriptionId',
+              pending: { $sum: { $cond: [{ $eq: ['$state', 'pending'] }, 1, 0] } },
+              parked: { $sum: { $cond: [{ $eq: ['$state', 'parked'] }, 1, 0] } },
+              oldestWaitingNews: { $min: '$newsSince' },
+            },
+          },
+        ],
+        { signal },
+      )
+      .toArray();
+    return rows.map(({ _id, oldestWaitingNews, ...counts }) => ({ subscriptionId: _id, ...counts, ...(oldestWaitingNews ? { oldestWaitingNews } : {}) }));
+  }
+
+  /** Every subscription's counts, delivered ones too, and oldest waiting news (ossn status: it reads every delivery). */
   async summaries(signal?: AbortSignal): Promise<DeliverySummary[]> {
     const rows = await this.deliveries
       .aggregate<{ _id: string; pending: number; parked: number; delivered: number; oldestWaitingNews: Date | null }>(

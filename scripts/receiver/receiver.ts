@@ -51,6 +51,8 @@ export interface Receiver {
   readonly accepted: readonly AcceptedNotification[];
   /** Requests received, accepted or not. */
   readonly requests: number;
+  /** When each request came, in order: what a sender's pace looks like from here. */
+  readonly requestedAt: readonly Date[];
   close(): Promise<void>;
 }
 
@@ -72,6 +74,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
   const accepted: AcceptedNotification[] = [];
   const sockets = new Set<Socket>();
   let requests = 0;
+  const requestedAt: Date[] = [];
   const behaviour = options.behaviour ?? (() => 'accept');
   const pending = new Map<number, Behaviour>();
 
@@ -123,6 +126,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
   soapServer.authorizeConnection = (req: IncomingMessage & { requestNumber?: number }, res?: ServerResponse) => {
     if (req.method !== 'POST') return true;
     requests++;
+    requestedAt.push(new Date());
     req.requestNumber = requests;
     const mode = behaviour(requests);
     pending.set(requests, mode);
@@ -139,6 +143,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<Receiver>
     get requests() {
       return requests;
     },
+    requestedAt,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

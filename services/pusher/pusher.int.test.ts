@@ -169,6 +169,35 @@ describe('ossn pusher', () => {
     expect(Date.now() - firstAt).toBeLessThan(5_000);
   });
 
+  it('parks a delivery the receiver keeps failing once the maximum age has passed, and sends it no more', async () => {
+    const t = await setUp(() => 'unavailable', 'debug', undefined, { maxAgeMs: 3_000 });
+    await t.publish(orderWithPackage('SO-1', 'PO-A'));
+    await t.start();
+    const parked = await until('PO-A parked', async () => (await t.deliveries.parked(t.subscription.id)).find((d) => d.purchaseOrderNumber === 'PO-A'), 30_000, t.logs);
+    expect(parked.parkedReason).toMatch(/^not delivered: .*maximum age/);
+    const firstRequest = t.receiver.requestedAt[0]!.getTime();
+    expect(t.receiver.requestedAt.at(-1)!.getTime() - firstRequest).toBeLessThanOrEqual(3_000 + 1_000); // none after the age, but one a Retry-After's second before it
+    const sent = t.receiver.requests;
+    await sleep(2_000);
+    expect(t.receiver.requests).toBe(sent);
+    expect(t.receiver.accepted).toEqual([]);
+  });
+
+  it('stops sending to a receiver after 5 failures in a row, probes it after the cool-down, and doubles the cool-down when the probe fails', async () => {
+    // One request at a time, so that each failure is counted before the next request goes.
+    const t = await setUp((n) => (n <= 6 ? 'unavailable' : 'accept'), 'debug', undefined, { circuitCoolDownMs: 3_000, requestsPerReceiver: 1 });
+    const orders = ['PO-A', 'PO-B', 'PO-C', 'PO-D', 'PO-E', 'PO-F', 'PO-G', 'PO-H'];
+    await t.publish(orders.flatMap((po, i) => orderWithPackage(`SO-${i + 1}`, po)));
+    await t.start();
+    await until('every purchase order accepted', () => orders.every((po) => packagesOf(t.receiver, po).length > 0), 60_000, t.logs);
+    const at = t.receiver.requestedAt.map((date) => date.getTime());
+    // Without the circuit, the other purchase orders' deliveries (due at once) would follow each failure at once.
+    expect(at[5]! - at[4]!).toBeGreaterThanOrEqual(3_000 - 20); // open after the 5th failure: the cool-down
+    expect(at[6]! - at[5]!).toBeGreaterThanOrEqual(6_000 - 20); // the probe failed: twice the cool-down
+    // The second probe was accepted and closed it: every purchase order after it went at its first try.
+    expect(at.length).toBe(6 + orders.length);
+  });
+
   it('works a subscription in one pusher only when two run on the same database', async () => {
     const t = await setUp((n) => (n === 1 ? 'slow' : 'accept'));
     await t.publish(orderWithPackage('SO-1', 'PO-A'));

@@ -10,7 +10,9 @@ import type { Db } from 'mongodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ErpEvent } from '../../contracts/erp-events.js';
 import { CredentialStore, credentialsCollection } from '../adapters/mongodb/credential-store.js';
-import { MongoPushDeliveries } from '../adapters/mongodb/push-deliveries.js';
+import { forgetPushSubscription } from '../adapters/mongodb/forget-push-subscription.js';
+import { pushCursorsCollection } from '../adapters/mongodb/push-cursors.js';
+import { MongoPushDeliveries, pushDeliveriesCollectionName } from '../adapters/mongodb/push-deliveries.js';
 import { MongoPushSubscriptions, pushSubscriptionsCollection } from '../adapters/mongodb/push-subscriptions.js';
 import type { PusherConfig } from '../config/config.js';
 import { SecretKey } from '../config/secret-key.js';
@@ -196,6 +198,24 @@ describe('ossn pusher', () => {
     expect(at[6]! - at[5]!).toBeGreaterThanOrEqual(6_000 - 20); // the probe failed: twice the cool-down
     // The second probe was accepted and closed it: every purchase order after it went at its first try.
     expect(at.length).toBe(6 + orders.length);
+  });
+
+  it('leaves nothing of a subscription removed while it was worked (push remove), news of a poll under way included', async () => {
+    const t = await setUp();
+    const orders = ['PO-A', 'PO-B', 'PO-C'];
+    await t.publish(orders.flatMap((po, i) => orderWithPackage(`SO-${i + 1}`, po)));
+    const { pusher } = await t.start();
+    await until('every purchase order accepted', () => orders.every((po) => packagesOf(t.receiver, po).length > 0), 30_000, t.logs);
+    // What `ossn push remove` does, while the pusher polls every 200 ms (each poll finds the news of the last 5 s again).
+    await new MongoPushSubscriptions(pushSubscriptionsCollection(t.db)).remove(t.subscription.id);
+    await forgetPushSubscription(t.db, t.subscription.id);
+    await until('the subscription no longer worked', () => pusher.worked.length === 0, 30_000, t.logs);
+    const left = async () =>
+      (await t.db.collection(pushDeliveriesCollectionName).countDocuments({ subscriptionId: t.subscription.id })) +
+      (await t.db.collection(pushCursorsCollection(t.db).collectionName).countDocuments({ _id: t.subscription.id as never }));
+    await until('nothing left of it', async () => (await left()) === 0, 10_000, t.logs);
+    await sleep(1_000); // polls would have come meanwhile
+    expect(await left()).toBe(0);
   });
 
   it('works a subscription in one pusher only when two run on the same database', async () => {

@@ -12,7 +12,11 @@ import { ReceiverSlots } from './receiver-slots.js';
 import { SubscriptionWorker, type PusherPorts, type PusherSettings, type PusherShared } from './subscription-worker.js';
 
 export interface PusherOptions {
-  ports: PusherPorts & { subscriptions: Pick<PushSubscriptionStore, 'listEnabled'> };
+  ports: PusherPorts & {
+    subscriptions: Pick<PushSubscriptionStore, 'listEnabled' | 'find'>;
+    /** Forgets a removed subscription's cursor and deliveries (what `ossn push remove` forgets). */
+    forget(subscriptionId: string): Promise<void>;
+  };
   settings: PusherSettings;
   circuit?: Partial<CircuitOptions>;
   logger: Logger;
@@ -92,6 +96,8 @@ export class Pusher {
       this.workers.delete(id);
       await worker.stop();
       logger.info({ subscriptionId: id }, ids.has(id) ? 'push subscription left to another pusher' : 'push subscription no longer enabled: stopped working it');
+      // Removed while its last round polled: the news that poll recorded would be left behind.
+      if (!ids.has(id) && !(await ports.subscriptions.find(id))) await ports.forget(id);
     }
     // Every free lease at once: taken one at a time, 100 subscriptions waited tens of seconds for
     // their first round.

@@ -7,6 +7,7 @@ import type { PusherConfig } from '../config/config.js';
 import { CredentialStore, credentialsCollection } from '../adapters/mongodb/credential-store.js';
 import { MongoPushCursors, pushCursorsCollection } from '../adapters/mongodb/push-cursors.js';
 import { MongoPushDeliveries } from '../adapters/mongodb/push-deliveries.js';
+import { forgetPushSubscription } from '../adapters/mongodb/forget-push-subscription.js';
 import { MongoPushSubscriptions, pushSubscriptionsCollection } from '../adapters/mongodb/push-subscriptions.js';
 import { StoreConnection } from '../adapters/mongodb/store-connection.js';
 import { SwitchingLookups } from '../adapters/mongodb/switching-lookups.js';
@@ -52,7 +53,8 @@ export async function startPusher(config: PusherConfig, logger: Logger, metrics:
 
   const pusher = new Pusher({
     ports: {
-      subscriptions: { listEnabled: () => whenConnected(() => subscriptions.listEnabled()) },
+      subscriptions: { listEnabled: () => whenConnected(() => subscriptions.listEnabled()), find: (id) => whenConnected(() => subscriptions.find(id)) },
+      forget: (id) => whenConnected(() => forgetPushSubscription(db, id)),
       credentials: {
         findMany: (ids) => whenConnected(() => credentials.findMany(ids)),
       },

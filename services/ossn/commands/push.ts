@@ -1,6 +1,6 @@
 import { readPushConfig, readPusherConfig } from '../../config/config.js';
 import { CredentialStore, credentialsCollection, UnknownCredentialError } from '../../adapters/mongodb/credential-store.js';
-import { MongoPushCursors, pushCursorsCollection } from '../../adapters/mongodb/push-cursors.js';
+import { forgetPushSubscription } from '../../adapters/mongodb/forget-push-subscription.js';
 import { MongoPushDeliveries, type PushDeliveryDocument } from '../../adapters/mongodb/push-deliveries.js';
 import { MongoPushSubscriptions, pushSubscriptionsCollection, UnknownPushSubscriptionError } from '../../adapters/mongodb/push-subscriptions.js';
 import { newPushSubscription } from '../../domain/push/new-subscription.js';
@@ -207,9 +207,9 @@ async function push(argv: string[]): Promise<ExitCode> {
         return ExitCode.ok;
       case 'remove':
         await store.remove(id);
-        // A pusher working it lets go at its next look (its cursor gone, it holds no lease).
-        await new MongoPushCursors(pushCursorsCollection(db)).remove(id);
-        await deliveries.removeSubscription(id);
+        // A pusher working it lets go at its next look (its cursor gone, it holds no lease), and
+        // forgets what its last round recorded meanwhile.
+        await forgetPushSubscription(db, id);
         process.stdout.write(`push subscription ${id} removed\n`);
         return ExitCode.ok;
       case 'parked': {

@@ -2,17 +2,24 @@
 // (services/pusher/start-pusher.ts), run in this process once a push subscription exists and a
 // secret key is given. While none exists it looks again every few seconds, so a subscription added
 // after the start is pushed without a restart. Without a key, a subscription is said to be left
-// unpushed, once, and the rest keeps serving.
+// unpushed, once, and the rest keeps serving. Each look is one store operation within the store
+// deadline (STORE_TIMEOUT_MS, docs/operations.md, Configuration): a frozen or absent MongoDB fails
+// it then, as it fails a partner's lookup, instead of holding the start or its stop.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ErrorCodes } from '../../contracts/errors/ossn-error.js';
 import type { PusherConfig, StoreConfig } from '../config/config.js';
 import { createMongoClient } from '../adapters/mongodb/connect.js';
-import { MongoPushSubscriptions, pushSubscriptionsCollection } from '../adapters/mongodb/push-subscriptions.js';
+import { endedBySignal } from '../adapters/mongodb/ended-by-signal.js';
+import { MongoPushSubscriptions, pushSubscriptionsCollection, type PushSubscriptionRecord } from '../adapters/mongodb/push-subscriptions.js';
+import { DeadlineExceededError, withDeadline } from '../plumbing/lifecycle/deadline.js';
 import { PortUnavailableError } from '../plumbing/lifecycle/listen.js';
 import type { Logger } from '../plumbing/logging/logger.js';
 import { startPusher, type RunningPusher } from '../pusher/start-pusher.js';
 
 export interface PushInStartOptions {
   store: StoreConfig;
+  /** STORE_TIMEOUT_MS: the longest one look may take. */
+  storeTimeoutMs: number;
   /** The pusher's configuration; undefined when no secret key is given (push cannot run). */
   pusher: PusherConfig | undefined;
   logger: Logger;
@@ -33,7 +40,7 @@ export class PushInStart {
   private readonly subscriptions: MongoPushSubscriptions;
 
   constructor(private readonly options: PushInStartOptions) {
-    this.client = createMongoClient(options.store.mongodbUri, 'ossn-start-push');
+    this.client = createMongoClient(options.store.mongodbUri, 'ossn-start-push', { deadlineMs: options.storeTimeoutMs });
     this.subscriptions = new MongoPushSubscriptions(pushSubscriptionsCollection(this.client.db(options.store.database)));
   }
 
@@ -59,13 +66,38 @@ export class PushInStart {
 
   /** Whether a subscription exists: then the pusher is started, or the warning said. */
   private async look(): Promise<boolean> {
-    if ((await this.subscriptions.list()).length === 0) return false;
+    if ((await this.list()).length === 0) return false;
     if (!this.options.pusher) {
       this.options.say(noKeyWarning, true);
       return true;
     }
     this.running = await startPusher(this.options.pusher, this.options.logger);
     return true;
+  }
+
+  /**
+   * The subscriptions, read within the store deadline: the read is ended (its cursor closed) at the
+   * deadline or at stop, and the look fails then even if the driver is slow to notice. A plain
+   * timer, not AbortSignal.timeout (services/adapters/mongodb/store-connection.ts says why).
+   */
+  private async list(): Promise<PushSubscriptionRecord[]> {
+    const ms = this.options.storeTimeoutMs;
+    const what = 'looking for push subscriptions';
+    const read = new AbortController();
+    const onStop = () => read.abort(this.stopping.signal.reason);
+    this.stopping.signal.addEventListener('abort', onStop, { once: true });
+    const timer = setTimeout(() => read.abort(new DeadlineExceededError(what, ms, ErrorCodes.STORE_TIMEOUT)), ms);
+    try {
+      return await withDeadline(
+        endedBySignal(read.signal, () => this.subscriptions.list(read.signal)),
+        ms,
+        what,
+        ErrorCodes.STORE_TIMEOUT,
+      );
+    } finally {
+      clearTimeout(timer);
+      this.stopping.signal.removeEventListener('abort', onStop);
+    }
   }
 
   private async watch(): Promise<void> {

@@ -96,9 +96,9 @@ export class MongoPushSubscriptions {
     }
   }
 
-  /** Every subscription, oldest first. */
-  async list(): Promise<PushSubscriptionRecord[]> {
-    return (await this.collection.find({}).sort({ createdAt: 1, _id: 1 }).toArray()).map(toRecord);
+  /** Every subscription, oldest first; `signal` ends the read (its cursor closed). */
+  async list(signal?: AbortSignal): Promise<PushSubscriptionRecord[]> {
+    return (await this.collection.find({}, signal ? { signal } : {}).sort({ createdAt: 1, _id: 1 }).toArray()).map(toRecord);
   }
 
   /** The enabled subscriptions, oldest first: the ones to push to. */

@@ -182,6 +182,7 @@ async function startEverything(
   const query = (running.query = await startQueryService(queryConfig, logger));
   const push = (running.push = new PushInStart({
     store: queryConfig.store,
+    storeTimeoutMs: queryConfig.storeTimeoutMs,
     pusher: pusherConfig,
     logger,
     say: (line, warning) => (warning ? process.stderr : process.stdout).write(`${line}\n`),
